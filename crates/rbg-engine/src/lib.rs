@@ -1,0 +1,1 @@
+//! RBG reasoner (placeholder).

@@ -1,0 +1,1 @@
+//! Analyses of checked games (placeholder).
