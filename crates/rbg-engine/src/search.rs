@@ -15,6 +15,9 @@ use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
+/// Flag on a position returned by `check`: the node is already marked.
+const MARKED: u32 = 1 << 31;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     /// Report every move (stop never).
@@ -126,92 +129,142 @@ impl Searcher {
         }
     }
 
-    /// Explores from node (q, v), already marked. Returns true to stop.
-    fn node(&mut self, g: &Compiled, s: &mut State, q: u32, v: u32, level: usize) -> bool {
-        if self.mode == Mode::Pattern && g.accepting[q as usize] {
-            return true;
+    /// Whether the non-modifier action `a` is valid at `v`; returns the
+    /// position after it (`NONE` when invalid). Patterns are evaluated in
+    /// `level + 1`.
+    #[inline(always)]
+    fn check(&mut self, g: &Compiled, s: &mut State, a: u32, v: u32, level: usize) -> u32 {
+        match &g.acts[a as usize] {
+            Act::Shift(d) => g.neighbors[(v * g.num_dirs + d) as usize],
+            Act::On(set) => {
+                let piece = s.board[v as usize];
+                if g.on_sets[(set * g.num_pieces + piece) as usize] {
+                    v
+                } else {
+                    NONE
+                }
+            }
+            Act::Noop => v,
+            Act::Compare(l, op, r) => {
+                if compare(s, l, *op, r) {
+                    v
+                } else {
+                    NONE
+                }
+            }
+            Act::Pattern(k, negated) => {
+                // Mark first so that a pattern is evaluated at most once per
+                // (action, vertex, level).
+                if !self.mark(g, a, v, level) {
+                    return NONE;
+                }
+                if self.pattern(g, s, *k, v, level) != *negated {
+                    // Already marked: tell the caller not to mark again.
+                    return v | MARKED;
+                }
+                NONE
+            }
+            _ => unreachable!("modifiers are handled by `node`"),
         }
-        for &a in g.transitions(q) {
-            let stop = match &g.acts[a as usize] {
-                Act::Shift(d) => {
-                    let t = g.neighbors[(v * g.num_dirs + d) as usize];
-                    t != NONE && self.mark(g, a, t, level) && self.node(g, s, a, t, level)
-                }
-                Act::On(set) => {
-                    let piece = s.board[v as usize];
-                    g.on_sets[(set * g.num_pieces + piece) as usize]
-                        && self.mark(g, a, v, level)
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Noop => self.mark(g, a, v, level) && self.node(g, s, a, v, level),
-                Act::Compare(l, op, r) => {
-                    compare(s, l, *op, r)
-                        && self.mark(g, a, v, level)
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Pattern(k, negated) => {
-                    self.mark(g, a, v, level)
-                        && self.pattern(g, s, *k, v, level) != *negated
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Off(p) => {
-                    if !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    let old = s.set_piece(v, *p);
-                    self.cur.push(ModApp { action: a, vertex: v });
-                    self.begin_level(level + 1);
-                    let stop = self.node(g, s, a, v, level + 1);
-                    if stop && self.mode == Mode::Keeper {
-                        return true;
-                    }
-                    self.cur.pop();
-                    s.set_piece(v, old);
-                    stop
-                }
-                Act::Assign(var, e) => {
-                    let Some(val) = eval(s, e) else { continue };
-                    if val < 0 || val > g.var_bounds[*var as usize] || !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    let old = s.vars[*var as usize];
-                    s.vars[*var as usize] = val as i32;
-                    self.cur.push(ModApp { action: a, vertex: v });
-                    self.begin_level(level + 1);
-                    let stop = self.node(g, s, a, v, level + 1);
-                    if stop && self.mode == Mode::Keeper {
-                        return true;
-                    }
-                    self.cur.pop();
-                    s.vars[*var as usize] = old;
-                    stop
-                }
-                Act::Switch(p) => {
-                    if !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    match self.mode {
-                        Mode::Collect => {
-                            self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
-                            false
-                        }
-                        Mode::Exists => true,
-                        Mode::Keeper => {
-                            s.player = *p;
-                            s.rule_state = a;
-                            s.pos = v;
-                            true
-                        }
-                        // Patterns contain no switches (checked by the front end).
-                        Mode::Pattern => false,
-                    }
-                }
-            };
-            if stop {
+    }
+
+    /// Explores from node (q, v), already marked. Returns true to stop.
+    fn node(&mut self, g: &Compiled, s: &mut State, mut q: u32, mut v: u32, level: usize) -> bool {
+        'walk: loop {
+            if self.mode == Mode::Pattern && g.accepting[q as usize] {
                 return true;
             }
+            let trans = g.transitions(q);
+            let n = trans.len();
+            for (k, &a) in trans.iter().enumerate() {
+                let act = &g.acts[a as usize];
+                if !act.is_modifier() {
+                    let t = self.check(g, s, a, v, level);
+                    if t == NONE {
+                        continue;
+                    }
+                    let t = if t & MARKED != 0 {
+                        t & !MARKED
+                    } else if self.mark(g, a, t, level) {
+                        t
+                    } else {
+                        continue;
+                    };
+                    if k + 1 == n {
+                        // Last transition: continue the walk without recursion.
+                        q = a;
+                        v = t;
+                        continue 'walk;
+                    }
+                    if self.node(g, s, a, t, level) {
+                        return true;
+                    }
+                    continue;
+                }
+                let stop = match act {
+                    Act::Off(p) => {
+                        if !self.mark(g, a, v, level) {
+                            continue;
+                        }
+                        let old = s.set_piece(v, *p);
+                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.begin_level(level + 1);
+                        let stop = self.node(g, s, a, v, level + 1);
+                        if stop && self.mode == Mode::Keeper {
+                            return true;
+                        }
+                        self.cur.pop();
+                        s.set_piece(v, old);
+                        stop
+                    }
+                    Act::Assign(var, e) => {
+                        let Some(val) = eval(s, e) else { continue };
+                        if val < 0
+                            || val > g.var_bounds[*var as usize]
+                            || !self.mark(g, a, v, level)
+                        {
+                            continue;
+                        }
+                        let old = s.vars[*var as usize];
+                        s.vars[*var as usize] = val as i32;
+                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.begin_level(level + 1);
+                        let stop = self.node(g, s, a, v, level + 1);
+                        if stop && self.mode == Mode::Keeper {
+                            return true;
+                        }
+                        self.cur.pop();
+                        s.vars[*var as usize] = old;
+                        stop
+                    }
+                    Act::Switch(p) => {
+                        if !self.mark(g, a, v, level) {
+                            continue;
+                        }
+                        match self.mode {
+                            Mode::Collect => {
+                                self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                                false
+                            }
+                            Mode::Exists => true,
+                            Mode::Keeper => {
+                                s.player = *p;
+                                s.rule_state = a;
+                                s.pos = v;
+                                true
+                            }
+                            // Patterns contain no switches (checked by the front end).
+                            Mode::Pattern => false,
+                        }
+                    }
+                    _ => unreachable!("non-modifiers handled above"),
+                };
+                if stop {
+                    return true;
+                }
+            }
+            return false;
         }
-        false
     }
 
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
