@@ -96,7 +96,7 @@ pub const MAX_EXPANDED_TOKENS: usize = 2_000_000;
 /// Default bound on nested macro expansions.
 pub const MAX_NESTING: usize = 256;
 /// Default bound on the total text produced by `~`.
-pub const MAX_PASTE_BYTES: usize = 16_000_000;
+pub const MAX_PASTE_BYTES: usize = 1_000_000;
 
 /// Resource bounds of the expander.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,10 +202,34 @@ pub fn expand_with_limits(tokens: &[Token], text_len: usize, limits: Limits) -> 
             ));
         }
     }
+    // Resolve every identifier once: the macro entry of its name and, inside
+    // a macro body, the index of the parameter it names.
+    let mut entries: Vec<&Entry> = Vec::with_capacity(names.len());
+    let mut entry_index: HashMap<&str, u32> = HashMap::with_capacity(names.len());
+    for (name, entry) in &names {
+        entry_index.insert(name, entries.len() as u32);
+        entries.push(entry);
+    }
+    let mut resolved = vec![NONE; tokens.len()];
+    let mut param_of = vec![NONE; tokens.len()];
+    for def in &defs {
+        for i in def.body.clone() {
+            if let TokenKind::Ident(name) = &tokens[i].kind {
+                if let Some(&k) = def.param_index.get(name) {
+                    param_of[i] = k as u32;
+                }
+                if let Some(&e) = entry_index.get(&**name) {
+                    resolved[i] = e;
+                }
+            }
+        }
+    }
     let mut ex = Expander {
         tokens,
         defs: &defs,
-        names: &names,
+        entries: &entries,
+        resolved: &resolved,
+        param_of: &param_of,
         limits,
         used: 0,
         pasted_bytes: 0,
@@ -371,9 +395,9 @@ fn parse_definitions(tokens: &[Token], end: Span) -> Result<Vec<Def>> {
                         return Err(Error::new(
                             span_at(tokens, j, end),
                             format!(
-                                "expected `;` or `)` in the parameter list of macro `{name}`, found {}",
-                                found(tokens, j)
-                            ),
+                            "expected `;` or `)` in the parameter list of macro `{name}`, found {}",
+                            found(tokens, j)
+                        ),
                         ))
                     }
                 }
@@ -420,6 +444,9 @@ struct Ctx<'b> {
     depth: usize,
 }
 
+/// "No entry" in the per-token tables.
+const NONE: u32 = u32::MAX;
+
 /// Why a token string ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
@@ -431,7 +458,12 @@ enum Stop {
 struct Expander<'a> {
     tokens: &'a [Token],
     defs: &'a [Def],
-    names: &'a HashMap<Rc<str>, Entry>,
+    /// The macros of each name.
+    entries: &'a [&'a Entry],
+    /// For each token: index in `entries` of the macros it names, or [`NONE`].
+    resolved: &'a [u32],
+    /// For each token in a macro body: the parameter it names, or [`NONE`].
+    param_of: &'a [u32],
     limits: Limits,
     used: usize,
     pasted_bytes: usize,
@@ -446,10 +478,7 @@ impl<'a> Expander<'a> {
         if self.used > self.limits.max_tokens {
             return Err(Error::new(
                 self.outer_use.unwrap_or(at),
-                format!(
-                    "macro expansion exceeds {} tokens",
-                    self.limits.max_tokens
-                ),
+                format!("macro expansion exceeds {} tokens", self.limits.max_tokens),
             ));
         }
         Ok(())
@@ -650,14 +679,15 @@ impl<'a> Expander<'a> {
         let defs = self.defs;
         let tok = &tokens[*pos];
         let def = &defs[ctx.def];
-        if let Some(arg) = def.param_index.get(name).and_then(|&k| ctx.args.get(k)) {
+        let at = *pos;
+        if let Some(arg) = ctx.args.get(self.param_of[at] as usize) {
             self.charge(arg.len(), tok.span)?;
             out.extend_from_slice(arg);
             *pos += 1;
             return Ok(());
         }
         let visible = |d: &usize| defs[*d].order < def.order;
-        let Some(entry) = self.names.get(name) else {
+        let Some(entry) = self.entries.get(self.resolved[at] as usize) else {
             out.push(tok.clone());
             *pos += 1;
             return Ok(());
@@ -719,10 +749,7 @@ impl<'a> Expander<'a> {
                 };
                 return Err(Error::new(
                     tok.span,
-                    format!(
-                        "macro `{name}` takes {list} {noun}, {} given",
-                        args.len()
-                    ),
+                    format!("macro `{name}` takes {list} {noun}, {} given", args.len()),
                 ));
             };
             ex.invoke(ctx, tok.span, callee, &args, out)
@@ -789,7 +816,9 @@ mod tests {
     }
 
     fn rules(text: &str) -> String {
-        let full = format!("#players=p(1)#pieces=e#variables=#board=rectangle(up,down,left,right,[e])\n{text}");
+        let full = format!(
+            "#players=p(1)#pieces=e#variables=#board=rectangle(up,down,left,right,[e])\n{text}"
+        );
         let s = expand_str(&full).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         let v: Vec<&str> = s.rules.tokens.iter().map(|t| t.kind.text()).collect();
         v.join(" ")
