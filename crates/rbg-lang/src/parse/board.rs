@@ -298,18 +298,20 @@ fn hexagon(c: &mut Cursor, names: &mut Names) -> Result<Board> {
             shrinking
         };
         if !ok {
-            let expected = if shrinking {
-                format!("{}", prev.saturating_sub(1))
+            let msg = if shrinking && prev <= 1 {
+                "expected `)` after a hexagon line of 1 square, found another line".to_string()
             } else {
-                format!("{} or {}", prev + 1, prev.saturating_sub(1))
-            };
-            return Err(Error::new(
-                *span,
+                let expected = if shrinking || prev <= 1 {
+                    format!("{}", if shrinking { prev - 1 } else { prev + 1 })
+                } else {
+                    format!("{} or {}", prev + 1, prev - 1)
+                };
                 format!(
                     "expected {expected} squares (hexagon lines grow by one up to the longest line, then shrink by one), found {}",
                     cur.len()
-                ),
-            ));
+                )
+            };
+            return Err(Error::new(*span, msg));
         }
     }
     let lens: Vec<usize> = lines.iter().map(|l| l.1.len()).collect();
