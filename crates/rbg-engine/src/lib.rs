@@ -1,1 +1,299 @@
-//! RBG reasoner (placeholder).
+//! A fast forward model for Regular Boardgames.
+//!
+//! ```no_run
+//! use rbg_engine::{GameModel, MoveList};
+//! let text = std::fs::read_to_string("games/ticTacToe.rbg").unwrap();
+//! let game = GameModel::from_text(&text).unwrap();
+//! let mut r = game.reasoner();
+//! let mut s = game.initial_state();
+//! let mut moves = MoveList::default();
+//! while { r.legal_moves(&s, &mut moves); !moves.is_empty() } {
+//!     let m = moves.get(0).to_vec();
+//!     r.apply(&mut s, &m);
+//! }
+//! println!("scores: {:?}", game.scores(&s));
+//! ```
+//!
+//! [`GameModel`] holds the lowered game (shared, immutable); a [`Reasoner`]
+//! holds the per-thread search workspace; a [`State`] is a plain value.
+
+mod compile;
+pub mod moves;
+pub mod perft;
+pub mod playout;
+mod search;
+mod state;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use moves::{ModApp, Move, MoveList};
+pub use state::State;
+
+use compile::{Act, Compiled, NONE};
+use search::Searcher;
+
+/// A game ready to be played: the checked description and its dense tables.
+#[derive(Clone)]
+pub struct GameModel {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    ast: rbg_lang::Game,
+    c: Compiled,
+}
+
+impl fmt::Debug for GameModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameModel")
+            .field("players", &self.inner.ast.players.len())
+            .field("vertices", &self.inner.c.num_vertices)
+            .field("actions", &self.inner.c.acts.len())
+            .finish()
+    }
+}
+
+/// Why a move text was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError(pub String);
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl GameModel {
+    /// Lowers a checked game.
+    pub fn new(ast: rbg_lang::Game) -> GameModel {
+        let c = Compiled::new(&ast);
+        GameModel {
+            inner: Arc::new(Inner { ast, c }),
+        }
+    }
+
+    /// Parses a description (HL- or LL-RBG).
+    pub fn from_text(text: &str) -> Result<GameModel, rbg_lang::Error> {
+        Ok(GameModel::new(rbg_lang::parse_str(text)?))
+    }
+
+    /// Parses a description, with errors tied to the file.
+    pub fn load(file: &rbg_lang::SourceFile) -> Result<GameModel, rbg_lang::Diagnostic> {
+        Ok(GameModel::new(rbg_lang::load(file)?))
+    }
+
+    /// The checked description.
+    pub fn description(&self) -> &rbg_lang::Game {
+        &self.inner.ast
+    }
+
+    /// A search workspace for this game (one per thread).
+    pub fn reasoner(&self) -> Reasoner {
+        Reasoner {
+            searcher: Searcher::new(&self.inner.c),
+            game: self.clone(),
+            scratch: None,
+        }
+    }
+
+    /// The initial state after the keeper's completion (the root of the game
+    /// tree).
+    pub fn initial_state(&self) -> State {
+        let mut s = self.raw_initial_state();
+        self.reasoner().complete_keeper(&mut s);
+        s
+    }
+
+    /// The paper's initial state before the keeper's completion.
+    pub fn raw_initial_state(&self) -> State {
+        State::initial(&self.inner.c)
+    }
+
+    /// Number of (regular) players.
+    pub fn num_players(&self) -> usize {
+        self.inner.c.num_players as usize
+    }
+
+    /// Player on move, or `None` when the keeper is (only in a finished game
+    /// after a completed keeper).
+    pub fn current_player(&self, s: &State) -> Option<usize> {
+        (s.player < self.inner.c.num_players).then_some(s.player as usize)
+    }
+
+    /// Name of player `i`.
+    pub fn player_name(&self, i: usize) -> &str {
+        &self.inner.ast.players[i].name
+    }
+
+    /// Players' scores (their variables).
+    pub fn scores(&self, s: &State) -> Vec<i64> {
+        s.vars[..self.num_players()].iter().map(|&v| v as i64).collect()
+    }
+
+    /// Move in the original RBG game manager's notation:
+    /// `vertex modifier vertex modifier ...`, both 1-based (vertices in
+    /// `#board` order, modifiers in textual order of the rules outside
+    /// patterns).
+    pub fn move_to_text(&self, m: &[ModApp]) -> String {
+        let c = &self.inner.c;
+        m.iter()
+            .map(|a| format!("{} {}", a.vertex + 1, c.modifier_number[a.action as usize]))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Parses a move in the notation of [`GameModel::move_to_text`]. Only the
+    /// syntax and ranges are checked here; use [`Reasoner::is_legal`] for
+    /// legality.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let c = &self.inner.c;
+        let nums: Vec<&str> = text.split_whitespace().collect();
+        if nums.is_empty() || nums.len() % 2 != 0 {
+            return Err(MoveError(format!(
+                "expected pairs `vertex modifier`, found {} number(s) in {text:?}",
+                nums.len()
+            )));
+        }
+        let mut apps = Vec::with_capacity(nums.len() / 2);
+        for pair in nums.chunks(2) {
+            let v: u64 = pair[0]
+                .parse()
+                .map_err(|_| MoveError(format!("expected a vertex number, found {:?}", pair[0])))?;
+            let m: u64 = pair[1]
+                .parse()
+                .map_err(|_| MoveError(format!("expected a modifier number, found {:?}", pair[1])))?;
+            if v == 0 || v > c.num_vertices as u64 {
+                return Err(MoveError(format!(
+                    "vertex {v} out of range 1..={}",
+                    c.num_vertices
+                )));
+            }
+            if m == 0 || m >= c.modifier_action.len() as u64 {
+                return Err(MoveError(format!(
+                    "modifier {m} out of range 1..={}",
+                    c.modifier_action.len() - 1
+                )));
+            }
+            apps.push(ModApp {
+                action: c.modifier_action[m as usize],
+                vertex: (v - 1) as u32,
+            });
+        }
+        Ok(Move(apps))
+    }
+
+    /// A readable dump of the state: player on move, variables and the board.
+    pub fn dump(&self, s: &State) -> String {
+        let a = &self.inner.ast;
+        let mut out = String::new();
+        let on_move = match self.current_player(s) {
+            Some(p) => a.players[p].name.clone(),
+            None => "keeper (game over)".to_string(),
+        };
+        out.push_str(&format!("on move: {on_move}\n"));
+        for v in 0..a.num_vars() {
+            out.push_str(&format!("{} = {}\n", a.var_name(v as u32), s.vars[v]));
+        }
+        for (i, vert) in a.board.vertices.iter().enumerate() {
+            out.push_str(&format!(
+                "{} {}\n",
+                vert.name, a.pieces[s.board[i] as usize]
+            ));
+        }
+        out
+    }
+}
+
+/// Per-thread reasoning workspace for a [`GameModel`].
+#[derive(Clone)]
+pub struct Reasoner {
+    game: GameModel,
+    searcher: Searcher,
+    scratch: Option<State>,
+}
+
+impl Reasoner {
+    /// The game.
+    pub fn game(&self) -> &GameModel {
+        &self.game
+    }
+
+    /// Computes the legal moves of the player on move into `out`.
+    pub fn legal_moves(&mut self, s: &State, out: &mut MoveList) {
+        let mut scratch = self.scratch.take().unwrap_or_else(|| s.clone());
+        scratch.clone_from(s);
+        self.legal_moves_mut(&mut scratch, out);
+        self.scratch = Some(scratch);
+    }
+
+    /// Like [`Reasoner::legal_moves`], working on `s` in place (it is
+    /// restored before returning).
+    pub fn legal_moves_mut(&mut self, s: &mut State, out: &mut MoveList) {
+        let g = &self.game.inner.c;
+        self.searcher.legal_moves(g, s, out);
+    }
+
+    /// Whether the game is over: the player on move has no legal move.
+    pub fn is_terminal(&mut self, s: &State) -> bool {
+        let mut scratch = self.scratch.take().unwrap_or_else(|| s.clone());
+        scratch.clone_from(s);
+        let g = &self.game.inner.c;
+        let t = !self.searcher.has_move(g, &mut scratch);
+        self.scratch = Some(scratch);
+        t
+    }
+
+    /// Applies the keeper's moves while the keeper is on move. Returns
+    /// `false` if the keeper has no legal move (the game is over).
+    pub fn complete_keeper(&mut self, s: &mut State) -> bool {
+        let g = &self.game.inner.c;
+        self.searcher.complete_keeper(g, s)
+    }
+
+    /// Applies a move (assumed legal) without the keeper's completion.
+    pub fn apply_raw(&self, s: &mut State, m: &[ModApp]) {
+        let g = &self.game.inner.c;
+        for app in m {
+            s.pos = app.vertex;
+            match &g.acts[app.action as usize] {
+                Act::Off(p) => {
+                    s.set_piece(app.vertex, *p);
+                }
+                Act::Assign(var, e) => {
+                    if let Some(v) = search::eval(s, e) {
+                        s.vars[*var as usize] = v as i32;
+                    }
+                }
+                Act::Switch(p) => s.player = *p,
+                _ => {}
+            }
+            s.rule_state = app.action;
+        }
+    }
+
+    /// Applies a move (assumed legal) and then the keeper's completion.
+    /// Returns `false` if the keeper got stuck (the game is over).
+    pub fn apply(&mut self, s: &mut State, m: &[ModApp]) -> bool {
+        self.apply_raw(s, m);
+        self.complete_keeper(s)
+    }
+
+    /// Whether `m` is one of the legal moves in `s`.
+    pub fn is_legal(&mut self, s: &State, m: &[ModApp]) -> bool {
+        let mut list = MoveList::default();
+        self.legal_moves(s, &mut list);
+        let found = list.iter().any(|x| x == m);
+        found
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_send() {
+    fn is_send<T: Send + Sync>() {}
+    is_send::<GameModel>();
+    is_send::<State>();
+    let _ = NONE;
+}

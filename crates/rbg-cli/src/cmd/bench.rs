@@ -1,0 +1,94 @@
+//! `rbg bench GAME --seconds N`: flat Monte Carlo playouts per second.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rbg_engine::playout::Playouts;
+
+use super::load_model;
+
+/// Arguments of `rbg bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Game description (`-` for standard input).
+    pub game: String,
+    /// How long to run (stops after the playout that crosses the limit).
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Run exactly this many playouts instead (ignores --seconds).
+    #[arg(long)]
+    pub playouts: Option<u64>,
+    /// Seed of the random generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &BenchArgs) -> i32 {
+    let Some(game) = load_model(&args.game) else {
+        return 1;
+    };
+    let mut runner = Playouts::new(&game, args.seed);
+    let limit = Duration::from_secs_f64(args.seconds.max(0.0));
+    let progress = ProgressBar::new_spinner();
+    progress.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
+    );
+    let start = Instant::now();
+    let mut last_tick = start;
+    loop {
+        match args.playouts {
+            Some(n) if runner.stats.playouts >= n => break,
+            None if start.elapsed() >= limit => break,
+            _ => {}
+        }
+        runner.run_one();
+        if last_tick.elapsed() >= Duration::from_millis(250) {
+            last_tick = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            progress.set_message(format!(
+                "{} playouts, {:.1} playouts/s",
+                runner.stats.playouts,
+                runner.stats.playouts as f64 / secs
+            ));
+            progress.tick();
+        }
+    }
+    progress.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let s = &runner.stats;
+    let avg_scores = s.avg_scores();
+    if args.json {
+        let obj = serde_json::json!({
+            "game": args.game,
+            "playouts": s.playouts,
+            "states": s.states,
+            "seconds": secs,
+            "playouts_per_s": s.playouts as f64 / secs,
+            "states_per_s": s.states as f64 / secs,
+            "avg_length": s.avg_length(),
+            "avg_scores": avg_scores,
+        });
+        println!("{obj}");
+    } else {
+        println!(
+            "bench {}: {} playouts, {} states in {:.3} s",
+            args.game, s.playouts, s.states, secs
+        );
+        println!(
+            "  {:.1} playouts/s, {:.0} states/s, average length {:.2}",
+            s.playouts as f64 / secs,
+            s.states as f64 / secs,
+            s.avg_length()
+        );
+        let names: Vec<String> = (0..game.num_players())
+            .map(|p| format!("{} {:.2}", game.player_name(p), avg_scores[p]))
+            .collect();
+        println!("  average scores: {}", names.join(", "));
+    }
+    0
+}

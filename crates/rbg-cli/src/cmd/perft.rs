@@ -1,0 +1,51 @@
+//! `rbg perft GAME DEPTH`: leaf counts of the game tree, with speed.
+
+use std::time::Instant;
+
+use clap::Args;
+use rbg_engine::perft::perft;
+
+use super::load_model;
+
+/// Arguments of `rbg perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Game description (`-` for standard input).
+    pub game: String,
+    /// Depth of the tree, in moves of regular players.
+    pub depth: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &PerftArgs) -> i32 {
+    let Some(game) = load_model(&args.game) else {
+        return 1;
+    };
+    let start = Instant::now();
+    let count = perft(&game, args.depth);
+    let secs = start.elapsed().as_secs_f64();
+    if args.json {
+        let obj = serde_json::json!({
+            "game": args.game,
+            "depth": args.depth,
+            "leaves": count.leaves,
+            "states": count.states,
+            "seconds": secs,
+        });
+        println!("{obj}");
+    } else {
+        println!(
+            "perft {} depth {}: {} leaves, {} states in {:.3} s ({:.0} nodes/s)",
+            args.game,
+            args.depth,
+            count.leaves,
+            count.states,
+            secs,
+            count.states as f64 / secs.max(1e-9)
+        );
+    }
+    0
+}

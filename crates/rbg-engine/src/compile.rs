@@ -1,0 +1,358 @@
+//! Lowering a checked [`rbg_lang::Game`] into dense tables.
+//!
+//! Every action of the rules (including those inside patterns) gets a global
+//! index in textual pre-order. Each regular expression (the rules, and the
+//! body of every pattern) becomes a Glushkov (position) automaton: its states
+//! are "before anything" (one start state per automaton) and "just after
+//! action `i`" (state id `i`), so a state id is exactly the paper's rules
+//! index and no epsilon transitions exist. A transition into state `i` means
+//! performing action `i`.
+//!
+//! Invariant used by the search (see `search.rs`): within one level (a fixed
+//! sequence of modifier applications) a node (state, vertex) can be entered
+//! more than once only if its state has several predecessor states or is
+//! entered by a shift along a direction that is not injective on the board.
+//! Only those states get a visited-set slot (`Compiled::slot`).
+
+use rbg_lang::ast::{self, Action, Arith, ArithOp, CmpOp, Rule};
+
+/// Marker for "no vertex" / "no slot".
+pub const NONE: u32 = u32::MAX;
+
+/// Arithmetic expression over the state.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(i64),
+    Var(u32),
+    Count(u32),
+    Bin(Box<Expr>, ArithOp, Box<Expr>),
+}
+
+/// One action, in executable form.
+#[derive(Clone, Debug)]
+pub enum Act {
+    Shift(u32),
+    /// Index into `Compiled::on_sets` (a row of `num_pieces` booleans).
+    On(u32),
+    Off(u32),
+    Assign(u32, Expr),
+    Compare(Expr, CmpOp, Expr),
+    /// Target player; `num_players` means the keeper.
+    Switch(u32),
+    /// Pattern automaton index and whether it is negated (`{! }`).
+    Pattern(u32, bool),
+    Noop,
+}
+
+impl Act {
+    pub fn is_modifier(&self) -> bool {
+        matches!(self, Act::Off(_) | Act::Assign(..) | Act::Switch(_))
+    }
+}
+
+/// The whole game in dense form.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub num_players: u32,
+    pub num_pieces: u32,
+    pub num_vars: u32,
+    pub num_vertices: u32,
+    pub num_dirs: u32,
+    /// `neighbors[v * num_dirs + d]`, or `NONE`.
+    pub neighbors: Vec<u32>,
+    pub initial_board: Vec<u32>,
+    pub var_bounds: Vec<i64>,
+    pub acts: Vec<Act>,
+    /// `on_sets[set * num_pieces + piece]`.
+    pub on_sets: Vec<bool>,
+    /// Start state of each automaton; automaton 0 is the rules, the others
+    /// are pattern bodies.
+    pub starts: Vec<u32>,
+    /// Transitions of state `q`: `trans[trans_off[q]..trans_off[q + 1]]`,
+    /// each the index of the action performed (= the target state).
+    pub trans_off: Vec<u32>,
+    pub trans: Vec<u32>,
+    /// Whether a state is final in its automaton.
+    pub accepting: Vec<bool>,
+    /// Visited-set slot of a state, or `NONE` when it needs none.
+    pub slot: Vec<u32>,
+    pub num_slots: u32,
+    /// For every action: its 1-based modifier number in move text, or 0.
+    pub modifier_number: Vec<u32>,
+    /// Action index of each modifier number (index 0 unused).
+    pub modifier_action: Vec<u32>,
+}
+
+impl Compiled {
+    #[inline(always)]
+    pub fn transitions(&self, q: u32) -> &[u32] {
+        let a = self.trans_off[q as usize] as usize;
+        let b = self.trans_off[q as usize + 1] as usize;
+        &self.trans[a..b]
+    }
+
+    /// Builds the tables.
+    pub fn new(game: &ast::Game) -> Compiled {
+        let nv = game.board.vertices.len() as u32;
+        let nd = game.board.dirs.len() as u32;
+        let mut neighbors = vec![NONE; (nv * nd) as usize];
+        for (v, vert) in game.board.vertices.iter().enumerate() {
+            for &(d, t) in &vert.edges {
+                neighbors[v * nd as usize + d as usize] = t;
+            }
+        }
+        let injective: Vec<bool> = (0..nd)
+            .map(|d| {
+                let mut seen = vec![false; nv as usize];
+                (0..nv).all(|v| {
+                    let t = neighbors[(v * nd + d) as usize];
+                    t == NONE || !std::mem::replace(&mut seen[t as usize], true)
+                })
+            })
+            .collect();
+        let mut var_bounds: Vec<i64> = game.players.iter().map(|p| p.bound as i64).collect();
+        var_bounds.extend(game.variables.iter().map(|p| p.bound as i64));
+
+        let mut b = Builder {
+            num_pieces: game.pieces.len() as u32,
+            num_players: game.players.len() as u32,
+            acts: Vec::new(),
+            on_sets: Vec::new(),
+            follow: Vec::new(),
+            in_pattern: Vec::new(),
+            automata: Vec::new(),
+        };
+        b.automaton(&game.rules, false);
+
+        let n_acts = b.acts.len();
+        let n_states = n_acts + b.automata.len();
+        let mut follow: Vec<Vec<u32>> = b.follow;
+        let mut accepting = vec![false; n_states];
+        let mut starts = Vec::new();
+        for (k, aut) in b.automata.iter().enumerate() {
+            let s = n_acts + k;
+            starts.push(s as u32);
+            follow.push(aut.first.clone());
+            accepting[s] = aut.nullable;
+            for &l in &aut.last {
+                accepting[l as usize] = true;
+            }
+        }
+        let mut trans_off = Vec::with_capacity(n_states + 1);
+        let mut trans = Vec::new();
+        let mut indegree = vec![0u32; n_states];
+        let mut noninjective_in = vec![false; n_states];
+        for f in follow.iter_mut() {
+            f.sort_unstable();
+            f.dedup();
+            trans_off.push(trans.len() as u32);
+            for &t in f.iter() {
+                indegree[t as usize] += 1;
+                if let Act::Shift(d) = b.acts[t as usize] {
+                    if !injective[d as usize] {
+                        noninjective_in[t as usize] = true;
+                    }
+                }
+                trans.push(t);
+            }
+        }
+        trans_off.push(trans.len() as u32);
+        let mut slot = vec![NONE; n_states];
+        let mut num_slots = 0;
+        for q in 0..n_states {
+            if indegree[q] >= 2 || noninjective_in[q] {
+                slot[q] = num_slots;
+                num_slots += 1;
+            }
+        }
+        let mut modifier_number = vec![0; n_acts];
+        let mut modifier_action = vec![NONE];
+        for (i, a) in b.acts.iter().enumerate() {
+            if a.is_modifier() && !b.in_pattern[i] {
+                modifier_number[i] = modifier_action.len() as u32;
+                modifier_action.push(i as u32);
+            }
+        }
+        Compiled {
+            num_players: game.players.len() as u32,
+            num_pieces: game.pieces.len() as u32,
+            num_vars: var_bounds.len() as u32,
+            num_vertices: nv,
+            num_dirs: nd,
+            neighbors,
+            initial_board: game.board.vertices.iter().map(|v| v.piece).collect(),
+            var_bounds,
+            acts: b.acts,
+            on_sets: b.on_sets,
+            starts,
+            trans_off,
+            trans,
+            accepting,
+            slot,
+            num_slots,
+            modifier_number,
+            modifier_action,
+        }
+    }
+}
+
+struct AutInfo {
+    nullable: bool,
+    first: Vec<u32>,
+    last: Vec<u32>,
+}
+
+struct Builder {
+    num_pieces: u32,
+    num_players: u32,
+    acts: Vec<Act>,
+    on_sets: Vec<bool>,
+    follow: Vec<Vec<u32>>,
+    in_pattern: Vec<bool>,
+    automata: Vec<AutInfo>,
+}
+
+/// Glushkov data of a subexpression.
+struct Pos {
+    nullable: bool,
+    first: Vec<u32>,
+    last: Vec<u32>,
+}
+
+impl Builder {
+    /// Builds the automaton of `rule`, returning its index.
+    fn automaton(&mut self, rule: &Rule, in_pattern: bool) -> u32 {
+        let k = self.automata.len();
+        self.automata.push(AutInfo {
+            nullable: false,
+            first: vec![],
+            last: vec![],
+        });
+        let p = self.build(rule, in_pattern);
+        self.automata[k] = AutInfo {
+            nullable: p.nullable,
+            first: p.first,
+            last: p.last,
+        };
+        k as u32
+    }
+
+    fn build(&mut self, rule: &Rule, in_pattern: bool) -> Pos {
+        match rule {
+            Rule::Action(a) => {
+                let i = self.acts.len() as u32;
+                self.acts.push(Act::Noop);
+                self.follow.push(Vec::new());
+                self.in_pattern.push(in_pattern);
+                let act = self.action(a);
+                self.acts[i as usize] = act;
+                Pos {
+                    nullable: false,
+                    first: vec![i],
+                    last: vec![i],
+                }
+            }
+            Rule::Concat(parts) => {
+                let mut acc = Pos {
+                    nullable: true,
+                    first: vec![],
+                    last: vec![],
+                };
+                for part in parts {
+                    let p = self.build(part, in_pattern);
+                    for &l in &acc.last {
+                        self.follow[l as usize].extend_from_slice(&p.first);
+                    }
+                    if acc.nullable {
+                        acc.first.extend_from_slice(&p.first);
+                    }
+                    if p.nullable {
+                        acc.last.extend_from_slice(&p.last);
+                    } else {
+                        acc.last = p.last;
+                    }
+                    acc.nullable &= p.nullable;
+                }
+                acc
+            }
+            Rule::Alt(parts) => {
+                let mut acc = Pos {
+                    nullable: false,
+                    first: vec![],
+                    last: vec![],
+                };
+                for part in parts {
+                    let p = self.build(part, in_pattern);
+                    acc.nullable |= p.nullable;
+                    acc.first.extend(p.first);
+                    acc.last.extend(p.last);
+                }
+                acc
+            }
+            Rule::Star(inner) => {
+                let p = self.build(inner, in_pattern);
+                for &l in &p.last {
+                    self.follow[l as usize].extend_from_slice(&p.first);
+                }
+                Pos {
+                    nullable: true,
+                    first: p.first,
+                    last: p.last,
+                }
+            }
+        }
+    }
+
+    fn action(&mut self, a: &Action) -> Act {
+        match a {
+            Action::Shift(d) => Act::Shift(*d),
+            Action::On(set) => {
+                let id = (self.on_sets.len() / self.num_pieces.max(1) as usize) as u32;
+                let base = self.on_sets.len();
+                self.on_sets
+                    .resize(base + self.num_pieces as usize, false);
+                for &p in set {
+                    self.on_sets[base + p as usize] = true;
+                }
+                Act::On(id)
+            }
+            Action::Off(p) => Act::Off(*p),
+            Action::Assign(v, e) => Act::Assign(*v, expr(e)),
+            Action::Compare(l, op, r) => Act::Compare(expr(l), *op, expr(r)),
+            Action::Switch(p) => Act::Switch(p.unwrap_or(self.num_players)),
+            Action::Pattern { negated, rule } => {
+                let k = self.automaton(rule, true);
+                Act::Pattern(k, *negated)
+            }
+            Action::Noop => Act::Noop,
+        }
+    }
+}
+
+fn expr(a: &Arith) -> Expr {
+    match a {
+        Arith::Num(n) => Expr::Const(*n),
+        Arith::Var(v) => Expr::Var(*v),
+        Arith::PieceCount(p) => Expr::Count(*p),
+        Arith::Bin(l, op, r) => {
+            let (l, r) = (expr(l), expr(r));
+            if let (Expr::Const(x), Expr::Const(y)) = (&l, &r) {
+                if let Some(v) = apply_op(*x, *op, *y) {
+                    return Expr::Const(v);
+                }
+            }
+            Expr::Bin(Box::new(l), *op, Box::new(r))
+        }
+    }
+}
+
+/// Applies an arithmetic operator; `None` on overflow or division by zero.
+#[inline]
+pub fn apply_op(x: i64, op: ArithOp, y: i64) -> Option<i64> {
+    match op {
+        ArithOp::Add => x.checked_add(y),
+        ArithOp::Sub => x.checked_sub(y),
+        ArithOp::Mul => x.checked_mul(y),
+        ArithOp::Div => x.checked_div(y),
+    }
+}

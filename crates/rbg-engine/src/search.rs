@@ -1,0 +1,257 @@
+//! Move generation: the paper's Algorithm 1, a depth-first walk over
+//! (automaton state, vertex) nodes.
+//!
+//! Modifiers are applied to the state in place and undone on the way back;
+//! each modifier application starts a new *level* (a new sequence of applied
+//! modifiers) whose visited set is cleared in O(1) by bumping a generation
+//! stamp. Patterns are searched by the same walk in a fresh level.
+//!
+//! The same walk has three modes: collecting every legal move, deciding a
+//! pattern (stop at the first accepting state), and completing the keeper
+//! (stop at the first switch and keep its modifications).
+
+use crate::compile::{apply_op, Act, Compiled, Expr, NONE};
+use crate::moves::{ModApp, MoveList};
+use crate::state::State;
+use rbg_lang::ast::CmpOp;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// Report every move (stop never).
+    Collect,
+    /// Report whether any move exists (stop at the first).
+    Exists,
+    /// Decide a pattern: stop at the first accepting state.
+    Pattern,
+    /// Keeper: apply the first move found and stop.
+    Keeper,
+}
+
+#[derive(Clone, Default)]
+struct Level {
+    gen: u32,
+    stamps: Vec<u32>,
+}
+
+/// Reusable search workspace for one game. Not shared between threads; make
+/// one per thread.
+#[derive(Clone)]
+pub struct Searcher {
+    levels: Vec<Level>,
+    cur: Vec<ModApp>,
+    out: MoveList,
+    mode: Mode,
+    /// Number of slot entries per level (`num_slots * num_vertices`).
+    level_size: usize,
+}
+
+impl Searcher {
+    pub fn new(g: &Compiled) -> Searcher {
+        Searcher {
+            levels: Vec::new(),
+            cur: Vec::new(),
+            out: MoveList::default(),
+            mode: Mode::Collect,
+            level_size: g.num_slots as usize * g.num_vertices as usize,
+        }
+    }
+
+    /// All legal moves of the player on move (empty for the keeper's turn is
+    /// not special-cased: the keeper's moves are listed the same way).
+    pub fn legal_moves(&mut self, g: &Compiled, s: &mut State, out: &mut MoveList) {
+        out.clear();
+        std::mem::swap(&mut self.out, out);
+        self.mode = Mode::Collect;
+        self.cur.clear();
+        self.root(g, s);
+        std::mem::swap(&mut self.out, out);
+    }
+
+    /// Whether the player on move has a legal move.
+    pub fn has_move(&mut self, g: &Compiled, s: &mut State) -> bool {
+        self.mode = Mode::Exists;
+        self.cur.clear();
+        self.root(g, s)
+    }
+
+    /// While the keeper is on move, applies its first legal move. Returns
+    /// `false` if the keeper got stuck (the game is over).
+    pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> bool {
+        while s.player == g.num_players {
+            self.mode = Mode::Keeper;
+            self.cur.clear();
+            if !self.root(g, s) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn root(&mut self, g: &Compiled, s: &mut State) -> bool {
+        let (q, v) = (s.rule_state, s.pos);
+        self.begin_level(0);
+        self.node(g, s, q, v, 0)
+    }
+
+    #[inline]
+    fn begin_level(&mut self, level: usize) {
+        if level >= self.levels.len() {
+            self.levels.resize_with(level + 1, || Level {
+                gen: 0,
+                stamps: vec![0; self.level_size],
+            });
+        }
+        let l = &mut self.levels[level];
+        l.gen = l.gen.wrapping_add(1);
+        if l.gen == 0 {
+            l.stamps.iter_mut().for_each(|x| *x = 0);
+            l.gen = 1;
+        }
+    }
+
+    /// Marks node (q, v) as visited in `level`; false if it already was.
+    #[inline(always)]
+    fn mark(&mut self, g: &Compiled, q: u32, v: u32, level: usize) -> bool {
+        let slot = g.slot[q as usize];
+        if slot == NONE {
+            return true;
+        }
+        let l = &mut self.levels[level];
+        let i = slot as usize * g.num_vertices as usize + v as usize;
+        if l.stamps[i] == l.gen {
+            false
+        } else {
+            l.stamps[i] = l.gen;
+            true
+        }
+    }
+
+    /// Explores from node (q, v), already marked. Returns true to stop.
+    fn node(&mut self, g: &Compiled, s: &mut State, q: u32, v: u32, level: usize) -> bool {
+        if self.mode == Mode::Pattern && g.accepting[q as usize] {
+            return true;
+        }
+        for &a in g.transitions(q) {
+            let stop = match &g.acts[a as usize] {
+                Act::Shift(d) => {
+                    let t = g.neighbors[(v * g.num_dirs + d) as usize];
+                    t != NONE && self.mark(g, a, t, level) && self.node(g, s, a, t, level)
+                }
+                Act::On(set) => {
+                    let piece = s.board[v as usize];
+                    g.on_sets[(set * g.num_pieces + piece) as usize]
+                        && self.mark(g, a, v, level)
+                        && self.node(g, s, a, v, level)
+                }
+                Act::Noop => self.mark(g, a, v, level) && self.node(g, s, a, v, level),
+                Act::Compare(l, op, r) => {
+                    compare(s, l, *op, r)
+                        && self.mark(g, a, v, level)
+                        && self.node(g, s, a, v, level)
+                }
+                Act::Pattern(k, negated) => {
+                    self.mark(g, a, v, level)
+                        && self.pattern(g, s, *k, v, level) != *negated
+                        && self.node(g, s, a, v, level)
+                }
+                Act::Off(p) => {
+                    if !self.mark(g, a, v, level) {
+                        continue;
+                    }
+                    let old = s.set_piece(v, *p);
+                    self.cur.push(ModApp { action: a, vertex: v });
+                    self.begin_level(level + 1);
+                    let stop = self.node(g, s, a, v, level + 1);
+                    if stop && self.mode == Mode::Keeper {
+                        return true;
+                    }
+                    self.cur.pop();
+                    s.set_piece(v, old);
+                    stop
+                }
+                Act::Assign(var, e) => {
+                    let Some(val) = eval(s, e) else { continue };
+                    if val < 0 || val > g.var_bounds[*var as usize] || !self.mark(g, a, v, level) {
+                        continue;
+                    }
+                    let old = s.vars[*var as usize];
+                    s.vars[*var as usize] = val as i32;
+                    self.cur.push(ModApp { action: a, vertex: v });
+                    self.begin_level(level + 1);
+                    let stop = self.node(g, s, a, v, level + 1);
+                    if stop && self.mode == Mode::Keeper {
+                        return true;
+                    }
+                    self.cur.pop();
+                    s.vars[*var as usize] = old;
+                    stop
+                }
+                Act::Switch(p) => {
+                    if !self.mark(g, a, v, level) {
+                        continue;
+                    }
+                    match self.mode {
+                        Mode::Collect => {
+                            self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                            false
+                        }
+                        Mode::Exists => true,
+                        Mode::Keeper => {
+                            s.player = *p;
+                            s.rule_state = a;
+                            s.pos = v;
+                            true
+                        }
+                        // Patterns contain no switches (checked by the front end).
+                        Mode::Pattern => false,
+                    }
+                }
+            };
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
+    /// reaches an accepting state. The state is left unchanged.
+    fn pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
+        let saved_mode = self.mode;
+        let saved_len = self.cur.len();
+        self.mode = Mode::Pattern;
+        let lvl = level + 1;
+        self.begin_level(lvl);
+        let start = g.starts[k as usize];
+        let found = self.node(g, s, start, v, lvl);
+        self.mode = saved_mode;
+        self.cur.truncate(saved_len);
+        found
+    }
+}
+
+/// Evaluates an expression; `None` on overflow or division by zero.
+#[inline]
+pub fn eval(s: &State, e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Const(c) => Some(*c),
+        Expr::Var(v) => Some(s.vars[*v as usize] as i64),
+        Expr::Count(p) => Some(s.counts[*p as usize] as i64),
+        Expr::Bin(l, op, r) => apply_op(eval(s, l)?, *op, eval(s, r)?),
+    }
+}
+
+#[inline]
+fn compare(s: &State, l: &Expr, op: CmpOp, r: &Expr) -> bool {
+    let (Some(x), Some(y)) = (eval(s, l), eval(s, r)) else {
+        return false;
+    };
+    match op {
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+    }
+}

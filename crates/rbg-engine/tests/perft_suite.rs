@@ -1,0 +1,114 @@
+//! Reproduces `../shared/rbg-suite/perft.tsv` (reference counts of the
+//! original RBG compiler). Lines with `ref_seconds <= 2` run in the normal
+//! test run (use `--release`); the rest run with `-- --ignored`.
+//!
+//! The suite lives beside the repository (`../shared/rbg-suite`, override
+//! with `RBG_SUITE`). When it is missing the tests skip, except under
+//! `CI=true`, where a missing suite is an error.
+
+use std::path::PathBuf;
+
+use rbg_engine::{perft::perft, GameModel};
+
+fn suite_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("RBG_SUITE") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
+    };
+    if dir.join("perft.tsv").exists() {
+        Some(dir)
+    } else if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("conformance suite not found at {}", dir.display());
+    } else {
+        eprintln!("skipped: conformance suite not found at {}", dir.display());
+        None
+    }
+}
+
+struct Line {
+    game: String,
+    depth: usize,
+    leaves: u64,
+    states: u64,
+    ref_seconds: f64,
+}
+
+fn lines(dir: &std::path::Path) -> Vec<Line> {
+    let text = std::fs::read_to_string(dir.join("perft.tsv")).expect("read perft.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Line {
+                game: f[0].to_string(),
+                depth: f[1].parse().unwrap(),
+                leaves: f[2].parse().unwrap(),
+                states: f[3].parse().unwrap(),
+                ref_seconds: f[4].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+fn run(select: impl Fn(&Line) -> bool) {
+    let Some(dir) = suite_dir() else { return };
+    let selected: Vec<Line> = lines(&dir).into_iter().filter(|l| select(l)).collect();
+    // Deep rule walks recurse; give them room.
+    let handle = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let mut failures = Vec::new();
+            let mut cache: Option<(String, GameModel)> = None;
+            for l in &selected {
+                if cache.as_ref().map(|c| &c.0) != Some(&l.game) {
+                    let text = std::fs::read_to_string(dir.join("games").join(&l.game)).unwrap();
+                    match GameModel::from_text(&text) {
+                        Ok(g) => cache = Some((l.game.clone(), g)),
+                        Err(e) => {
+                            failures.push(format!("{}: does not load: {}", l.game, e.message));
+                            cache = None;
+                            continue;
+                        }
+                    }
+                }
+                let g = &cache.as_ref().unwrap().1;
+                let t = std::time::Instant::now();
+                let c = perft(g, l.depth);
+                eprintln!(
+                    "{} depth {}: leaves {} states {} in {:.3}s (reference {}s)",
+                    l.game,
+                    l.depth,
+                    c.leaves,
+                    c.states,
+                    t.elapsed().as_secs_f64(),
+                    l.ref_seconds
+                );
+                if (c.leaves, c.states) != (l.leaves, l.states) {
+                    failures.push(format!(
+                        "{} depth {}: got leaves {} states {}, expected {} {}",
+                        l.game, l.depth, c.leaves, c.states, l.leaves, l.states
+                    ));
+                }
+            }
+            failures
+        })
+        .unwrap();
+    let failures = handle.join().unwrap();
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_quick_lines() {
+    run(|l| l.ref_seconds <= 2.0);
+}
+
+#[test]
+#[ignore = "slow: run with --release -- --ignored"]
+fn perft_slow_lines() {
+    let max: f64 = std::env::var("RBG_PERFT_MAX_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::INFINITY);
+    run(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max);
+}
