@@ -159,7 +159,10 @@ impl Searcher {
                         continue;
                     }
                     let old = s.set_piece(v, *p);
-                    self.cur.push(ModApp { action: a, vertex: v });
+                    self.cur.push(ModApp {
+                        action: a,
+                        vertex: v,
+                    });
                     self.begin_level(level + 1);
                     let stop = self.node(g, s, a, v, level + 1);
                     if stop && self.mode == Mode::Keeper {
@@ -176,7 +179,10 @@ impl Searcher {
                     }
                     let old = s.vars[*var as usize];
                     s.vars[*var as usize] = val as i32;
-                    self.cur.push(ModApp { action: a, vertex: v });
+                    self.cur.push(ModApp {
+                        action: a,
+                        vertex: v,
+                    });
                     self.begin_level(level + 1);
                     let stop = self.node(g, s, a, v, level + 1);
                     if stop && self.mode == Mode::Keeper {
@@ -192,7 +198,13 @@ impl Searcher {
                     }
                     match self.mode {
                         Mode::Collect => {
-                            self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                            self.out.push_with(
+                                &self.cur,
+                                ModApp {
+                                    action: a,
+                                    vertex: v,
+                                },
+                            );
                             false
                         }
                         Mode::Exists => true,
