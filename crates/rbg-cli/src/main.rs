@@ -1,1 +1,39 @@
-fn main() {}
+//! The `rbg` command-line tool.
+//!
+//! Each subcommand lives in its own module under `cmd/` with an `Args`
+//! struct (clap derive) and a `run(&Args) -> i32` returning the exit code.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Regular Boardgames: check, expand and run game descriptions.
+#[derive(Parser, Debug)]
+#[command(name = "rbg", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check descriptions; print one summary line per valid game.
+    Check(cmd::check::CheckArgs),
+    /// Print a description as low-level RBG (macros expanded, board as a graph).
+    Expand(cmd::expand::ExpandArgs),
+    /// Count the leaves of the game tree to a depth.
+    Perft(cmd::perft::PerftArgs),
+    /// Flat Monte Carlo playouts per second.
+    Bench(cmd::bench::BenchArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match &cli.command {
+        Command::Check(a) => cmd::check::run(a),
+        Command::Expand(a) => cmd::expand::run(a),
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    std::process::exit(code);
+}

@@ -27,7 +27,9 @@ const GAMES: &[(&str, usize, bool)] = &[
 fn suite() -> Option<PathBuf> {
     let dir = std::env::var_os("RBG_SUITE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite")
+        });
     dir.join("games").is_dir().then_some(dir)
 }
 

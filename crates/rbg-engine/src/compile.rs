@@ -309,8 +309,7 @@ impl Builder {
             Action::On(set) => {
                 let id = (self.on_sets.len() / self.num_pieces.max(1) as usize) as u32;
                 let base = self.on_sets.len();
-                self.on_sets
-                    .resize(base + self.num_pieces as usize, false);
+                self.on_sets.resize(base + self.num_pieces as usize, false);
                 for &p in set {
                     self.on_sets[base + p as usize] = true;
                 }

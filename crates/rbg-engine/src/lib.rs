@@ -130,7 +130,10 @@ impl GameModel {
 
     /// Players' scores (their variables).
     pub fn scores(&self, s: &State) -> Vec<i64> {
-        s.vars[..self.num_players()].iter().map(|&v| v as i64).collect()
+        s.vars[..self.num_players()]
+            .iter()
+            .map(|&v| v as i64)
+            .collect()
     }
 
     /// Move in the original RBG game manager's notation:
@@ -162,9 +165,9 @@ impl GameModel {
             let v: u64 = pair[0]
                 .parse()
                 .map_err(|_| MoveError(format!("expected a vertex number, found {:?}", pair[0])))?;
-            let m: u64 = pair[1]
-                .parse()
-                .map_err(|_| MoveError(format!("expected a modifier number, found {:?}", pair[1])))?;
+            let m: u64 = pair[1].parse().map_err(|_| {
+                MoveError(format!("expected a modifier number, found {:?}", pair[1]))
+            })?;
             if v == 0 || v > c.num_vertices as u64 {
                 return Err(MoveError(format!(
                     "vertex {v} out of range 1..={}",

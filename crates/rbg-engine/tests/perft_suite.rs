@@ -95,7 +95,11 @@ fn run(select: impl Fn(&Line) -> bool) {
         })
         .unwrap();
     let failures = handle.join().unwrap();
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

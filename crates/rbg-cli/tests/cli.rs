@@ -1,0 +1,157 @@
+//! Runs the built `rbg` binary on good and bad descriptions.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const GOOD: &str = "\
+// a one-square game: the only player puts a stone and wins
+#players = solo(1)
+#pieces = empty, stone
+#variables =
+#board = v[empty]{}
+#rules = ->solo {empty} [stone] [$ solo=1] ->> {}
+";
+
+const GOOD_SUMMARY: &str =
+    "ok players=1 pieces=2 variables=0 vertices=1 directions=0 actions=6 pattern_depth=0 straightness=2";
+
+/// `[$ solo=1` is not closed: the error is on line 6, column 30 or so.
+const BAD: &str = "\
+// broken
+#players = solo(1)
+#pieces = empty, stone
+#variables =
+#board = v[empty]{}
+#rules = ->solo {empty} [stone [$ solo=1] ->> {}
+";
+
+fn rbg() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rbg"))
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rbg-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let path = temp_dir().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = rbg()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn check_good_file() {
+    let good = write("good.rbg", GOOD);
+    let out = rbg().arg("check").arg(&good).output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(stdout, format!("{}: {GOOD_SUMMARY}\n", good.display()));
+}
+
+#[test]
+fn check_good_stdin() {
+    let out = run_stdin(&["check", "-"], GOOD);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
+}
+
+#[test]
+fn check_bad_file() {
+    let bad = write("bad.rbg", BAD);
+    let out = rbg().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    let prefix = format!("{}:6:", bad.display());
+    assert!(stderr.starts_with(&prefix), "stderr: {stderr}");
+    assert!(stderr.contains(": error: "), "stderr: {stderr}");
+    // the source line is shown with a caret
+    assert!(stderr.contains("[stone [$ solo=1]"), "stderr: {stderr}");
+    assert!(stderr.contains('^'), "stderr: {stderr}");
+}
+
+#[test]
+fn check_bad_stdin() {
+    let out = run_stdin(&["check", "-"], BAD);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("<stdin>:6:"), "stderr: {stderr}");
+}
+
+#[test]
+fn check_mixed_files_exit_1() {
+    let good = write("mixed-good.rbg", GOOD);
+    let bad = write("mixed-bad.rbg", BAD);
+    let out = rbg().arg("check").arg(&good).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // the valid one still gets its summary line
+    assert_eq!(
+        text(&out.stdout),
+        format!("{}: {GOOD_SUMMARY}\n", good.display())
+    );
+    assert!(text(&out.stderr).contains(&format!("{}:6:", bad.display())));
+}
+
+#[test]
+fn check_missing_file() {
+    let out = rbg()
+        .args(["check", "/nonexistent/dir/game.rbg"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/nonexistent/dir/game.rbg"));
+}
+
+#[test]
+fn expand_prints_ll_rbg() {
+    let out = run_stdin(&["expand", "-"], GOOD);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let ll = text(&out.stdout);
+    assert!(ll.contains("#board =\n  v[empty]{}\n"), "{ll}");
+    // the printed text checks to the same summary
+    let again = run_stdin(&["check", "-"], &ll);
+    assert_eq!(text(&again.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
+}
+
+#[test]
+fn expand_bad_exit_1() {
+    let out = run_stdin(&["expand", "-"], BAD);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn repository_tic_tac_toe_checks() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/ticTacToe.rbg");
+    let out = rbg().args(["check", game]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(": ok players=2 pieces=3 variables=0 vertices=9 directions=4"),
+        "{stdout}"
+    );
+}
