@@ -15,8 +15,7 @@ use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
-/// Flag on a position returned by `check`: the node is already marked.
-const MARKED: u32 = 1 << 31;
+
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
@@ -42,6 +41,8 @@ struct Level {
 pub struct Searcher {
     levels: Vec<Level>,
     cur: Vec<ModApp>,
+    /// Pending nodes (state, vertex) of the levels being walked.
+    stack: Vec<(u32, u32)>,
     out: MoveList,
     mode: Mode,
     /// Number of slot entries per level (`num_slots * num_vertices`).
@@ -53,6 +54,7 @@ impl Searcher {
         Searcher {
             levels: Vec::new(),
             cur: Vec::new(),
+            stack: Vec::new(),
             out: MoveList::default(),
             mode: Mode::Collect,
             level_size: g.num_slots as usize * g.num_vertices as usize,
@@ -129,79 +131,64 @@ impl Searcher {
         }
     }
 
-    /// Whether the non-modifier action `a` is valid at `v`; returns the
-    /// position after it (`NONE` when invalid). Patterns are evaluated in
-    /// `level + 1`.
-    #[inline(always)]
-    fn check(&mut self, g: &Compiled, s: &mut State, a: u32, v: u32, level: usize) -> u32 {
-        match &g.acts[a as usize] {
-            Act::Shift(d) => g.neighbors[(v * g.num_dirs + d) as usize],
-            Act::On(set) => {
-                let piece = s.board[v as usize];
-                if g.on_sets[(set * g.num_pieces + piece) as usize] {
-                    v
-                } else {
-                    NONE
-                }
-            }
-            Act::Noop => v,
-            Act::Compare(l, op, r) => {
-                if compare(s, l, *op, r) {
-                    v
-                } else {
-                    NONE
-                }
-            }
-            Act::Pattern(k, negated) => {
-                // Mark first so that a pattern is evaluated at most once per
-                // (action, vertex, level).
-                if !self.mark(g, a, v, level) {
-                    return NONE;
-                }
-                if self.pattern(g, s, *k, v, level) != *negated {
-                    // Already marked: tell the caller not to mark again.
-                    return v | MARKED;
-                }
-                NONE
-            }
-            _ => unreachable!("modifiers are handled by `node`"),
-        }
-    }
-
-    /// Explores from node (q, v), already marked. Returns true to stop.
-    fn node(&mut self, g: &Compiled, s: &mut State, mut q: u32, mut v: u32, level: usize) -> bool {
-        'walk: loop {
+    /// Explores every node of one level reachable from (q0, v0) without
+    /// applying a modifier, using the shared explicit stack; each modifier
+    /// application recurses into the next level. Returns true to stop.
+    fn node(&mut self, g: &Compiled, s: &mut State, q0: u32, v0: u32, level: usize) -> bool {
+        let base = self.stack.len();
+        self.stack.push((q0, v0));
+        while self.stack.len() > base {
+            let (q, v) = self.stack.pop().expect("stack above base");
             if self.mode == Mode::Pattern && g.accepting[q as usize] {
+                self.stack.truncate(base);
                 return true;
             }
-            let trans = g.transitions(q);
-            let n = trans.len();
-            for (k, &a) in trans.iter().enumerate() {
-                let act = &g.acts[a as usize];
-                if !act.is_modifier() {
-                    let t = self.check(g, s, a, v, level);
-                    if t == NONE {
-                        continue;
+            for &a in g.transitions(q) {
+                let stop = match &g.acts[a as usize] {
+                    Act::Shift(d) => {
+                        let t = g.neighbors[(v * g.num_dirs + d) as usize];
+                        if t != NONE && self.mark(g, a, t, level) {
+                            self.stack.push((a, t));
+                        }
+                        false
                     }
-                    let t = if t & MARKED != 0 {
-                        t & !MARKED
-                    } else if self.mark(g, a, t, level) {
-                        t
-                    } else {
-                        continue;
-                    };
-                    if k + 1 == n {
-                        // Last transition: continue the walk without recursion.
-                        q = a;
-                        v = t;
-                        continue 'walk;
+                    Act::Multi(tab) => {
+                        for &t in g.multi(*tab, v) {
+                            if self.mark(g, a, t, level) {
+                                self.stack.push((a, t));
+                            }
+                        }
+                        false
                     }
-                    if self.node(g, s, a, t, level) {
-                        return true;
+                    Act::On(set) => {
+                        let piece = s.board[v as usize];
+                        if g.on_sets[(set * g.num_pieces + piece) as usize]
+                            && self.mark(g, a, v, level)
+                        {
+                            self.stack.push((a, v));
+                        }
+                        false
                     }
-                    continue;
-                }
-                let stop = match act {
+                    Act::Noop => {
+                        if self.mark(g, a, v, level) {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Compare(l, op, r) => {
+                        if compare(s, l, *op, r) && self.mark(g, a, v, level) {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Pattern(k, negated) => {
+                        // Marking first evaluates a pattern at most once per
+                        // (action, vertex, level).
+                        if self.mark(g, a, v, level) && self.pattern(g, s, *k, v, level) != *negated {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
                     Act::Off(p) => {
                         if !self.mark(g, a, v, level) {
                             continue;
@@ -211,6 +198,7 @@ impl Searcher {
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
+                            self.stack.truncate(base);
                             return true;
                         }
                         self.cur.pop();
@@ -231,6 +219,7 @@ impl Searcher {
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
+                            self.stack.truncate(base);
                             return true;
                         }
                         self.cur.pop();
@@ -257,14 +246,14 @@ impl Searcher {
                             Mode::Pattern => false,
                         }
                     }
-                    _ => unreachable!("non-modifiers handled above"),
                 };
                 if stop {
+                    self.stack.truncate(base);
                     return true;
                 }
             }
-            return false;
         }
+        false
     }
 
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
