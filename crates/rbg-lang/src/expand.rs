@@ -256,7 +256,8 @@ pub fn expand_with_limits(tokens: &[Token], text_len: usize, limits: Limits) -> 
             args: &[],
             depth: 0,
         };
-        ex.expand_seq(ctx, &mut pos, def.body.end, None, &mut toks)?;
+        ex.expand_seq(ctx, &mut pos, def.body.end, None, &mut toks)
+            .map_err(|e| *e)?;
         *out.get_mut(k) = Section {
             header: def.header,
             tokens: toks,
@@ -444,6 +445,10 @@ struct Ctx<'b> {
     depth: usize,
 }
 
+/// Results inside the expander: errors are boxed to keep the frames of the
+/// recursive functions small.
+type R<T> = std::result::Result<T, Box<Error>>;
+
 /// "No entry" in the per-token tables.
 const NONE: u32 = u32::MAX;
 
@@ -473,80 +478,101 @@ struct Expander<'a> {
 }
 
 impl<'a> Expander<'a> {
-    fn charge(&mut self, n: usize, at: Span) -> Result<()> {
+    #[inline]
+    fn charge(&mut self, n: usize, at: Span) -> R<()> {
         self.used = self.used.saturating_add(n);
         if self.used > self.limits.max_tokens {
-            return Err(Error::new(
-                self.outer_use.unwrap_or(at),
-                format!("macro expansion exceeds {} tokens", self.limits.max_tokens),
-            ));
+            return Err(self.too_many_tokens(at));
         }
         Ok(())
     }
 
-    fn enter(&self, depth: usize, at: Span) -> Result<usize> {
+    #[cold]
+    #[inline(never)]
+    fn too_many_tokens(&self, at: Span) -> Box<Error> {
+        Box::new(Error::new(
+            self.outer_use.unwrap_or(at),
+            format!("macro expansion exceeds {} tokens", self.limits.max_tokens),
+        ))
+    }
+
+    #[inline]
+    fn enter(&self, depth: usize, at: Span) -> R<usize> {
         let depth = depth + 1;
         if depth > self.limits.max_depth {
-            let mut e = Error::new(
-                at,
-                format!(
-                    "macro expansion nested deeper than {} levels",
-                    self.limits.max_depth
-                ),
-            );
-            if let Some(u) = self.outer_use.filter(|&u| u != at) {
-                e = e.with_secondary(u, "in the expansion of this macro use");
-            }
-            return Err(e);
+            return Err(self.too_deep(at));
         }
         Ok(depth)
     }
 
-    /// Describes the end of the text of definition `d`.
-    fn end_of(&self, d: usize) -> String {
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, at: Span) -> Box<Error> {
+        let mut e = Error::new(
+            at,
+            format!(
+                "macro expansion nested deeper than {} levels",
+                self.limits.max_depth
+            ),
+        );
+        if let Some(u) = self.outer_use.filter(|&u| u != at) {
+            e = e.with_secondary(u, "in the expansion of this macro use");
+        }
+        Box::new(e)
+    }
+
+    /// The error for an argument list of the call at `call` (the name
+    /// token's index) running into the end of definition `d`'s text.
+    #[cold]
+    #[inline(never)]
+    fn unclosed(&self, d: usize, call: usize) -> Box<Error> {
         let def = &self.defs[d];
-        if def.body.end >= self.tokens.len() {
+        let end = if def.body.end >= self.tokens.len() {
             "the end of the file".to_string()
         } else if def.section.is_some() {
             format!("the end of section `#{}`", def.name)
         } else {
             format!("the end of the definition of macro `{}`", def.name)
-        }
+        };
+        let name = &self.tokens[call];
+        let open = self.tokens.get(call + 1).map_or(name.span, |t| t.span);
+        Box::new(Error::new(
+            name.span.to(open),
+            format!(
+                "unclosed argument list of macro `{}`: expected `)`, found {end}",
+                name.kind.text()
+            ),
+        ))
     }
 
     /// Expands the token string starting at `*pos` of definition `ctx.def`'s
-    /// text. With `call = Some(span)` it is an argument of the macro call at
-    /// `span` and stops after a `;` or `)` at parenthesis depth 0; otherwise it
-    /// runs to `end`. Output is appended to `out`.
+    /// text. With `call = Some(i)` it is an argument of the macro call whose
+    /// name is token `i`, and stops after a `;` or `)` at parenthesis depth 0;
+    /// otherwise it runs to `end`. Output is appended to `out`.
     fn expand_seq(
         &mut self,
         ctx: Ctx<'_>,
         pos: &mut usize,
         end: usize,
-        call: Option<(Span, &str)>,
+        call: Option<usize>,
         out: &mut Vec<Token>,
-    ) -> Result<Stop> {
+    ) -> R<Stop> {
         let tokens = self.tokens;
         let in_macro = self.defs[ctx.def].section.is_none();
         let mut parens = 0usize;
         // Start of the output of the current `~` chain.
         let mut chain_start = out.len();
         // The `~` waiting for its right operand.
-        let mut pending: Option<Span> = None;
+        let mut pending: Option<usize> = None;
         let mut any_unit = false;
         loop {
-            let Some(tok) = tokens.get(*pos).filter(|_| *pos < end) else {
+            let i = *pos;
+            let Some(tok) = tokens.get(i).filter(|_| i < end) else {
                 if let Some(t) = pending {
-                    return Err(tilde_at_end(t));
+                    return Err(tilde_error(tokens, t, TildeError::AtEnd));
                 }
-                if let Some((span, name)) = call {
-                    return Err(Error::new(
-                        span,
-                        format!(
-                            "unclosed argument list of macro `{name}`: expected `)`, found {}",
-                            self.end_of(ctx.def)
-                        ),
-                    ));
+                if let Some(c) = call {
+                    return Err(self.unclosed(ctx.def, c));
                 }
                 return Ok(Stop::End);
             };
@@ -561,44 +587,32 @@ impl<'a> Expander<'a> {
                 };
                 if let Some(stop) = stop {
                     if let Some(t) = pending {
-                        return Err(tilde_at_end(t));
+                        return Err(tilde_error(tokens, t, TildeError::AtEnd));
                     }
                     *pos += 1;
                     return Ok(stop);
                 }
             }
             if tok.kind == TokenKind::Tilde {
-                if !in_macro {
-                    return Err(Error::new(
-                        tok.span,
-                        "token pasting with `~` is only allowed inside macro definitions",
-                    ));
+                let problem = if !in_macro {
+                    Some(TildeError::InSection)
+                } else if pending.is_some() {
+                    Some(TildeError::Twice)
+                } else if !any_unit {
+                    Some(TildeError::AtStart)
+                } else {
+                    None
+                };
+                if let Some(p) = problem {
+                    return Err(tilde_error(tokens, i, p));
                 }
-                if pending.is_some() {
-                    return Err(Error::new(
-                        tok.span,
-                        "`~` cannot follow another `~`: expected a token to paste",
-                    ));
-                }
-                if !any_unit {
-                    return Err(Error::new(
-                        tok.span,
-                        "`~` at the start of a token string: expected a token to paste before it",
-                    ));
-                }
-                pending = Some(tok.span);
+                pending = Some(i);
                 *pos += 1;
                 continue;
             }
             let unit_start = out.len();
-            let raw_left = if pending.is_some() && *pos > 1 {
-                tokens.get(*pos - 2).map(|t| t.span)
-            } else {
-                None
-            };
-            let raw_right = tok.span;
             match &tok.kind {
-                TokenKind::Ident(name) => self.ident(ctx, name, pos, end, out)?,
+                TokenKind::Ident(_) => self.ident(ctx, pos, end, out)?,
                 kind => {
                     match kind {
                         TokenKind::LParen => parens += 1,
@@ -613,7 +627,7 @@ impl<'a> Expander<'a> {
             match pending.take() {
                 Some(tilde) => {
                     if chain_start < unit_start && unit_start < out.len() {
-                        self.paste(out, unit_start, tilde, raw_left, raw_right)?;
+                        self.paste(out, unit_start, tilde)?;
                     }
                 }
                 None => chain_start = unit_start,
@@ -621,44 +635,44 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Pastes `out[at - 1]` and `out[at]` into one token.
-    fn paste(
-        &mut self,
-        out: &mut Vec<Token>,
-        at: usize,
-        tilde: Span,
-        raw_left: Option<Span>,
-        raw_right: Span,
-    ) -> Result<()> {
+    /// Pastes `out[at - 1]` and `out[at]` into one token; `tilde` is the
+    /// index of the `~` token.
+    #[inline(never)]
+    fn paste(&mut self, out: &mut Vec<Token>, at: usize, tilde: usize) -> R<()> {
+        let tokens = self.tokens;
+        let tilde_span = tokens[tilde].span;
         let (left, right) = (&out[at - 1], &out[at]);
         let text = format!("{}{}", left.kind.text(), right.kind.text());
         self.pasted_bytes = self.pasted_bytes.saturating_add(text.len());
         if self.pasted_bytes > self.limits.max_paste_bytes {
-            return Err(Error::new(
-                self.outer_use.unwrap_or(tilde),
+            return Err(Box::new(Error::new(
+                self.outer_use.unwrap_or(tilde_span),
                 format!(
                     "token pasting produces more than {} bytes of text",
                     self.limits.max_paste_bytes
                 ),
-            ));
+            )));
         }
         let Some(kind) = single_token(&text) else {
-            return Err(Error::new(
-                tilde,
+            return Err(Box::new(Error::new(
+                tilde_span,
                 format!(
                     "invalid token paste: {} ~ {} gives `{text}`, which is not a single token",
                     left.describe(),
                     right.describe()
                 ),
-            ));
+            )));
         };
         // Pieces written right around this `~` keep their source range.
-        let from_here = raw_left.is_some_and(|l| l.end == left.span.end && l.end <= tilde.start)
-            && right.span == raw_right;
+        let raw_left = tilde.checked_sub(1).and_then(|i| tokens.get(i));
+        let raw_right = tokens.get(tilde + 1);
+        let from_here = raw_left
+            .is_some_and(|l| l.span.end == left.span.end && l.span.end <= tilde_span.start)
+            && raw_right.is_some_and(|r| r.span == right.span);
         let span = if from_here {
             left.span.to(right.span)
         } else {
-            tilde
+            tilde_span
         };
         out[at - 1] = Token { kind, span };
         out.remove(at);
@@ -667,114 +681,121 @@ impl<'a> Expander<'a> {
 
     /// Handles the identifier at `*pos`: a parameter, a macro use, or a plain
     /// token.
-    fn ident(
-        &mut self,
-        ctx: Ctx<'_>,
-        name: &Rc<str>,
-        pos: &mut usize,
-        end: usize,
-        out: &mut Vec<Token>,
-    ) -> Result<()> {
+    fn ident(&mut self, ctx: Ctx<'_>, pos: &mut usize, end: usize, out: &mut Vec<Token>) -> R<()> {
         let tokens = self.tokens;
         let defs = self.defs;
-        let tok = &tokens[*pos];
-        let def = &defs[ctx.def];
         let at = *pos;
+        let tok = &tokens[at];
         if let Some(arg) = ctx.args.get(self.param_of[at] as usize) {
             self.charge(arg.len(), tok.span)?;
             out.extend_from_slice(arg);
             *pos += 1;
             return Ok(());
         }
-        let visible = |d: &usize| defs[*d].order < def.order;
+        let order = defs[ctx.def].order;
+        let visible = |d: &usize| defs[*d].order < order;
         let Some(entry) = self.entries.get(self.resolved[at] as usize) else {
             out.push(tok.clone());
             *pos += 1;
             return Ok(());
         };
-        if let Some(callee) = entry.zero.filter(visible) {
-            *pos += 1;
-            return self.with_outer(ctx, tok.span, |ex| {
-                ex.invoke(ctx, tok.span, callee, &[], out)
-            });
-        }
-        let open = tokens
-            .get(*pos + 1)
-            .filter(|t| *pos + 1 < end && t.kind == TokenKind::LParen);
-        let (Some(open), true) = (open, entry.with_params.iter().any(visible)) else {
+        let zero = entry.zero.filter(visible);
+        let is_call = zero.is_some()
+            || (at + 1 < end
+                && tokens.get(at + 1).map(|t| &t.kind) == Some(&TokenKind::LParen)
+                && entry.with_params.iter().any(visible));
+        if !is_call {
             out.push(tok.clone());
             *pos += 1;
             return Ok(());
-        };
-        *pos += 2;
-        self.with_outer(ctx, tok.span, |ex| {
-            let depth = ex.enter(ctx.depth, tok.span)?;
-            let arg_ctx = Ctx { depth, ..ctx };
-            let mut args: Vec<Vec<Token>> = Vec::new();
-            loop {
-                let mut arg = Vec::new();
-                let call = Some((tok.span.to(open.span), &**name));
-                let stop = ex.expand_seq(arg_ctx, pos, end, call, &mut arg)?;
-                args.push(arg);
-                if stop == Stop::Close {
-                    break;
-                }
+        }
+        let outermost = ctx.depth == 0;
+        if outermost {
+            self.outer_use = Some(tok.span);
+        }
+        let r = match zero {
+            Some(callee) => {
+                *pos += 1;
+                self.invoke(ctx, tok.span, callee, &[], out)
             }
-            let callee = entry
-                .with_params
-                .iter()
-                .copied()
-                .filter(visible)
-                .find(|&d| defs[d].params.len() == args.len());
-            let Some(callee) = callee else {
-                let mut arities: Vec<usize> = entry
-                    .with_params
-                    .iter()
-                    .filter(|d| visible(d))
-                    .map(|&d| defs[d].params.len())
-                    .collect();
-                arities.sort_unstable();
-                let list = match arities.split_last() {
-                    Some((last, [])) => last.to_string(),
-                    Some((last, rest)) => {
-                        let rest: Vec<String> = rest.iter().map(|a| a.to_string()).collect();
-                        format!("{} or {last}", rest.join(", "))
-                    }
-                    None => String::new(),
-                };
-                let noun = if arities == [1] {
-                    "argument"
-                } else {
-                    "arguments"
-                };
-                return Err(Error::new(
-                    tok.span,
-                    format!("macro `{name}` takes {list} {noun}, {} given", args.len()),
-                ));
-            };
-            ex.invoke(ctx, tok.span, callee, &args, out)
-        })
+            None => self.call(ctx, entry, pos, end, out),
+        };
+        match r {
+            Err(e) if outermost => Err(with_use(e, tok.span)),
+            r => r,
+        }
     }
 
-    /// Runs `f` for a macro use at `span`; a use written directly in a
-    /// section becomes the "outermost use" that errors point back to.
-    fn with_outer(
+    /// Expands the call of a macro with parameters whose name is at `*pos`
+    /// (followed by `(`).
+    #[inline(never)]
+    fn call(
         &mut self,
         ctx: Ctx<'_>,
-        span: Span,
-        f: impl FnOnce(&mut Self) -> Result<()>,
-    ) -> Result<()> {
-        if ctx.depth != 0 {
-            return f(self);
-        }
-        self.outer_use = Some(span);
-        f(self).map_err(|e| {
-            if e.span == span || e.secondary.iter().any(|(s, _)| *s == span) {
-                e
-            } else {
-                e.with_secondary(span, "in the expansion of this macro use")
+        entry: &Entry,
+        pos: &mut usize,
+        end: usize,
+        out: &mut Vec<Token>,
+    ) -> R<()> {
+        let defs = self.defs;
+        let at = *pos;
+        let span = self.tokens[at].span;
+        let order = defs[ctx.def].order;
+        let depth = self.enter(ctx.depth, span)?;
+        let arg_ctx = Ctx { depth, ..ctx };
+        *pos += 2;
+        let mut args: Vec<Vec<Token>> = Vec::new();
+        loop {
+            let mut arg = Vec::new();
+            let stop = self.expand_seq(arg_ctx, pos, end, Some(at), &mut arg)?;
+            args.push(arg);
+            if stop == Stop::Close {
+                break;
             }
-        })
+        }
+        let callee = entry
+            .with_params
+            .iter()
+            .copied()
+            .find(|&d| defs[d].order < order && defs[d].params.len() == args.len());
+        match callee {
+            Some(callee) => self.invoke(ctx, span, callee, &args, out),
+            None => Err(self.arity_error(entry, order, at, args.len())),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn arity_error(&self, entry: &Entry, order: usize, at: usize, given: usize) -> Box<Error> {
+        let defs = self.defs;
+        let mut arities: Vec<usize> = entry
+            .with_params
+            .iter()
+            .filter(|&&d| defs[d].order < order)
+            .map(|&d| defs[d].params.len())
+            .collect();
+        arities.sort_unstable();
+        let list = match arities.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => {
+                let rest: Vec<String> = rest.iter().map(|a| a.to_string()).collect();
+                format!("{} or {last}", rest.join(", "))
+            }
+            None => String::new(),
+        };
+        let noun = if arities == [1] {
+            "argument"
+        } else {
+            "arguments"
+        };
+        let tok = &self.tokens[at];
+        Box::new(Error::new(
+            tok.span,
+            format!(
+                "macro `{}` takes {list} {noun}, {given} given",
+                tok.kind.text()
+            ),
+        ))
     }
 
     /// Expands the body of macro `callee` with `args` bound to its parameters.
@@ -785,7 +806,7 @@ impl<'a> Expander<'a> {
         callee: usize,
         args: &[Vec<Token>],
         out: &mut Vec<Token>,
-    ) -> Result<()> {
+    ) -> R<()> {
         let depth = self.enter(caller.depth, at)?;
         let body = self.defs[callee].body.clone();
         let mut pos = body.start;
@@ -799,11 +820,39 @@ impl<'a> Expander<'a> {
     }
 }
 
-fn tilde_at_end(tilde: Span) -> Error {
-    Error::new(
-        tilde,
-        "`~` at the end of a token string: expected a token to paste after it",
-    )
+/// Adds a label at the outermost macro use `span` to an error found while
+/// expanding it.
+#[cold]
+#[inline(never)]
+fn with_use(e: Box<Error>, span: Span) -> Box<Error> {
+    if e.span == span || e.secondary.iter().any(|(s, _)| *s == span) {
+        e
+    } else {
+        Box::new(e.with_secondary(span, "in the expansion of this macro use"))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum TildeError {
+    InSection,
+    Twice,
+    AtStart,
+    AtEnd,
+}
+
+#[cold]
+#[inline(never)]
+fn tilde_error(tokens: &[Token], tilde: usize, kind: TildeError) -> Box<Error> {
+    let span = tokens.get(tilde).map_or_else(Span::default, |t| t.span);
+    let msg = match kind {
+        TildeError::InSection => "token pasting with `~` is only allowed inside macro definitions",
+        TildeError::Twice => "`~` cannot follow another `~`: expected a token to paste",
+        TildeError::AtStart => {
+            "`~` at the start of a token string: expected a token to paste before it"
+        }
+        TildeError::AtEnd => "`~` at the end of a token string: expected a token to paste after it",
+    };
+    Box::new(Error::new(span, msg))
 }
 
 #[cfg(test)]
