@@ -53,6 +53,33 @@ impl Act {
     }
 }
 
+/// Kind of a transition, decoded from its action for the hot loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Op {
+    Shift,
+    Multi,
+    On,
+    Noop,
+    Compare,
+    Pattern,
+    Off,
+    Assign,
+    Switch,
+}
+
+/// A transition with everything the walk needs inline: performing action
+/// `to` (which is also the target state), its visited slot and its operand
+/// (direction, shift table, first cell of the piece set row, piece, player;
+/// unused for the kinds that look their action up).
+#[derive(Clone, Copy, Debug)]
+pub struct Tr {
+    pub op: Op,
+    pub slot: u32,
+    pub to: u32,
+    pub arg: u32,
+}
+
 /// The whole game in dense form.
 #[derive(Clone, Debug)]
 pub struct Compiled {
@@ -74,11 +101,9 @@ pub struct Compiled {
     /// Transitions of state `q`: `trans[trans_off[q]..trans_off[q + 1]]`,
     /// each the index of the action performed (= the target state).
     pub trans_off: Vec<u32>,
-    pub trans: Vec<u32>,
+    pub trans: Vec<Tr>,
     /// Whether a state is final in its automaton.
     pub accepting: Vec<bool>,
-    /// Visited-set slot of a state, or `NONE` when it needs none.
-    pub slot: Vec<u32>,
     pub num_slots: u32,
     /// Shift tables: targets of table `t` from vertex `v` are
     /// `multi_targets[multi_off[t * (nv + 1) + v] .. multi_off[t * (nv + 1) + v + 1]]`.
@@ -99,7 +124,7 @@ impl Compiled {
     }
 
     #[inline(always)]
-    pub fn transitions(&self, q: u32) -> &[u32] {
+    pub fn transitions(&self, q: u32) -> &[Tr] {
         let a = self.trans_off[q as usize] as usize;
         let b = self.trans_off[q as usize + 1] as usize;
         &self.trans[a..b]
@@ -186,6 +211,29 @@ impl Compiled {
                 num_slots += 1;
             }
         }
+        let np = game.pieces.len() as u32;
+        let trans: Vec<Tr> = trans
+            .iter()
+            .map(|&t| {
+                let (op, arg) = match b.acts[t as usize] {
+                    Act::Shift(d) => (Op::Shift, d),
+                    Act::Multi(tab) => (Op::Multi, tab),
+                    Act::On(set) => (Op::On, set * np),
+                    Act::Noop => (Op::Noop, 0),
+                    Act::Compare(..) => (Op::Compare, 0),
+                    Act::Pattern(k, negated) => (Op::Pattern, k << 1 | negated as u32),
+                    Act::Off(p) => (Op::Off, p),
+                    Act::Assign(var, _) => (Op::Assign, var),
+                    Act::Switch(p) => (Op::Switch, p),
+                };
+                Tr {
+                    op,
+                    slot: slot[t as usize],
+                    to: t,
+                    arg,
+                }
+            })
+            .collect();
         let (multi_off, multi_targets) = (b.multi_off, b.multi_targets);
         let mut modifier_number = vec![0; n_acts];
         let mut modifier_action = vec![NONE];
@@ -210,7 +258,6 @@ impl Compiled {
             trans_off,
             trans,
             accepting,
-            slot,
             num_slots,
             multi_off,
             multi_targets,

@@ -10,7 +10,7 @@
 //! pattern (stop at the first accepting state), and completing the keeper
 //! (stop at the first switch and keep its modifications).
 
-use crate::compile::{apply_op, Act, Compiled, Expr, NONE};
+use crate::compile::{apply_op, Act, Compiled, Expr, Op, NONE};
 use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
@@ -114,20 +114,40 @@ impl Searcher {
         }
     }
 
-    /// Marks node (q, v) as visited in `level`; false if it already was.
+    /// Marks a node whose state has visited slot `slot` (or `NONE`) at
+    /// vertex `v` in `level`; false if it already was marked.
     #[inline(always)]
-    fn mark(&mut self, g: &Compiled, q: u32, v: u32, level: usize) -> bool {
-        let slot = g.slot[q as usize];
+    fn mark_slot(&mut self, g: &Compiled, slot: u32, v: u32, level: usize) -> bool {
         if slot == NONE {
             return true;
         }
         let l = &mut self.levels[level];
         let i = slot as usize * g.num_vertices as usize + v as usize;
-        if l.stamps[i] == l.gen {
+        // `slot < num_slots` and `v < num_vertices`, and every level holds
+        // `num_slots * num_vertices` stamps.
+        debug_assert!(i < l.stamps.len());
+        let stamp = unsafe { l.stamps.get_unchecked_mut(i) };
+        if *stamp == l.gen {
             false
         } else {
-            l.stamps[i] = l.gen;
+            *stamp = l.gen;
             true
+        }
+    }
+
+    /// Marks the targets of a shift table and pushes the new ones.
+    #[inline(always)]
+    fn push_targets(&mut self, g: &Compiled, a: u32, slot: u32, targets: &[u32], level: usize) {
+        debug_assert!(slot != NONE, "shift-table states always have a slot");
+        let l = &mut self.levels[level];
+        let base = slot as usize * g.num_vertices as usize;
+        let stamps = &mut l.stamps[base..base + g.num_vertices as usize];
+        for &t in targets {
+            let stamp = &mut stamps[t as usize];
+            if *stamp != l.gen {
+                *stamp = l.gen;
+                self.stack.push((a, t));
+            }
         }
     }
 
@@ -143,57 +163,59 @@ impl Searcher {
                 self.stack.truncate(base);
                 return true;
             }
-            for &a in g.transitions(q) {
-                let stop = match &g.acts[a as usize] {
-                    Act::Shift(d) => {
-                        let t = g.neighbors[(v * g.num_dirs + d) as usize];
-                        if t != NONE && self.mark(g, a, t, level) {
+            for tr in g.transitions(q) {
+                let a = tr.to;
+                let stop = match tr.op {
+                    Op::Shift => {
+                        let t = g.neighbors[(v * g.num_dirs + tr.arg) as usize];
+                        if t != NONE && self.mark_slot(g, tr.slot, t, level) {
                             self.stack.push((a, t));
                         }
                         false
                     }
-                    Act::Multi(tab) => {
-                        for &t in g.multi(*tab, v) {
-                            if self.mark(g, a, t, level) {
-                                self.stack.push((a, t));
-                            }
-                        }
+                    Op::Multi => {
+                        self.push_targets(g, a, tr.slot, g.multi(tr.arg, v), level);
                         false
                     }
-                    Act::On(set) => {
+                    Op::On => {
                         let piece = s.board[v as usize];
-                        if g.on_sets[(set * g.num_pieces + piece) as usize]
-                            && self.mark(g, a, v, level)
+                        if g.on_sets[(tr.arg + piece) as usize] && self.mark_slot(g, tr.slot, v, level)
                         {
                             self.stack.push((a, v));
                         }
                         false
                     }
-                    Act::Noop => {
-                        if self.mark(g, a, v, level) {
+                    Op::Noop => {
+                        if self.mark_slot(g, tr.slot, v, level) {
                             self.stack.push((a, v));
                         }
                         false
                     }
-                    Act::Compare(l, op, r) => {
-                        if compare(s, l, *op, r) && self.mark(g, a, v, level) {
+                    Op::Compare => {
+                        let Act::Compare(l, op, r) = &g.acts[a as usize] else {
+                            unreachable!("decoded from a comparison")
+                        };
+                        if compare(s, l, *op, r) && self.mark_slot(g, tr.slot, v, level) {
                             self.stack.push((a, v));
                         }
                         false
                     }
-                    Act::Pattern(k, negated) => {
+                    Op::Pattern => {
                         // Marking first evaluates a pattern at most once per
                         // (action, vertex, level).
-                        if self.mark(g, a, v, level) && self.pattern(g, s, *k, v, level) != *negated {
+                        let negated = tr.arg & 1 != 0;
+                        if self.mark_slot(g, tr.slot, v, level)
+                            && self.pattern(g, s, tr.arg >> 1, v, level) != negated
+                        {
                             self.stack.push((a, v));
                         }
                         false
                     }
-                    Act::Off(p) => {
-                        if !self.mark(g, a, v, level) {
+                    Op::Off => {
+                        if !self.mark_slot(g, tr.slot, v, level) {
                             continue;
                         }
-                        let old = s.set_piece(v, *p);
+                        let old = s.set_piece(v, tr.arg);
                         self.cur.push(ModApp { action: a, vertex: v });
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
@@ -205,11 +227,14 @@ impl Searcher {
                         s.set_piece(v, old);
                         stop
                     }
-                    Act::Assign(var, e) => {
+                    Op::Assign => {
+                        let Act::Assign(var, e) = &g.acts[a as usize] else {
+                            unreachable!("decoded from an assignment")
+                        };
                         let Some(val) = eval(s, e) else { continue };
                         if val < 0
                             || val > g.var_bounds[*var as usize]
-                            || !self.mark(g, a, v, level)
+                            || !self.mark_slot(g, tr.slot, v, level)
                         {
                             continue;
                         }
@@ -226,8 +251,8 @@ impl Searcher {
                         s.vars[*var as usize] = old;
                         stop
                     }
-                    Act::Switch(p) => {
-                        if !self.mark(g, a, v, level) {
+                    Op::Switch => {
+                        if !self.mark_slot(g, tr.slot, v, level) {
                             continue;
                         }
                         match self.mode {
@@ -237,7 +262,7 @@ impl Searcher {
                             }
                             Mode::Exists => true,
                             Mode::Keeper => {
-                                s.player = *p;
+                                s.player = tr.arg;
                                 s.rule_state = a;
                                 s.pos = v;
                                 true
