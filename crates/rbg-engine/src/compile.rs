@@ -41,6 +41,9 @@ pub enum Act {
     Switch(u32),
     /// Pattern automaton index and whether it is negated (`{! }`).
     Pattern(u32, bool),
+    /// A fused shift-only subexpression: index of its shift table, which
+    /// lists for every vertex the vertices the subexpression can end at.
+    Multi(u32),
     Noop,
 }
 
@@ -77,6 +80,10 @@ pub struct Compiled {
     /// Visited-set slot of a state, or `NONE` when it needs none.
     pub slot: Vec<u32>,
     pub num_slots: u32,
+    /// Shift tables: targets of table `t` from vertex `v` are
+    /// `multi_targets[multi_off[t * (nv + 1) + v] .. multi_off[t * (nv + 1) + v + 1]]`.
+    pub multi_off: Vec<u32>,
+    pub multi_targets: Vec<u32>,
     /// For every action: its 1-based modifier number in move text, or 0.
     pub modifier_number: Vec<u32>,
     /// Action index of each modifier number (index 0 unused).
@@ -84,6 +91,13 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// Targets of shift table `t` from vertex `v`.
+    #[inline(always)]
+    pub fn multi(&self, t: u32, v: u32) -> &[u32] {
+        let i = t as usize * (self.num_vertices as usize + 1) + v as usize;
+        &self.multi_targets[self.multi_off[i] as usize..self.multi_off[i + 1] as usize]
+    }
+
     #[inline(always)]
     pub fn transitions(&self, q: u32) -> &[u32] {
         let a = self.trans_off[q as usize] as usize;
@@ -114,6 +128,12 @@ impl Compiled {
         var_bounds.extend(game.variables.iter().map(|p| p.bound as i64));
 
         let mut b = Builder {
+            neighbors: neighbors.clone(),
+            num_vertices: nv,
+            num_dirs: nd,
+            multi_off: Vec::new(),
+            multi_targets: Vec::new(),
+            multi_ids: std::collections::HashMap::new(),
             num_pieces: game.pieces.len() as u32,
             num_players: game.players.len() as u32,
             acts: Vec::new(),
@@ -148,10 +168,11 @@ impl Compiled {
             trans_off.push(trans.len() as u32);
             for &t in f.iter() {
                 indegree[t as usize] += 1;
-                if let Act::Shift(d) = b.acts[t as usize] {
-                    if !injective[d as usize] {
-                        noninjective_in[t as usize] = true;
-                    }
+                match b.acts[t as usize] {
+                    Act::Shift(d) if !injective[d as usize] => noninjective_in[t as usize] = true,
+                    // Different start vertices can reach the same target.
+                    Act::Multi(_) => noninjective_in[t as usize] = true,
+                    _ => {}
                 }
                 trans.push(t);
             }
@@ -165,6 +186,7 @@ impl Compiled {
                 num_slots += 1;
             }
         }
+        let (multi_off, multi_targets) = (b.multi_off, b.multi_targets);
         let mut modifier_number = vec![0; n_acts];
         let mut modifier_action = vec![NONE];
         for (i, a) in b.acts.iter().enumerate() {
@@ -190,6 +212,8 @@ impl Compiled {
             accepting,
             slot,
             num_slots,
+            multi_off,
+            multi_targets,
             modifier_number,
             modifier_action,
         }
@@ -203,6 +227,12 @@ struct AutInfo {
 }
 
 struct Builder {
+    neighbors: Vec<u32>,
+    num_vertices: u32,
+    num_dirs: u32,
+    multi_off: Vec<u32>,
+    multi_targets: Vec<u32>,
+    multi_ids: std::collections::HashMap<String, u32>,
     num_pieces: u32,
     num_players: u32,
     acts: Vec<Act>,
@@ -237,20 +267,31 @@ impl Builder {
         k as u32
     }
 
+    /// Adds a new action and returns its Glushkov data.
+    fn leaf(&mut self, act: Act, in_pattern: bool) -> Pos {
+        let i = self.acts.len() as u32;
+        self.acts.push(act);
+        self.follow.push(Vec::new());
+        self.in_pattern.push(in_pattern);
+        Pos {
+            nullable: false,
+            first: vec![i],
+            last: vec![i],
+        }
+    }
+
     fn build(&mut self, rule: &Rule, in_pattern: bool) -> Pos {
+        if !matches!(rule, Rule::Action(_)) && shift_only(rule) {
+            let t = self.shift_table(rule);
+            return self.leaf(Act::Multi(t), in_pattern);
+        }
         match rule {
             Rule::Action(a) => {
-                let i = self.acts.len() as u32;
-                self.acts.push(Act::Noop);
-                self.follow.push(Vec::new());
-                self.in_pattern.push(in_pattern);
+                let i = self.acts.len();
+                let p = self.leaf(Act::Noop, in_pattern);
                 let act = self.action(a);
-                self.acts[i as usize] = act;
-                Pos {
-                    nullable: false,
-                    first: vec![i],
-                    last: vec![i],
-                }
+                self.acts[i] = act;
+                p
             }
             Rule::Concat(parts) => {
                 let mut acc = Pos {
@@ -258,8 +299,19 @@ impl Builder {
                     first: vec![],
                     last: vec![],
                 };
-                for part in parts {
-                    let p = self.build(part, in_pattern);
+                let mut k = 0;
+                while k < parts.len() {
+                    // Fuse a run of shift-only parts into one shift table.
+                    let run = parts[k..].iter().take_while(|r| shift_only(r)).count();
+                    let p = if run >= 2 {
+                        let group = Rule::Concat(parts[k..k + run].to_vec());
+                        k += run;
+                        let t = self.shift_table(&group);
+                        self.leaf(Act::Multi(t), in_pattern)
+                    } else {
+                        k += 1;
+                        self.build(&parts[k - 1], in_pattern)
+                    };
                     for &l in &acc.last {
                         self.follow[l as usize].extend_from_slice(&p.first);
                     }
@@ -325,6 +377,136 @@ impl Builder {
             }
             Action::Noop => Act::Noop,
         }
+    }
+}
+
+impl Builder {
+    /// Builds (or reuses) the shift table of a shift-only expression: for
+    /// every start vertex, the vertices where some word of the expression
+    /// can end, found by a search over (position automaton state, vertex).
+    fn shift_table(&mut self, rule: &Rule) -> u32 {
+        let key = format!("{rule:?}");
+        if let Some(&t) = self.multi_ids.get(&key) {
+            return t;
+        }
+        // Local position automaton over the shifts of `rule`.
+        let mut dirs = Vec::new();
+        let mut follow = Vec::new();
+        let p = local_positions(rule, &mut dirs, &mut follow);
+        let n = dirs.len();
+        let mut accepting = vec![false; n + 1];
+        accepting[n] = p.nullable;
+        for &l in &p.last {
+            accepting[l as usize] = true;
+        }
+        follow.push(p.first);
+        let nv = self.num_vertices as usize;
+        let mut seen = vec![u32::MAX; (n + 1) * nv];
+        let mut hit = vec![u32::MAX; nv];
+        let mut stack = Vec::new();
+        let t = (self.multi_off.len() / (nv + 1)) as u32;
+        for v0 in 0..nv {
+            self.multi_off.push(self.multi_targets.len() as u32);
+            stack.clear();
+            stack.push((n, v0));
+            seen[n * nv + v0] = v0 as u32;
+            while let Some((q, v)) = stack.pop() {
+                if accepting[q] && hit[v] != v0 as u32 {
+                    hit[v] = v0 as u32;
+                    self.multi_targets.push(v as u32);
+                }
+                for &a in &follow[q] {
+                    let d = dirs[a as usize];
+                    let w = self.neighbors[v * self.num_dirs as usize + d as usize];
+                    if w != NONE {
+                        let i = a as usize * nv + w as usize;
+                        if seen[i] != v0 as u32 {
+                            seen[i] = v0 as u32;
+                            stack.push((a as usize, w as usize));
+                        }
+                    }
+                }
+            }
+        }
+        self.multi_off.push(self.multi_targets.len() as u32);
+        self.multi_ids.insert(key, t);
+        t
+    }
+}
+
+/// Whether an expression consists of shifts only.
+fn shift_only(r: &Rule) -> bool {
+    match r {
+        Rule::Action(Action::Shift(_)) => true,
+        Rule::Action(_) => false,
+        Rule::Concat(v) | Rule::Alt(v) => v.iter().all(shift_only),
+        Rule::Star(c) => shift_only(c),
+    }
+}
+
+/// Glushkov construction over a shift-only expression (positions numbered
+/// locally; `dirs[i]` is the direction of position `i`).
+fn local_positions(r: &Rule, dirs: &mut Vec<u32>, follow: &mut Vec<Vec<u32>>) -> Pos {
+    match r {
+        Rule::Action(Action::Shift(d)) => {
+            let i = dirs.len() as u32;
+            dirs.push(*d);
+            follow.push(Vec::new());
+            Pos {
+                nullable: false,
+                first: vec![i],
+                last: vec![i],
+            }
+        }
+        Rule::Concat(parts) => {
+            let mut acc = Pos {
+                nullable: true,
+                first: vec![],
+                last: vec![],
+            };
+            for part in parts {
+                let p = local_positions(part, dirs, follow);
+                for &l in &acc.last {
+                    follow[l as usize].extend_from_slice(&p.first);
+                }
+                if acc.nullable {
+                    acc.first.extend_from_slice(&p.first);
+                }
+                if p.nullable {
+                    acc.last.extend_from_slice(&p.last);
+                } else {
+                    acc.last = p.last;
+                }
+                acc.nullable &= p.nullable;
+            }
+            acc
+        }
+        Rule::Alt(parts) => {
+            let mut acc = Pos {
+                nullable: false,
+                first: vec![],
+                last: vec![],
+            };
+            for part in parts {
+                let p = local_positions(part, dirs, follow);
+                acc.nullable |= p.nullable;
+                acc.first.extend(p.first);
+                acc.last.extend(p.last);
+            }
+            acc
+        }
+        Rule::Star(inner) => {
+            let p = local_positions(inner, dirs, follow);
+            for &l in &p.last {
+                follow[l as usize].extend_from_slice(&p.first);
+            }
+            Pos {
+                nullable: true,
+                first: p.first,
+                last: p.last,
+            }
+        }
+        Rule::Action(_) => unreachable!("only called on shift-only expressions"),
     }
 }
 

@@ -15,6 +15,8 @@ use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
+
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     /// Report every move (stop never).
@@ -39,6 +41,8 @@ struct Level {
 pub struct Searcher {
     levels: Vec<Level>,
     cur: Vec<ModApp>,
+    /// Pending nodes (state, vertex) of the levels being walked.
+    stack: Vec<(u32, u32)>,
     out: MoveList,
     mode: Mode,
     /// Number of slot entries per level (`num_slots * num_vertices`).
@@ -50,6 +54,7 @@ impl Searcher {
         Searcher {
             levels: Vec::new(),
             cur: Vec::new(),
+            stack: Vec::new(),
             out: MoveList::default(),
             mode: Mode::Collect,
             level_size: g.num_slots as usize * g.num_vertices as usize,
@@ -126,101 +131,126 @@ impl Searcher {
         }
     }
 
-    /// Explores from node (q, v), already marked. Returns true to stop.
-    fn node(&mut self, g: &Compiled, s: &mut State, q: u32, v: u32, level: usize) -> bool {
-        if self.mode == Mode::Pattern && g.accepting[q as usize] {
-            return true;
-        }
-        for &a in g.transitions(q) {
-            let stop = match &g.acts[a as usize] {
-                Act::Shift(d) => {
-                    let t = g.neighbors[(v * g.num_dirs + d) as usize];
-                    t != NONE && self.mark(g, a, t, level) && self.node(g, s, a, t, level)
-                }
-                Act::On(set) => {
-                    let piece = s.board[v as usize];
-                    g.on_sets[(set * g.num_pieces + piece) as usize]
-                        && self.mark(g, a, v, level)
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Noop => self.mark(g, a, v, level) && self.node(g, s, a, v, level),
-                Act::Compare(l, op, r) => {
-                    compare(s, l, *op, r)
-                        && self.mark(g, a, v, level)
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Pattern(k, negated) => {
-                    self.mark(g, a, v, level)
-                        && self.pattern(g, s, *k, v, level) != *negated
-                        && self.node(g, s, a, v, level)
-                }
-                Act::Off(p) => {
-                    if !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    let old = s.set_piece(v, *p);
-                    self.cur.push(ModApp {
-                        action: a,
-                        vertex: v,
-                    });
-                    self.begin_level(level + 1);
-                    let stop = self.node(g, s, a, v, level + 1);
-                    if stop && self.mode == Mode::Keeper {
-                        return true;
-                    }
-                    self.cur.pop();
-                    s.set_piece(v, old);
-                    stop
-                }
-                Act::Assign(var, e) => {
-                    let Some(val) = eval(s, e) else { continue };
-                    if val < 0 || val > g.var_bounds[*var as usize] || !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    let old = s.vars[*var as usize];
-                    s.vars[*var as usize] = val as i32;
-                    self.cur.push(ModApp {
-                        action: a,
-                        vertex: v,
-                    });
-                    self.begin_level(level + 1);
-                    let stop = self.node(g, s, a, v, level + 1);
-                    if stop && self.mode == Mode::Keeper {
-                        return true;
-                    }
-                    self.cur.pop();
-                    s.vars[*var as usize] = old;
-                    stop
-                }
-                Act::Switch(p) => {
-                    if !self.mark(g, a, v, level) {
-                        continue;
-                    }
-                    match self.mode {
-                        Mode::Collect => {
-                            self.out.push_with(
-                                &self.cur,
-                                ModApp {
-                                    action: a,
-                                    vertex: v,
-                                },
-                            );
-                            false
-                        }
-                        Mode::Exists => true,
-                        Mode::Keeper => {
-                            s.player = *p;
-                            s.rule_state = a;
-                            s.pos = v;
-                            true
-                        }
-                        // Patterns contain no switches (checked by the front end).
-                        Mode::Pattern => false,
-                    }
-                }
-            };
-            if stop {
+    /// Explores every node of one level reachable from (q0, v0) without
+    /// applying a modifier, using the shared explicit stack; each modifier
+    /// application recurses into the next level. Returns true to stop.
+    fn node(&mut self, g: &Compiled, s: &mut State, q0: u32, v0: u32, level: usize) -> bool {
+        let base = self.stack.len();
+        self.stack.push((q0, v0));
+        while self.stack.len() > base {
+            let (q, v) = self.stack.pop().expect("stack above base");
+            if self.mode == Mode::Pattern && g.accepting[q as usize] {
+                self.stack.truncate(base);
                 return true;
+            }
+            for &a in g.transitions(q) {
+                let stop = match &g.acts[a as usize] {
+                    Act::Shift(d) => {
+                        let t = g.neighbors[(v * g.num_dirs + d) as usize];
+                        if t != NONE && self.mark(g, a, t, level) {
+                            self.stack.push((a, t));
+                        }
+                        false
+                    }
+                    Act::Multi(tab) => {
+                        for &t in g.multi(*tab, v) {
+                            if self.mark(g, a, t, level) {
+                                self.stack.push((a, t));
+                            }
+                        }
+                        false
+                    }
+                    Act::On(set) => {
+                        let piece = s.board[v as usize];
+                        if g.on_sets[(set * g.num_pieces + piece) as usize]
+                            && self.mark(g, a, v, level)
+                        {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Noop => {
+                        if self.mark(g, a, v, level) {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Compare(l, op, r) => {
+                        if compare(s, l, *op, r) && self.mark(g, a, v, level) {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Pattern(k, negated) => {
+                        // Marking first evaluates a pattern at most once per
+                        // (action, vertex, level).
+                        if self.mark(g, a, v, level) && self.pattern(g, s, *k, v, level) != *negated {
+                            self.stack.push((a, v));
+                        }
+                        false
+                    }
+                    Act::Off(p) => {
+                        if !self.mark(g, a, v, level) {
+                            continue;
+                        }
+                        let old = s.set_piece(v, *p);
+                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.begin_level(level + 1);
+                        let stop = self.node(g, s, a, v, level + 1);
+                        if stop && self.mode == Mode::Keeper {
+                            self.stack.truncate(base);
+                            return true;
+                        }
+                        self.cur.pop();
+                        s.set_piece(v, old);
+                        stop
+                    }
+                    Act::Assign(var, e) => {
+                        let Some(val) = eval(s, e) else { continue };
+                        if val < 0
+                            || val > g.var_bounds[*var as usize]
+                            || !self.mark(g, a, v, level)
+                        {
+                            continue;
+                        }
+                        let old = s.vars[*var as usize];
+                        s.vars[*var as usize] = val as i32;
+                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.begin_level(level + 1);
+                        let stop = self.node(g, s, a, v, level + 1);
+                        if stop && self.mode == Mode::Keeper {
+                            self.stack.truncate(base);
+                            return true;
+                        }
+                        self.cur.pop();
+                        s.vars[*var as usize] = old;
+                        stop
+                    }
+                    Act::Switch(p) => {
+                        if !self.mark(g, a, v, level) {
+                            continue;
+                        }
+                        match self.mode {
+                            Mode::Collect => {
+                                self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                                false
+                            }
+                            Mode::Exists => true,
+                            Mode::Keeper => {
+                                s.player = *p;
+                                s.rule_state = a;
+                                s.pos = v;
+                                true
+                            }
+                            // Patterns contain no switches (checked by the front end).
+                            Mode::Pattern => false,
+                        }
+                    }
+                };
+                if stop {
+                    self.stack.truncate(base);
+                    return true;
+                }
             }
         }
         false

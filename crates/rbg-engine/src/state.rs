@@ -4,7 +4,7 @@ use crate::compile::Compiled;
 
 /// A game state: pieces on the board, variables, the player on move, the
 /// rules index (automaton state) and the current position. Cheap to clone.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Piece on every vertex.
     pub(crate) board: Vec<u32>,
@@ -19,6 +19,29 @@ pub struct State {
     pub(crate) rule_state: u32,
     /// Current position.
     pub(crate) pos: u32,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            board: self.board.clone(),
+            counts: self.counts.clone(),
+            vars: self.vars.clone(),
+            player: self.player,
+            rule_state: self.rule_state,
+            pos: self.pos,
+        }
+    }
+
+    /// Reuses the allocations of `self`.
+    fn clone_from(&mut self, src: &State) {
+        self.board.clone_from(&src.board);
+        self.counts.clone_from(&src.counts);
+        self.vars.clone_from(&src.vars);
+        self.player = src.player;
+        self.rule_state = src.rule_state;
+        self.pos = src.pos;
+    }
 }
 
 impl State {
