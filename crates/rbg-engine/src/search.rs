@@ -15,8 +15,6 @@ use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
-
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     /// Report every move (stop never).
@@ -184,7 +182,8 @@ impl Searcher {
                     Act::Pattern(k, negated) => {
                         // Marking first evaluates a pattern at most once per
                         // (action, vertex, level).
-                        if self.mark(g, a, v, level) && self.pattern(g, s, *k, v, level) != *negated {
+                        if self.mark(g, a, v, level) && self.pattern(g, s, *k, v, level) != *negated
+                        {
                             self.stack.push((a, v));
                         }
                         false
@@ -194,7 +193,10 @@ impl Searcher {
                             continue;
                         }
                         let old = s.set_piece(v, *p);
-                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.cur.push(ModApp {
+                            action: a,
+                            vertex: v,
+                        });
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
@@ -215,7 +217,10 @@ impl Searcher {
                         }
                         let old = s.vars[*var as usize];
                         s.vars[*var as usize] = val as i32;
-                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.cur.push(ModApp {
+                            action: a,
+                            vertex: v,
+                        });
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
@@ -232,7 +237,13 @@ impl Searcher {
                         }
                         match self.mode {
                             Mode::Collect => {
-                                self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                                self.out.push_with(
+                                    &self.cur,
+                                    ModApp {
+                                        action: a,
+                                        vertex: v,
+                                    },
+                                );
                                 false
                             }
                             Mode::Exists => true,
