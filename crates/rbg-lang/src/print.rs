@@ -458,4 +458,105 @@ mod tests {
         assert!(rules.starts_with("  ->white\n  (\n    right right [e] {$ white < 0}\n    + "));
         assert!(rules.contains("\n  )*\n  {?\n"), "{rules}");
     }
+
+    mod roundtrip {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn arb_arith() -> impl Strategy<Value = Arith> {
+            let leaf = prop_oneof![
+                (0i64..20).prop_map(Arith::Num),
+                (0u32..3).prop_map(Arith::Var),
+                (0u32..3).prop_map(Arith::PieceCount),
+            ];
+            leaf.prop_recursive(3, 12, 2, |inner| {
+                (
+                    inner.clone(),
+                    prop_oneof![
+                        Just(ArithOp::Add),
+                        Just(ArithOp::Sub),
+                        Just(ArithOp::Mul),
+                        Just(ArithOp::Div)
+                    ],
+                    inner,
+                )
+                    .prop_map(|(l, op, r)| Arith::Bin(Box::new(l), op, Box::new(r)))
+            })
+        }
+
+        fn arb_cmp() -> impl Strategy<Value = CmpOp> {
+            prop_oneof![
+                Just(CmpOp::Lt),
+                Just(CmpOp::Le),
+                Just(CmpOp::Eq),
+                Just(CmpOp::Ne),
+                Just(CmpOp::Gt),
+                Just(CmpOp::Ge)
+            ]
+        }
+
+        /// Random rules (with switches only if `switches`, as patterns
+        /// have none); `depth` bounds the pattern nesting.
+        fn arb_rule(switches: bool, depth: u32) -> BoxedStrategy<Rule> {
+            let mut leaves = vec![
+                (0u32..2).prop_map(|d| act(Action::Shift(d))).boxed(),
+                proptest::sample::subsequence(vec![0u32, 1, 2], 0..=3)
+                    .prop_map(|v| act(Action::On(v)))
+                    .boxed(),
+                (0u32..3).prop_map(off).boxed(),
+                ((0u32..3), arb_arith())
+                    .prop_map(|(v, e)| act(Action::Assign(v, e)))
+                    .boxed(),
+                (arb_arith(), arb_cmp(), arb_arith())
+                    .prop_map(|(l, op, r)| act(Action::Compare(l, op, r)))
+                    .boxed(),
+                Just(act(Action::Noop)).boxed(),
+            ];
+            if switches {
+                leaves.push(
+                    prop_oneof![Just(None), (0u32..2).prop_map(Some)]
+                        .prop_map(|p| act(Action::Switch(p)))
+                        .boxed(),
+                );
+            }
+            if depth > 0 {
+                leaves.push(
+                    (any::<bool>(), arb_rule(false, depth - 1))
+                        .prop_map(|(negated, r)| {
+                            act(Action::Pattern {
+                                negated,
+                                rule: Box::new(r),
+                            })
+                        })
+                        .boxed(),
+                );
+            }
+            let leaf = proptest::strategy::Union::new(leaves);
+            leaf.prop_recursive(4, 40, 4, |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 2..4).prop_map(Rule::concat),
+                    proptest::collection::vec(inner.clone(), 2..4).prop_map(Rule::alt),
+                    // the parser folds `(x*)*` into `x*`
+                    inner.prop_map(|r| match r {
+                        Rule::Star(_) => r,
+                        r => star(r),
+                    }),
+                ]
+            })
+            .boxed()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+            #[test]
+            fn print_parse_print(rules in arb_rule(true, 2)) {
+                let g = game(rules);
+                let text = print_game(&g);
+                let back = crate::parse_str(&text)
+                    .unwrap_or_else(|e| panic!("{}\n{text}", crate::SourceFile::new("printed", text.clone()).diagnostic(e)));
+                prop_assert_eq!(&back, &g, "{}", text);
+                prop_assert_eq!(print_game(&back), text);
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rbg_lang::analysis::strong_straightness;
 use rbg_lang::print::print_game;
-use rbg_lang::{load, parse_str, SourceFile};
+use rbg_lang::{load, parse_str, Game, SourceFile};
 
 fn suite_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("RBG_SUITE") {
@@ -49,6 +49,47 @@ fn expected_straightness(suite: &Path) -> BTreeMap<String, Option<u64>> {
             (game.to_string(), value)
         })
         .collect()
+}
+
+/// Names the first part where two games differ (for failure messages).
+fn first_difference(a: &Game, b: &Game) -> String {
+    if a.players != b.players {
+        return format!("players {:?} vs {:?}", a.players, b.players);
+    }
+    if a.pieces != b.pieces {
+        return format!("pieces {:?} vs {:?}", a.pieces, b.pieces);
+    }
+    if a.variables != b.variables {
+        return format!("variables {:?} vs {:?}", a.variables, b.variables);
+    }
+    if a.board.dirs != b.board.dirs {
+        return format!("dirs {:?} vs {:?}", a.board.dirs, b.board.dirs);
+    }
+    if a.board.vertices.len() != b.board.vertices.len() {
+        return format!(
+            "{} vs {} vertices",
+            a.board.vertices.len(),
+            b.board.vertices.len()
+        );
+    }
+    for (i, (x, y)) in a.board.vertices.iter().zip(&b.board.vertices).enumerate() {
+        if x != y {
+            return format!("vertex {i}: {x:?} vs {y:?}");
+        }
+    }
+    let ra = format!("{:?}", a.rules);
+    let rb = format!("{:?}", b.rules);
+    let at = ra
+        .bytes()
+        .zip(rb.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(ra.len().min(rb.len()));
+    let from = at.saturating_sub(80);
+    format!(
+        "rules differ at: {:?} vs {:?}",
+        &ra[from..(at + 80).min(ra.len())],
+        &rb[from..(at + 80).min(rb.len())]
+    )
 }
 
 fn show(s: Option<u64>) -> String {
@@ -94,7 +135,10 @@ fn suite_conformance() {
         match parse_str(&text) {
             Ok(again) => {
                 if again != game {
-                    failures.push(format!("{rel}: round trip gives a different game"));
+                    failures.push(format!(
+                        "{rel}: round trip gives a different game ({})",
+                        first_difference(&game, &again)
+                    ));
                 }
                 let text2 = print_game(&again);
                 if text2 != text {
