@@ -154,7 +154,7 @@ impl GameModel {
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let c = &self.inner.c;
         let nums: Vec<&str> = text.split_whitespace().collect();
-        if nums.is_empty() || nums.len() % 2 != 0 {
+        if nums.is_empty() || !nums.len().is_multiple_of(2) {
             return Err(MoveError(format!(
                 "expected pairs `vertex modifier`, found {} number(s) in {text:?}",
                 nums.len()

@@ -15,8 +15,6 @@ use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
-
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     /// Report every move (stop never).
@@ -179,7 +177,8 @@ impl Searcher {
                     }
                     Op::On => {
                         let piece = s.board[v as usize];
-                        if g.on_sets[(tr.arg + piece) as usize] && self.mark_slot(g, tr.slot, v, level)
+                        if g.on_sets[(tr.arg + piece) as usize]
+                            && self.mark_slot(g, tr.slot, v, level)
                         {
                             self.stack.push((a, v));
                         }
@@ -216,7 +215,10 @@ impl Searcher {
                             continue;
                         }
                         let old = s.set_piece(v, tr.arg);
-                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.cur.push(ModApp {
+                            action: a,
+                            vertex: v,
+                        });
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
@@ -240,7 +242,10 @@ impl Searcher {
                         }
                         let old = s.vars[*var as usize];
                         s.vars[*var as usize] = val as i32;
-                        self.cur.push(ModApp { action: a, vertex: v });
+                        self.cur.push(ModApp {
+                            action: a,
+                            vertex: v,
+                        });
                         self.begin_level(level + 1);
                         let stop = self.node(g, s, a, v, level + 1);
                         if stop && self.mode == Mode::Keeper {
@@ -257,7 +262,13 @@ impl Searcher {
                         }
                         match self.mode {
                             Mode::Collect => {
-                                self.out.push_with(&self.cur, ModApp { action: a, vertex: v });
+                                self.out.push_with(
+                                    &self.cur,
+                                    ModApp {
+                                        action: a,
+                                        vertex: v,
+                                    },
+                                );
                                 false
                             }
                             Mode::Exists => true,

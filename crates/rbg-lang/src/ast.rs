@@ -72,6 +72,50 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Renumbers the directions in order of first appearance on the edges
+    /// (vertex by vertex); directions without any edge keep their relative
+    /// order after those. An explicit graph printed from the board declares
+    /// its directions only through its edges, so this numbering is the one
+    /// that survives printing and reading back.
+    pub fn canonicalize_directions(&mut self) {
+        let nd = self.board.dirs.len();
+        let mut order: Vec<DirId> = Vec::with_capacity(nd);
+        let mut seen = vec![false; nd];
+        for vert in &self.board.vertices {
+            for &(d, _) in &vert.edges {
+                if !std::mem::replace(&mut seen[d as usize], true) {
+                    order.push(d);
+                }
+            }
+        }
+        order.extend((0..nd as DirId).filter(|&d| !seen[d as usize]));
+        let mut new_id = vec![0; nd];
+        for (new, &old) in order.iter().enumerate() {
+            new_id[old as usize] = new as DirId;
+        }
+        self.board.dirs = order
+            .iter()
+            .map(|&d| self.board.dirs[d as usize].clone())
+            .collect();
+        for vert in &mut self.board.vertices {
+            for e in &mut vert.edges {
+                e.0 = new_id[e.0 as usize];
+            }
+        }
+        fn remap(r: &mut Rule, new_id: &[DirId]) {
+            match r {
+                Rule::Action(Action::Shift(d)) => *d = new_id[*d as usize],
+                Rule::Action(Action::Pattern { rule, .. }) => remap(rule, new_id),
+                Rule::Action(_) => {}
+                Rule::Concat(v) | Rule::Alt(v) => v.iter_mut().for_each(|c| remap(c, new_id)),
+                Rule::Star(c) => remap(c, new_id),
+            }
+        }
+        remap(&mut self.rules, &new_id);
+    }
+}
+
 /// The board graph with the initial pieces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {

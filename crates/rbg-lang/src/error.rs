@@ -120,7 +120,7 @@ impl SourceFile {
             line,
             column,
             rendered: render(self, &error),
-            error,
+            error: Box::new(error),
         }
     }
 }
@@ -135,7 +135,7 @@ pub struct Diagnostic {
     /// 1-based column (in characters) of the error's start.
     pub column: usize,
     /// The underlying error.
-    pub error: Error,
+    pub error: Box<Error>,
     /// `file:line:col: error: message` followed by the annotated source line.
     pub rendered: String,
 }

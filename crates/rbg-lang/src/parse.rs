@@ -64,13 +64,15 @@ pub fn parse_game(s: &Sections) -> Result<Game> {
             .map(|(name, _, bound)| BoundedName { name, bound })
             .collect::<Vec<_>>()
     };
-    Ok(Game {
+    let mut game = Game {
         players: bounded(players),
         pieces: pieces.into_iter().map(|(n, _)| n).collect(),
         variables: bounded(variables),
         board,
         rules,
-    })
+    };
+    game.canonicalize_directions();
+    Ok(game)
 }
 
 /// `name(nat), ...` as in `#players` and `#variables`.

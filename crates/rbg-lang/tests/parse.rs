@@ -236,7 +236,9 @@ fn rectangle_board() {
         "up",
     );
     let b = &g.board;
-    assert_eq!(b.dirs, vec!["up", "down", "left", "right"]);
+    // Directions are numbered in order of first appearance on the edges
+    // (see `Game::canonicalize_directions`).
+    assert_eq!(b.dirs, vec!["down", "right", "left", "up"]);
     assert_eq!(b.vertices.len(), 9);
     let names: Vec<&str> = b.vertices.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(
@@ -246,8 +248,8 @@ fn rectangle_board() {
     // top-left is the start; the first written line is the top
     assert_eq!(b.vertices[0].piece, 2);
     assert_eq!(b.vertices[8].piece, 1);
-    assert_eq!(b.vertices[0].edges, vec![(1, 3), (3, 1)]);
-    assert_eq!(b.vertices[4].edges, vec![(0, 1), (1, 7), (2, 3), (3, 5)]);
+    assert_eq!(b.vertices[0].edges, vec![(0, 3), (1, 1)]);
+    assert_eq!(b.vertices[4].edges, vec![(3, 1), (0, 7), (2, 3), (1, 5)]);
 }
 
 #[test]
@@ -298,12 +300,12 @@ fn hexagon_spec_example() {
     assert_eq!(
         gb.dirs,
         vec![
-            "northWest",
-            "northEast",
             "east",
             "southEast",
             "southWest",
-            "west"
+            "west",
+            "northEast",
+            "northWest"
         ]
     );
     assert_eq!(gb.vertices.len(), eb.vertices.len());
@@ -359,7 +361,7 @@ fn cuboid_board() {
         "front",
     );
     let b = &g.board;
-    assert_eq!(b.dirs, vec!["up", "down", "left", "right", "front", "back"]);
+    assert_eq!(b.dirs, vec!["down", "right", "front", "left", "up", "back"]);
     assert_eq!(b.vertices.len(), 17);
     assert_eq!(b.vertices[0].name, "x0y0z0");
     assert_eq!(b.vertices[6].name, "x0y0z1");
