@@ -28,6 +28,15 @@ enum Command {
 }
 
 fn main() {
+    // Behave like other command-line tools when the reader of our output
+    // goes away (`rbg expand x | head`): end quietly instead of panicking on
+    // a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE at start-up,
+    // before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let code = match &cli.command {
         Command::Check(a) => cmd::check::run(a),
