@@ -296,6 +296,69 @@ struct Pos {
     last: Vec<u32>,
 }
 
+impl Pos {
+    /// A single position `i`.
+    fn leaf(i: u32) -> Pos {
+        Pos {
+            nullable: false,
+            first: vec![i],
+            last: vec![i],
+        }
+    }
+
+    /// The empty concatenation (start of a fold with [`Pos::then`]).
+    fn epsilon() -> Pos {
+        Pos {
+            nullable: true,
+            first: vec![],
+            last: vec![],
+        }
+    }
+
+    /// The empty sum (start of a fold with [`Pos::or`]).
+    fn nothing() -> Pos {
+        Pos {
+            nullable: false,
+            first: vec![],
+            last: vec![],
+        }
+    }
+
+    /// Concatenates `p` after `self`, adding the follow edges between them.
+    fn then(&mut self, p: Pos, follow: &mut [Vec<u32>]) {
+        for &l in &self.last {
+            follow[l as usize].extend_from_slice(&p.first);
+        }
+        if self.nullable {
+            self.first.extend_from_slice(&p.first);
+        }
+        if p.nullable {
+            self.last.extend_from_slice(&p.last);
+        } else {
+            self.last = p.last;
+        }
+        self.nullable &= p.nullable;
+    }
+
+    /// Adds `p` as an alternative.
+    fn or(&mut self, p: Pos) {
+        self.nullable |= p.nullable;
+        self.first.extend(p.first);
+        self.last.extend(p.last);
+    }
+
+    /// The Kleene star of `self`, adding the loop edges.
+    fn star(self, follow: &mut [Vec<u32>]) -> Pos {
+        for &l in &self.last {
+            follow[l as usize].extend_from_slice(&self.first);
+        }
+        Pos {
+            nullable: true,
+            ..self
+        }
+    }
+}
+
 impl Builder {
     /// Builds the automaton of `rule`, returning its index.
     fn automaton(&mut self, rule: &Rule, in_pattern: bool) -> u32 {
@@ -320,11 +383,7 @@ impl Builder {
         self.acts.push(act);
         self.follow.push(Vec::new());
         self.in_pattern.push(in_pattern);
-        Pos {
-            nullable: false,
-            first: vec![i],
-            last: vec![i],
-        }
+        Pos::leaf(i)
     }
 
     fn build(&mut self, rule: &Rule, in_pattern: bool) -> Pos {
@@ -341,11 +400,7 @@ impl Builder {
                 p
             }
             Rule::Concat(parts) => {
-                let mut acc = Pos {
-                    nullable: true,
-                    first: vec![],
-                    last: vec![],
-                };
+                let mut acc = Pos::epsilon();
                 let mut k = 0;
                 while k < parts.len() {
                     // Fuse a run of shift-only parts into one shift table.
@@ -359,45 +414,21 @@ impl Builder {
                         k += 1;
                         self.build(&parts[k - 1], in_pattern)
                     };
-                    for &l in &acc.last {
-                        self.follow[l as usize].extend_from_slice(&p.first);
-                    }
-                    if acc.nullable {
-                        acc.first.extend_from_slice(&p.first);
-                    }
-                    if p.nullable {
-                        acc.last.extend_from_slice(&p.last);
-                    } else {
-                        acc.last = p.last;
-                    }
-                    acc.nullable &= p.nullable;
+                    acc.then(p, &mut self.follow);
                 }
                 acc
             }
             Rule::Alt(parts) => {
-                let mut acc = Pos {
-                    nullable: false,
-                    first: vec![],
-                    last: vec![],
-                };
+                let mut acc = Pos::nothing();
                 for part in parts {
                     let p = self.build(part, in_pattern);
-                    acc.nullable |= p.nullable;
-                    acc.first.extend(p.first);
-                    acc.last.extend(p.last);
+                    acc.or(p);
                 }
                 acc
             }
             Rule::Star(inner) => {
                 let p = self.build(inner, in_pattern);
-                for &l in &p.last {
-                    self.follow[l as usize].extend_from_slice(&p.first);
-                }
-                Pos {
-                    nullable: true,
-                    first: p.first,
-                    last: p.last,
-                }
+                p.star(&mut self.follow)
             }
         }
     }
@@ -499,60 +530,24 @@ fn local_positions(r: &Rule, dirs: &mut Vec<u32>, follow: &mut Vec<Vec<u32>>) ->
             let i = dirs.len() as u32;
             dirs.push(*d);
             follow.push(Vec::new());
-            Pos {
-                nullable: false,
-                first: vec![i],
-                last: vec![i],
-            }
+            Pos::leaf(i)
         }
         Rule::Concat(parts) => {
-            let mut acc = Pos {
-                nullable: true,
-                first: vec![],
-                last: vec![],
-            };
+            let mut acc = Pos::epsilon();
             for part in parts {
                 let p = local_positions(part, dirs, follow);
-                for &l in &acc.last {
-                    follow[l as usize].extend_from_slice(&p.first);
-                }
-                if acc.nullable {
-                    acc.first.extend_from_slice(&p.first);
-                }
-                if p.nullable {
-                    acc.last.extend_from_slice(&p.last);
-                } else {
-                    acc.last = p.last;
-                }
-                acc.nullable &= p.nullable;
+                acc.then(p, follow);
             }
             acc
         }
         Rule::Alt(parts) => {
-            let mut acc = Pos {
-                nullable: false,
-                first: vec![],
-                last: vec![],
-            };
+            let mut acc = Pos::nothing();
             for part in parts {
-                let p = local_positions(part, dirs, follow);
-                acc.nullable |= p.nullable;
-                acc.first.extend(p.first);
-                acc.last.extend(p.last);
+                acc.or(local_positions(part, dirs, follow));
             }
             acc
         }
-        Rule::Star(inner) => {
-            let p = local_positions(inner, dirs, follow);
-            for &l in &p.last {
-                follow[l as usize].extend_from_slice(&p.first);
-            }
-            Pos {
-                nullable: true,
-                first: p.first,
-                last: p.last,
-            }
-        }
+        Rule::Star(inner) => local_positions(inner, dirs, follow).star(follow),
         Rule::Action(_) => unreachable!("only called on shift-only expressions"),
     }
 }

@@ -27,6 +27,12 @@ enum Mode {
     Keeper,
 }
 
+/// How to undo a modifier: the previous piece, or variable and value.
+enum Undo {
+    Piece(u32),
+    Var(u32, i32),
+}
+
 #[derive(Clone, Default)]
 struct Level {
     gen: u32,
@@ -215,19 +221,7 @@ impl Searcher {
                             continue;
                         }
                         let old = s.set_piece(v, tr.arg);
-                        self.cur.push(ModApp {
-                            action: a,
-                            vertex: v,
-                        });
-                        self.begin_level(level + 1);
-                        let stop = self.node(g, s, a, v, level + 1);
-                        if stop && self.mode == Mode::Keeper {
-                            self.stack.truncate(base);
-                            return true;
-                        }
-                        self.cur.pop();
-                        s.set_piece(v, old);
-                        stop
+                        self.descend(g, s, a, v, level, Undo::Piece(old))
                     }
                     Op::Assign => {
                         let Act::Assign(var, e) = &g.acts[a as usize] else {
@@ -240,21 +234,8 @@ impl Searcher {
                         {
                             continue;
                         }
-                        let old = s.vars[*var as usize];
-                        s.vars[*var as usize] = val as i32;
-                        self.cur.push(ModApp {
-                            action: a,
-                            vertex: v,
-                        });
-                        self.begin_level(level + 1);
-                        let stop = self.node(g, s, a, v, level + 1);
-                        if stop && self.mode == Mode::Keeper {
-                            self.stack.truncate(base);
-                            return true;
-                        }
-                        self.cur.pop();
-                        s.vars[*var as usize] = old;
-                        stop
+                        let old = std::mem::replace(&mut s.vars[*var as usize], val as i32);
+                        self.descend(g, s, a, v, level, Undo::Var(*var, old))
                     }
                     Op::Switch => {
                         if !self.mark_slot(g, tr.slot, v, level) {
@@ -290,6 +271,37 @@ impl Searcher {
             }
         }
         false
+    }
+
+    /// After modifier `a` was applied at `v`: records it, walks the next
+    /// level, and undoes it with `undo` unless the keeper stopped there (the
+    /// keeper keeps its move). Returns true to stop.
+    fn descend(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        a: u32,
+        v: u32,
+        level: usize,
+        undo: Undo,
+    ) -> bool {
+        self.cur.push(ModApp {
+            action: a,
+            vertex: v,
+        });
+        self.begin_level(level + 1);
+        let stop = self.node(g, s, a, v, level + 1);
+        if stop && self.mode == Mode::Keeper {
+            return true;
+        }
+        self.cur.pop();
+        match undo {
+            Undo::Piece(old) => {
+                s.set_piece(v, old);
+            }
+            Undo::Var(var, old) => s.vars[var as usize] = old,
+        }
+        stop
     }
 
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
