@@ -16,6 +16,8 @@
 
 use rbg_lang::ast::{self, Action, Arith, ArithOp, CmpOp, Rule};
 
+use crate::state::State;
+
 /// Marker for "no vertex" / "no slot".
 pub const NONE: u32 = u32::MAX;
 
@@ -66,6 +68,13 @@ pub enum Op {
     Off,
     Assign,
     Switch,
+    /// A shift followed by a piece test (`to` is the test's state).
+    ShiftOn,
+    /// A shift table followed by a piece test (`to` is the test's state).
+    MultiOn,
+    /// A shift table reaching every vertex followed by a piece test: scans
+    /// the piece lists of the set's pieces (`arg` indexes `set_pieces`).
+    ScanOn,
 }
 
 /// A transition with everything the walk needs inline: performing action
@@ -78,6 +87,8 @@ pub struct Tr {
     pub slot: u32,
     pub to: u32,
     pub arg: u32,
+    /// For the fused kinds, the first cell of the tested piece set's row.
+    pub set: u32,
 }
 
 /// The whole game in dense form.
@@ -113,6 +124,13 @@ pub struct Compiled {
     pub modifier_number: Vec<u32>,
     /// Action index of each modifier number (index 0 unused).
     pub modifier_action: Vec<u32>,
+    /// For every piece, the index of the vertex list states keep for it, or
+    /// `NONE` when untracked.
+    pub piece_list: Vec<u32>,
+    /// Number of tracked pieces.
+    pub num_lists: u32,
+    /// Pieces of the sets scanned by `Op::ScanOn`, each set ended by `NONE`.
+    pub set_pieces: Vec<u32>,
 }
 
 impl Compiled {
@@ -128,6 +146,43 @@ impl Compiled {
         let a = self.trans_off[q as usize] as usize;
         let b = self.trans_off[q as usize + 1] as usize;
         &self.trans[a..b]
+    }
+
+    /// The neighbour of `v` along direction `d`, or `NONE`.
+    #[inline(always)]
+    pub fn neighbor(&self, v: u32, d: u32) -> u32 {
+        let i = (v * self.num_dirs + d) as usize;
+        debug_assert!(i < self.neighbors.len());
+        // SAFETY: `v < num_vertices` (vertices come from `State::pos`,
+        // checked by `check_state`, or from these tables) and
+        // `d < num_dirs` (directions come from the description).
+        unsafe { *self.neighbors.get_unchecked(i) }
+    }
+
+    /// Whether piece `p` is in the piece set whose row starts at `row`.
+    #[inline(always)]
+    pub fn on_set(&self, row: u32, p: u32) -> bool {
+        let i = (row + p) as usize;
+        debug_assert!(i < self.on_sets.len());
+        // SAFETY: rows are `num_pieces` long and pieces on the board are
+        // `< num_pieces` (checked by `check_state`, kept by offs).
+        unsafe { *self.on_sets.get_unchecked(i) }
+    }
+
+    /// Panics unless `s` has this game's shape: the walk indexes its tables
+    /// with the state's vertices and pieces without further checks.
+    pub fn check_state(&self, s: &State) {
+        assert!(
+            s.board.len() == self.num_vertices as usize
+                && s.counts.len() == self.num_pieces as usize
+                && s.vars.len() == self.num_vars as usize
+                && s.lists.len() == (self.num_lists * self.num_vertices) as usize
+                && s.list_pos.len() == self.num_vertices as usize
+                && (s.pos < self.num_vertices || self.num_vertices == 0)
+                && (s.rule_state as usize) < self.accepting.len()
+                && s.board.iter().all(|&p| p < self.num_pieces),
+            "state does not belong to this game"
+        );
     }
 
     /// Builds the tables.
@@ -183,58 +238,94 @@ impl Compiled {
                 accepting[l as usize] = true;
             }
         }
-        let mut trans_off = Vec::with_capacity(n_states + 1);
-        let mut trans = Vec::new();
-        let mut indegree = vec![0u32; n_states];
-        let mut noninjective_in = vec![false; n_states];
         for f in follow.iter_mut() {
             f.sort_unstable();
             f.dedup();
-            trans_off.push(trans.len() as u32);
-            for &t in f.iter() {
-                indegree[t as usize] += 1;
-                match b.acts[t as usize] {
-                    Act::Shift(d) if !injective[d as usize] => noninjective_in[t as usize] = true,
-                    // Different start vertices can reach the same target.
-                    Act::Multi(_) => noninjective_in[t as usize] = true,
-                    _ => {}
-                }
-                trans.push(t);
-            }
         }
-        trans_off.push(trans.len() as u32);
-        let mut slot = vec![NONE; n_states];
-        let mut num_slots = 0;
-        for q in 0..n_states {
-            if indegree[q] >= 2 || noninjective_in[q] {
-                slot[q] = num_slots;
-                num_slots += 1;
-            }
+        let slot = visited_slots(&follow, &b.acts, &injective, n_acts);
+        let num_slots = slot.iter().filter(|&&x| x != NONE).count() as u32;
+        let mut indegree = vec![0u32; n_states];
+        for &t in follow.iter().flatten() {
+            indegree[t as usize] += 1;
         }
         let np = game.pieces.len() as u32;
-        let trans: Vec<Tr> = trans
-            .iter()
-            .map(|&t| {
-                let (op, arg) = match b.acts[t as usize] {
-                    Act::Shift(d) => (Op::Shift, d),
-                    Act::Multi(tab) => (Op::Multi, tab),
-                    Act::On(set) => (Op::On, set * np),
-                    Act::Noop => (Op::Noop, 0),
-                    Act::Compare(..) => (Op::Compare, 0),
-                    Act::Pattern(k, negated) => (Op::Pattern, k << 1 | negated as u32),
-                    Act::Off(p) => (Op::Off, p),
-                    Act::Assign(var, _) => (Op::Assign, var),
-                    Act::Switch(p) => (Op::Switch, p),
-                };
-                Tr {
+        let decode = |t: u32| -> (Op, u32) {
+            match b.acts[t as usize] {
+                Act::Shift(d) => (Op::Shift, d),
+                Act::Multi(tab) => (Op::Multi, tab),
+                Act::On(set) => (Op::On, set * np),
+                Act::Noop => (Op::Noop, 0),
+                Act::Compare(..) => (Op::Compare, 0),
+                Act::Pattern(k, negated) => (Op::Pattern, k << 1 | negated as u32),
+                Act::Off(p) => (Op::Off, p),
+                Act::Assign(var, _) => (Op::Assign, var),
+                Act::Switch(p) => (Op::Switch, p),
+            }
+        };
+        let mut trans_off = Vec::with_capacity(n_states + 1);
+        let mut trans = Vec::new();
+        for f in &follow {
+            trans_off.push(trans.len() as u32);
+            for &t in f {
+                let (op, arg) = decode(t);
+                let mut tr = Tr {
                     op,
                     slot: slot[t as usize],
                     to: t,
                     arg,
+                    set: 0,
+                };
+                // Fuse a shift into a state whose only continuation is a
+                // piece test reached from nowhere else: the walk then tests
+                // the piece before entering the node. The node of the shift
+                // state is never entered, so it must not be accepting; its
+                // slot dedups the test's node equally well (the test keeps
+                // the vertex and has no other predecessor).
+                if let [only] = follow[t as usize][..] {
+                    if let (Op::On, Op::Shift | Op::Multi) = (decode(only).0, op) {
+                        if !accepting[t as usize] && indegree[only as usize] == 1 {
+                            tr.op = if op == Op::Shift {
+                                Op::ShiftOn
+                            } else {
+                                Op::MultiOn
+                            };
+                            tr.to = only;
+                            tr.set = decode(only).1;
+                        }
+                    }
                 }
-            })
-            .collect();
+                trans.push(tr);
+            }
+        }
+        trans_off.push(trans.len() as u32);
         let (multi_off, multi_targets) = (b.multi_off, b.multi_targets);
+
+        // A shift table reaching every vertex from every vertex followed by
+        // a piece test (`anySquare {p}`) visits just the vertices holding the
+        // tested pieces, read from piece lists the state keeps for them.
+        let full = |t: u32| {
+            let row = &multi_off[(t * (nv + 1)) as usize..((t + 1) * (nv + 1)) as usize];
+            row.windows(2).all(|w| w[1] - w[0] == nv)
+        };
+        let mut piece_list = vec![NONE; np as usize];
+        let mut num_lists = 0;
+        let mut set_pieces = Vec::new();
+        for tr in trans.iter_mut() {
+            if tr.op == Op::MultiOn && full(tr.arg) {
+                tr.op = Op::ScanOn;
+                tr.arg = set_pieces.len() as u32;
+                for p in 0..np {
+                    if b.on_sets[(tr.set + p) as usize] {
+                        set_pieces.push(p);
+                        if piece_list[p as usize] == NONE {
+                            piece_list[p as usize] = num_lists;
+                            num_lists += 1;
+                        }
+                    }
+                }
+                set_pieces.push(NONE);
+            }
+        }
         let mut modifier_number = vec![0; n_acts];
         let mut modifier_action = vec![NONE];
         for (i, a) in b.acts.iter().enumerate() {
@@ -263,8 +354,63 @@ impl Compiled {
             multi_targets,
             modifier_number,
             modifier_action,
+            piece_list,
+            num_lists,
+            set_pieces,
         }
     }
+}
+
+/// Assigns visited-set slots to the states that need one.
+///
+/// Within one level (fixed applied modifiers) a state is *visited once*
+/// (at one vertex at most) if it is a root of the level (a start state, or a
+/// modifier, whose entering begins a new level) or if its single predecessor
+/// is visited once and its action is not a shift table. A state whose
+/// single predecessor is visited once needs no slot: one node leads to
+/// distinct nodes (a shift table lists distinct targets). Neither does a
+/// state whose single incoming action maps distinct vertices to distinct
+/// vertices (a vertex-keeping test or an injective shift). The others get a
+/// slot, checked when the node is discovered.
+fn visited_slots(follow: &[Vec<u32>], acts: &[Act], injective: &[bool], n_acts: usize) -> Vec<u32> {
+    let n = follow.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (q, f) in follow.iter().enumerate() {
+        for &t in f {
+            preds[t as usize].push(q as u32);
+        }
+    }
+    let root = |q: usize| q >= n_acts || acts[q].is_modifier();
+    let mut once: Vec<bool> = (0..n).map(root).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for q in 0..n {
+            if !once[q]
+                && preds[q].len() == 1
+                && once[preds[q][0] as usize]
+                && !matches!(acts[q], Act::Multi(_))
+            {
+                once[q] = true;
+                changed = true;
+            }
+        }
+    }
+    let mut slot = vec![NONE; n];
+    let mut next = 0;
+    for q in 0..n_acts {
+        let single_from_once = preds[q].len() == 1 && once[preds[q][0] as usize];
+        let spreading = match acts[q] {
+            Act::Shift(d) => !injective[d as usize],
+            Act::Multi(_) => true,
+            _ => false,
+        };
+        if !single_from_once && (preds[q].len() >= 2 || spreading) {
+            slot[q] = next;
+            next += 1;
+        }
+    }
+    slot
 }
 
 struct AutInfo {

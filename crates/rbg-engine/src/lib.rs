@@ -263,7 +263,7 @@ impl Reasoner {
             s.pos = app.vertex;
             match &g.acts[app.action as usize] {
                 Act::Off(p) => {
-                    s.set_piece(app.vertex, *p);
+                    s.set_piece(g, app.vertex, *p);
                 }
                 Act::Assign(var, e) => {
                     if let Some(v) = search::eval(s, e) {

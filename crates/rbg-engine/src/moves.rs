@@ -62,7 +62,11 @@ impl MoveList {
     /// Appends a move given as a prefix plus its final application.
     #[inline]
     pub(crate) fn push_with(&mut self, prefix: &[ModApp], last: ModApp) {
-        self.apps.extend_from_slice(prefix);
+        // Moves are short: a plain loop beats a `memcpy` call.
+        self.apps.reserve(prefix.len() + 1);
+        for &a in prefix {
+            self.apps.push(a);
+        }
         self.apps.push(last);
         self.ends.push(self.apps.len() as u32);
     }

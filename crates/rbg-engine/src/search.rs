@@ -10,27 +10,66 @@
 //! pattern (stop at the first accepting state), and completing the keeper
 //! (stop at the first switch and keep its modifications).
 
-use crate::compile::{apply_op, Act, Compiled, Expr, Op, NONE};
+use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
 use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mode {
-    /// Report every move (stop never).
-    Collect,
-    /// Report whether any move exists (stop at the first).
-    Exists,
-    /// Decide a pattern: stop at the first accepting state.
-    Pattern,
-    /// Keeper: apply the first move found and stop.
-    Keeper,
-}
+// Modes of the walk (const generic parameter of `Searcher::node`).
+/// Report every move (stop never).
+const COLLECT: u8 = 0;
+/// Report whether any move exists (stop at the first).
+const EXISTS: u8 = 1;
+/// Decide a pattern: stop at the first accepting state.
+const PATTERN: u8 = 2;
+/// Keeper: apply the first move found and stop.
+const KEEPER: u8 = 3;
 
 /// How to undo a modifier: the previous piece, or variable and value.
 enum Undo {
     Piece(u32),
     Var(u32, i32),
+}
+
+/// The visited set of the level being walked, borrowed for the walk.
+///
+/// Holds a raw pointer into the level's stamp buffer: while `node` walks
+/// level `l`, only that walk touches level `l`'s stamps (patterns and
+/// modifiers begin deeper levels; growing `levels` moves the `Level` values
+/// but not their heap buffers).
+struct Marks {
+    stamps: *mut u32,
+    gen: u32,
+    num_vertices: usize,
+    #[cfg(debug_assertions)]
+    len: usize,
+}
+
+impl Marks {
+    /// Marks the node of a state with visited slot `slot` (or `NONE`) at
+    /// vertex `v`; false if it already was marked in this level.
+    #[inline(always)]
+    fn mark(&self, slot: u32, v: u32) -> bool {
+        if slot == NONE {
+            return true;
+        }
+        let i = slot as usize * self.num_vertices + v as usize;
+        // `slot < num_slots` and `v < num_vertices`, and every level holds
+        // `num_slots * num_vertices` stamps.
+        #[cfg(debug_assertions)]
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds (above); the buffer outlives the walk of the
+        // level and nothing else accesses it meanwhile (see the type's doc).
+        unsafe {
+            let stamp = self.stamps.add(i);
+            if *stamp == self.gen {
+                false
+            } else {
+                *stamp = self.gen;
+                true
+            }
+        }
+    }
 }
 
 #[derive(Clone, Default)]
@@ -48,7 +87,6 @@ pub struct Searcher {
     /// Pending nodes (state, vertex) of the levels being walked.
     stack: Vec<(u32, u32)>,
     out: MoveList,
-    mode: Mode,
     /// Number of slot entries per level (`num_slots * num_vertices`).
     level_size: usize,
 }
@@ -60,7 +98,6 @@ impl Searcher {
             cur: Vec::new(),
             stack: Vec::new(),
             out: MoveList::default(),
-            mode: Mode::Collect,
             level_size: g.num_slots as usize * g.num_vertices as usize,
         }
     }
@@ -70,40 +107,48 @@ impl Searcher {
     pub fn legal_moves(&mut self, g: &Compiled, s: &mut State, out: &mut MoveList) {
         out.clear();
         std::mem::swap(&mut self.out, out);
-        self.mode = Mode::Collect;
         self.cur.clear();
-        self.root(g, s);
+        self.root::<COLLECT>(g, s);
         std::mem::swap(&mut self.out, out);
     }
 
     /// Whether the player on move has a legal move.
     pub fn has_move(&mut self, g: &Compiled, s: &mut State) -> bool {
-        self.mode = Mode::Exists;
         self.cur.clear();
-        self.root(g, s)
+        self.root::<EXISTS>(g, s)
     }
 
     /// While the keeper is on move, applies its first legal move. Returns
     /// `false` if the keeper got stuck (the game is over).
     pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> bool {
         while s.player == g.num_players {
-            self.mode = Mode::Keeper;
             self.cur.clear();
-            if !self.root(g, s) {
+            if !self.root::<KEEPER>(g, s) {
                 return false;
             }
         }
         true
     }
 
-    fn root(&mut self, g: &Compiled, s: &mut State) -> bool {
+    fn root<const M: u8>(&mut self, g: &Compiled, s: &mut State) -> bool {
+        g.check_state(s);
         let (q, v) = (s.rule_state, s.pos);
         self.begin_level(0);
-        self.node(g, s, q, v, 0)
+        self.node::<M>(g, s, q, v, 0)
     }
 
-    #[inline]
+    /// Starts a fresh visited set for `level` (O(1): a new generation).
+    #[inline(always)]
     fn begin_level(&mut self, level: usize) {
+        match self.levels.get_mut(level) {
+            Some(l) if l.gen != u32::MAX => l.gen += 1,
+            _ => self.begin_level_slow(level),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn begin_level_slow(&mut self, level: usize) {
         if level >= self.levels.len() {
             self.levels.resize_with(level + 1, || Level {
                 gen: 0,
@@ -118,39 +163,22 @@ impl Searcher {
         }
     }
 
-    /// Marks a node whose state has visited slot `slot` (or `NONE`) at
-    /// vertex `v` in `level`; false if it already was marked.
+    /// Discovers the targets of a shift table (those holding a piece of the
+    /// transition's set when `TEST`), marking them when the target state has
+    /// a slot.
     #[inline(always)]
-    fn mark_slot(&mut self, g: &Compiled, slot: u32, v: u32, level: usize) -> bool {
-        if slot == NONE {
-            return true;
-        }
-        let l = &mut self.levels[level];
-        let i = slot as usize * g.num_vertices as usize + v as usize;
-        // `slot < num_slots` and `v < num_vertices`, and every level holds
-        // `num_slots * num_vertices` stamps.
-        debug_assert!(i < l.stamps.len());
-        let stamp = unsafe { l.stamps.get_unchecked_mut(i) };
-        if *stamp == l.gen {
-            false
-        } else {
-            *stamp = l.gen;
-            true
-        }
-    }
-
-    /// Marks the targets of a shift table and pushes the new ones.
-    #[inline(always)]
-    fn push_targets(&mut self, g: &Compiled, a: u32, slot: u32, targets: &[u32], level: usize) {
-        debug_assert!(slot != NONE, "shift-table states always have a slot");
-        let l = &mut self.levels[level];
-        let base = slot as usize * g.num_vertices as usize;
-        let stamps = &mut l.stamps[base..base + g.num_vertices as usize];
+    fn push_targets<const TEST: bool>(
+        &mut self,
+        g: &Compiled,
+        s: &State,
+        tr: &Tr,
+        targets: &[u32],
+        marks: &Marks,
+        next: &mut (u32, u32),
+    ) {
         for &t in targets {
-            let stamp = &mut stamps[t as usize];
-            if *stamp != l.gen {
-                *stamp = l.gen;
-                self.stack.push((a, t));
+            if (!TEST || g.on_set(tr.set, s.piece(t))) && marks.mark(tr.slot, t) {
+                self.found(next, tr.to, t);
             }
         }
     }
@@ -158,41 +186,86 @@ impl Searcher {
     /// Explores every node of one level reachable from (q0, v0) without
     /// applying a modifier, using the shared explicit stack; each modifier
     /// application recurses into the next level. Returns true to stop.
-    fn node(&mut self, g: &Compiled, s: &mut State, q0: u32, v0: u32, level: usize) -> bool {
+    ///
+    /// The walk keeps the last discovered successor of a node in `next`
+    /// instead of pushing it, so chains of single successors never touch the
+    /// stack.
+    fn node<const M: u8>(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        q0: u32,
+        v0: u32,
+        level: usize,
+    ) -> bool {
         let base = self.stack.len();
-        self.stack.push((q0, v0));
-        while self.stack.len() > base {
-            let (q, v) = self.stack.pop().expect("stack above base");
-            if self.mode == Mode::Pattern && g.accepting[q as usize] {
+        let (mut q, mut v) = (q0, v0);
+        let marks = {
+            let l = &mut self.levels[level];
+            Marks {
+                stamps: l.stamps.as_mut_ptr(),
+                gen: l.gen,
+                num_vertices: g.num_vertices as usize,
+                #[cfg(debug_assertions)]
+                len: l.stamps.len(),
+            }
+        };
+        loop {
+            if M == PATTERN && g.accepting[q as usize] {
                 self.stack.truncate(base);
                 return true;
             }
+            let mut next = (NONE, 0);
             for tr in g.transitions(q) {
                 let a = tr.to;
                 let stop = match tr.op {
                     Op::Shift => {
-                        let t = g.neighbors[(v * g.num_dirs + tr.arg) as usize];
-                        if t != NONE && self.mark_slot(g, tr.slot, t, level) {
-                            self.stack.push((a, t));
+                        let t = g.neighbor(v, tr.arg);
+                        if t != NONE && marks.mark(tr.slot, t) {
+                            self.found(&mut next, a, t);
+                        }
+                        false
+                    }
+                    Op::ShiftOn => {
+                        let t = g.neighbor(v, tr.arg);
+                        if t != NONE && g.on_set(tr.set, s.piece(t)) && marks.mark(tr.slot, t) {
+                            self.found(&mut next, a, t);
                         }
                         false
                     }
                     Op::Multi => {
-                        self.push_targets(g, a, tr.slot, g.multi(tr.arg, v), level);
+                        self.push_targets::<false>(g, s, tr, g.multi(tr.arg, v), &marks, &mut next);
+                        false
+                    }
+                    Op::MultiOn => {
+                        self.push_targets::<true>(g, s, tr, g.multi(tr.arg, v), &marks, &mut next);
+                        false
+                    }
+                    Op::ScanOn => {
+                        let mut i = tr.arg as usize;
+                        while g.set_pieces[i] != NONE {
+                            let targets = s.piece_list(g, g.set_pieces[i]);
+                            for &t in targets {
+                                if marks.mark(tr.slot, t) {
+                                    if next.0 != NONE {
+                                        self.stack.push(next);
+                                    }
+                                    next = (a, t);
+                                }
+                            }
+                            i += 1;
+                        }
                         false
                     }
                     Op::On => {
-                        let piece = s.board[v as usize];
-                        if g.on_sets[(tr.arg + piece) as usize]
-                            && self.mark_slot(g, tr.slot, v, level)
-                        {
-                            self.stack.push((a, v));
+                        if g.on_set(tr.arg, s.piece(v)) && marks.mark(tr.slot, v) {
+                            self.found(&mut next, a, v);
                         }
                         false
                     }
                     Op::Noop => {
-                        if self.mark_slot(g, tr.slot, v, level) {
-                            self.stack.push((a, v));
+                        if marks.mark(tr.slot, v) {
+                            self.found(&mut next, a, v);
                         }
                         false
                     }
@@ -200,8 +273,8 @@ impl Searcher {
                         let Act::Compare(l, op, r) = &g.acts[a as usize] else {
                             unreachable!("decoded from a comparison")
                         };
-                        if compare(s, l, *op, r) && self.mark_slot(g, tr.slot, v, level) {
-                            self.stack.push((a, v));
+                        if compare(s, l, *op, r) && marks.mark(tr.slot, v) {
+                            self.found(&mut next, a, v);
                         }
                         false
                     }
@@ -209,40 +282,37 @@ impl Searcher {
                         // Marking first evaluates a pattern at most once per
                         // (action, vertex, level).
                         let negated = tr.arg & 1 != 0;
-                        if self.mark_slot(g, tr.slot, v, level)
+                        if marks.mark(tr.slot, v)
                             && self.pattern(g, s, tr.arg >> 1, v, level) != negated
                         {
-                            self.stack.push((a, v));
+                            self.found(&mut next, a, v);
                         }
                         false
                     }
                     Op::Off => {
-                        if !self.mark_slot(g, tr.slot, v, level) {
+                        if !marks.mark(tr.slot, v) {
                             continue;
                         }
-                        let old = s.set_piece(v, tr.arg);
-                        self.descend(g, s, a, v, level, Undo::Piece(old))
+                        let old = s.set_piece(g, v, tr.arg);
+                        self.descend::<M>(g, s, a, v, level, Undo::Piece(old))
                     }
                     Op::Assign => {
                         let Act::Assign(var, e) = &g.acts[a as usize] else {
                             unreachable!("decoded from an assignment")
                         };
                         let Some(val) = eval(s, e) else { continue };
-                        if val < 0
-                            || val > g.var_bounds[*var as usize]
-                            || !self.mark_slot(g, tr.slot, v, level)
-                        {
+                        if val < 0 || val > g.var_bounds[*var as usize] || !marks.mark(tr.slot, v) {
                             continue;
                         }
                         let old = std::mem::replace(&mut s.vars[*var as usize], val as i32);
-                        self.descend(g, s, a, v, level, Undo::Var(*var, old))
+                        self.descend::<M>(g, s, a, v, level, Undo::Var(*var, old))
                     }
                     Op::Switch => {
-                        if !self.mark_slot(g, tr.slot, v, level) {
+                        if !marks.mark(tr.slot, v) {
                             continue;
                         }
-                        match self.mode {
-                            Mode::Collect => {
+                        match M {
+                            COLLECT => {
                                 self.out.push_with(
                                     &self.cur,
                                     ModApp {
@@ -252,15 +322,15 @@ impl Searcher {
                                 );
                                 false
                             }
-                            Mode::Exists => true,
-                            Mode::Keeper => {
+                            EXISTS => true,
+                            KEEPER => {
                                 s.player = tr.arg;
                                 s.rule_state = a;
                                 s.pos = v;
                                 true
                             }
                             // Patterns contain no switches (checked by the front end).
-                            Mode::Pattern => false,
+                            _ => false,
                         }
                     }
                 };
@@ -269,14 +339,30 @@ impl Searcher {
                     return true;
                 }
             }
+            if next.0 != NONE {
+                (q, v) = next;
+            } else if self.stack.len() > base {
+                (q, v) = self.stack.pop().expect("stack above base");
+            } else {
+                return false;
+            }
         }
-        false
+    }
+
+    /// Records a discovered node: it becomes the next one to explore and the
+    /// previously kept one goes on the stack.
+    #[inline(always)]
+    fn found(&mut self, next: &mut (u32, u32), a: u32, t: u32) {
+        if next.0 != NONE {
+            self.stack.push(*next);
+        }
+        *next = (a, t);
     }
 
     /// After modifier `a` was applied at `v`: records it, walks the next
     /// level, and undoes it with `undo` unless the keeper stopped there (the
     /// keeper keeps its move). Returns true to stop.
-    fn descend(
+    fn descend<const M: u8>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -290,14 +376,14 @@ impl Searcher {
             vertex: v,
         });
         self.begin_level(level + 1);
-        let stop = self.node(g, s, a, v, level + 1);
-        if stop && self.mode == Mode::Keeper {
+        let stop = self.node::<M>(g, s, a, v, level + 1);
+        if stop && M == KEEPER {
             return true;
         }
         self.cur.pop();
         match undo {
             Undo::Piece(old) => {
-                s.set_piece(v, old);
+                s.set_piece(g, v, old);
             }
             Undo::Var(var, old) => s.vars[var as usize] = old,
         }
@@ -307,14 +393,11 @@ impl Searcher {
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
     /// reaches an accepting state. The state is left unchanged.
     fn pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
-        let saved_mode = self.mode;
         let saved_len = self.cur.len();
-        self.mode = Mode::Pattern;
         let lvl = level + 1;
         self.begin_level(lvl);
         let start = g.starts[k as usize];
-        let found = self.node(g, s, start, v, lvl);
-        self.mode = saved_mode;
+        let found = self.node::<PATTERN>(g, s, start, v, lvl);
         self.cur.truncate(saved_len);
         found
     }

@@ -1,10 +1,13 @@
 //! Game states.
 
-use crate::compile::Compiled;
+use crate::compile::{Compiled, NONE};
 
 /// A game state: pieces on the board, variables, the player on move, the
 /// rules index (automaton state) and the current position. Cheap to clone.
-#[derive(Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing look at the game position only (board, variables,
+/// player, rules index, position), not at the order of the piece lists.
+#[derive(Debug)]
 pub struct State {
     /// Piece on every vertex.
     pub(crate) board: Vec<u32>,
@@ -19,6 +22,38 @@ pub struct State {
     pub(crate) rule_state: u32,
     /// Current position.
     pub(crate) pos: u32,
+    /// Vertices of every tracked piece (`Compiled::piece_list`): list `k`
+    /// is `lists[k * nv .. k * nv + counts[piece]]`, in no particular order.
+    pub(crate) lists: Vec<u32>,
+    /// Index in `lists` of each vertex holding a tracked piece.
+    pub(crate) list_pos: Vec<u32>,
+}
+
+impl PartialEq for State {
+    fn eq(&self, o: &State) -> bool {
+        (
+            &self.board,
+            &self.vars,
+            self.player,
+            self.rule_state,
+            self.pos,
+        ) == (&o.board, &o.vars, o.player, o.rule_state, o.pos)
+    }
+}
+
+impl Eq for State {}
+
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (
+            &self.board,
+            &self.vars,
+            self.player,
+            self.rule_state,
+            self.pos,
+        )
+            .hash(h);
+    }
 }
 
 impl Clone for State {
@@ -30,6 +65,8 @@ impl Clone for State {
             player: self.player,
             rule_state: self.rule_state,
             pos: self.pos,
+            lists: self.lists.clone(),
+            list_pos: self.list_pos.clone(),
         }
     }
 
@@ -41,6 +78,8 @@ impl Clone for State {
         self.player = src.player;
         self.rule_state = src.rule_state;
         self.pos = src.pos;
+        self.lists.clone_from(&src.lists);
+        self.list_pos.clone_from(&src.list_pos);
     }
 }
 
@@ -48,27 +87,70 @@ impl State {
     /// The paper's initial state: keeper on move at the first vertex, all
     /// variables 0, rules index 0 (not yet keeper-completed).
     pub(crate) fn initial(g: &Compiled) -> State {
-        let mut counts = vec![0; g.num_pieces as usize];
-        for &p in &g.initial_board {
-            counts[p as usize] += 1;
-        }
-        State {
+        let nv = g.num_vertices as usize;
+        let mut s = State {
             board: g.initial_board.clone(),
-            counts,
+            counts: vec![0; g.num_pieces as usize],
             vars: vec![0; g.num_vars as usize],
             player: g.num_players,
             rule_state: g.starts[0],
             pos: 0,
+            lists: vec![0; g.num_lists as usize * nv],
+            list_pos: vec![0; nv],
+        };
+        for v in 0..nv {
+            let p = s.board[v] as usize;
+            s.counts[p] += 1;
+            let k = g.piece_list[p];
+            if k != NONE {
+                let i = k as usize * nv + s.counts[p] as usize - 1;
+                s.lists[i] = v as u32;
+                s.list_pos[v] = i as u32;
+            }
         }
+        s
     }
 
-    /// Puts `piece` on `v`, keeping the counts, and returns the old piece.
+    /// Puts `piece` on `v`, keeping the counts and piece lists, and returns
+    /// the old piece.
     #[inline(always)]
-    pub(crate) fn set_piece(&mut self, v: u32, piece: u32) -> u32 {
+    pub(crate) fn set_piece(&mut self, g: &Compiled, v: u32, piece: u32) -> u32 {
+        let nv = g.num_vertices as usize;
         let old = std::mem::replace(&mut self.board[v as usize], piece);
         self.counts[old as usize] -= 1;
+        let k = g.piece_list[old as usize];
+        if k != NONE {
+            // Move the list's last vertex into v's place.
+            let i = self.list_pos[v as usize] as usize;
+            let last = self.lists[k as usize * nv + self.counts[old as usize] as usize];
+            self.lists[i] = last;
+            self.list_pos[last as usize] = i as u32;
+        }
         self.counts[piece as usize] += 1;
+        let k = g.piece_list[piece as usize];
+        if k != NONE {
+            let i = k as usize * nv + self.counts[piece as usize] as usize - 1;
+            self.lists[i] = v;
+            self.list_pos[v as usize] = i as u32;
+        }
         old
+    }
+
+    /// Vertices holding `piece`, which must be tracked.
+    #[inline(always)]
+    pub(crate) fn piece_list(&self, g: &Compiled, piece: u32) -> &[u32] {
+        let k = g.piece_list[piece as usize] as usize;
+        let nv = g.num_vertices as usize;
+        &self.lists[k * nv..k * nv + self.counts[piece as usize] as usize]
+    }
+
+    /// Piece on `v`, unchecked in release builds.
+    #[inline(always)]
+    pub(crate) fn piece(&self, v: u32) -> u32 {
+        debug_assert!((v as usize) < self.board.len());
+        // SAFETY: callers pass vertices of this state's game (see
+        // `Compiled::check_state`), and the board has one cell per vertex.
+        unsafe { *self.board.get_unchecked(v as usize) }
     }
 
     /// Piece index on vertex `v`.
