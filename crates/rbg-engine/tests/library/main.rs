@@ -10,6 +10,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{perft::perft, GameModel, MoveList};
 
+mod breakthrough;
+mod connect4;
+mod gomoku;
+mod hex;
+mod reversi;
 mod tictactoe;
 
 /// Path of a file in the repository's `games/` directory.
