@@ -28,7 +28,7 @@ fn perft_matches_published_at_depth_8() {
 }
 
 #[test]
-#[ignore = "slow: several minutes on today's engine"]
+#[ignore = "slow: 2 to 4 minutes on today's engine"]
 fn perft_matches_published_at_depth_9() {
     assert_eq!(perft(&load(FILE), 9).leaves, 3_005_288);
 }
