@@ -10,6 +10,13 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{perft::perft, GameModel, MoveList};
 
+mod amazons;
+mod breakthrough;
+mod connect4;
+mod go;
+mod gomoku;
+mod hex;
+mod reversi;
 mod tictactoe;
 
 /// Path of a file in the repository's `games/` directory.

@@ -1,0 +1,37 @@
+//! Gomoku (15x15, exactly five): perft and random playouts.
+//!
+//! Nobody can make five before ply 9, so perft at depth d is
+//! 225 x 224 x ... x (226 - d) (the falling factorial).
+
+use crate::{load, perft_is, playouts_end};
+
+const FILE: &str = "gomoku.rbg";
+
+#[test]
+fn perft_is_falling_factorial_to_depth_2() {
+    perft_is(&load(FILE), &[225, 225 * 224]);
+}
+
+#[test]
+#[ignore = "slow: about 2 minutes on today's engine"]
+fn perft_is_falling_factorial_at_depth_3() {
+    assert_eq!(
+        rbg_engine::perft::perft(&load(FILE), 3).leaves,
+        225 * 224 * 223
+    );
+}
+
+#[test]
+fn random_games_end_with_win_loss_or_draw() {
+    let g = load(FILE);
+    let res = playouts_end(&g, 40, 5, 225);
+    for s in &res.scores {
+        assert!(
+            [[100, 0], [0, 100], [50, 50]]
+                .iter()
+                .any(|x| x[..] == s[..]),
+            "unexpected scores {s:?}"
+        );
+    }
+    assert!(res.lengths.iter().all(|&l| l >= 9));
+}
