@@ -78,6 +78,25 @@ fn io(e: std::io::Error) -> ClientError {
     ClientError::Io(e.to_string())
 }
 
+/// Sends one message; the manager having closed the connection is
+/// `Ok(false)` (it ended the match, e.g. after our move came too late).
+fn send(conn: &mut Conn, msg: &str) -> Result<bool, ClientError> {
+    match conn.send(msg) {
+        Ok(()) => Ok(true),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe
+                    | std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+            ) =>
+        {
+            Ok(false)
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
 /// Plays on `stream` until the manager closes the connection: receives the
 /// preparation time, the game text and our player number, answers `ready`,
 /// then plays every game with `agent`.
@@ -116,7 +135,9 @@ pub fn play(
     let mut moves = MoveList::default();
     let mut state = game.initial_state();
     agent.new_game(&game, &state);
-    conn.send("ready").map_err(io)?;
+    if !send(&mut conn, "ready")? {
+        return Ok(report);
+    }
     loop {
         r.legal_moves(&state, &mut moves);
         let on_move = game.current_player(&state).filter(|_| !moves.is_empty());
@@ -141,7 +162,9 @@ pub fn play(
                     // A buggy agent must not forfeit the game.
                     rbg_engine::Move(moves.get(0).to_vec())
                 };
-                conn.send(&game.move_to_text(m.apps())).map_err(io)?;
+                if !send(&mut conn, &game.move_to_text(m.apps()))? {
+                    return Ok(report);
+                }
                 agent.observe(&state, m.apps());
                 r.apply(&mut state, m.apps());
                 continue;

@@ -264,7 +264,9 @@ impl Agent for SlowOnce {
 
 #[test]
 fn a_timeout_loses_the_game_and_the_late_move_is_discarded() {
-    let (addr, server) = start_server(2, Some(0.3), Some(5.0));
+    // The late move (after 0.7 s) arrives within the next game's deadline
+    // window (0.5 s to 1 s), where it must be discarded.
+    let (addr, server) = start_server(2, Some(0.5), Some(5.0));
     let x = client(connect(addr), Box::new(RandomAgent::new(3)));
     thread::sleep(Duration::from_millis(50));
     let slow = SlowOnce {
