@@ -91,7 +91,10 @@ impl GameRecord {
     /// score_1 ... score_n` as the original manager writes it, plus
     /// ` forfeit=P:fault` (P 1-based) after a forfeit.
     pub fn results_line(&self) -> String {
-        let mut line = format!("{:.6} {} {}", self.seconds, self.depth, self.available_moves);
+        let mut line = format!(
+            "{:.6} {} {}",
+            self.seconds, self.depth, self.available_moves
+        );
         for s in &self.scores {
             line.push_str(&format!(" {s}"));
         }

@@ -112,7 +112,9 @@ impl Conn {
                     Some(left)
                 }
             };
-            self.stream.set_read_timeout(timeout).map_err(RecvError::Io)?;
+            self.stream
+                .set_read_timeout(timeout)
+                .map_err(RecvError::Io)?;
             let mut chunk = [0u8; 64 * 1024];
             match self.stream.read(&mut chunk) {
                 Ok(0) => return Err(RecvError::Closed),
@@ -151,7 +153,11 @@ pub fn format_seconds(secs: Option<f64>) -> String {
 pub fn parse_seconds(text: &str) -> Option<Option<f64>> {
     let t = text.trim();
     // Rust accepts `inf` and `nan`; the protocol's numbers are decimal.
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) {
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
         return None;
     }
     let secs: f64 = t.parse().ok()?;

@@ -199,7 +199,11 @@ fn garbage_and_illegal_moves_lose_and_the_match_carries_on() {
     // Game 1: bytes that are not UTF-8; game 2: a vertex out of range and a
     // lone number; game 3: a well-formed move that is not legal (modifier 1
     // is the keeper's assignment).
-    let answers: [&[u8]; 3] = [b"\xff\xfe\x00", b"99999999999999999999999 4 7\x00", b"1 1\x00"];
+    let answers: [&[u8]; 3] = [
+        b"\xff\xfe\x00",
+        b"99999999999999999999999 4 7\x00",
+        b"1 1\x00",
+    ];
     let mut deadlines = Vec::new();
     let mut forwarded = 0;
     let mut resets = 0;
@@ -223,7 +227,11 @@ fn garbage_and_illegal_moves_lose_and_the_match_carries_on() {
     let lost = |fault| Some(Forfeit { player: 1, fault });
     assert_eq!(
         faults,
-        [lost(Fault::Malformed), lost(Fault::Malformed), lost(Fault::Illegal)]
+        [
+            lost(Fault::Malformed),
+            lost(Fault::Malformed),
+            lost(Fault::Illegal)
+        ]
     );
     for g in &report.games {
         assert_eq!(g.scores, [100, 0]);
@@ -291,10 +299,15 @@ fn a_timeout_loses_the_game_and_the_late_move_is_discarded() {
     let second = &report.games[1];
     assert_eq!(second.forfeit, None);
     assert!(is_tic_tac_toe_result(&second.scores));
-    assert_eq!(x.finished, [second.scores.clone()]);
-    assert_eq!(o.finished, [second.scores.clone()]);
+    assert_eq!(x.finished, std::slice::from_ref(&second.scores));
+    assert_eq!(o.finished, std::slice::from_ref(&second.scores));
     assert_eq!((x.interrupted, o.interrupted), (1, 1));
-    assert!(served.results_log.lines().next().unwrap().ends_with(" forfeit=2:timeout"));
+    assert!(served
+        .results_log
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(" forfeit=2:timeout"));
     replay(&served.moves_log, &report.games);
 }
 
@@ -395,5 +408,5 @@ fn a_late_ready_is_skipped() {
     let g = &served.report.games[0];
     assert_eq!(g.forfeit, None);
     assert_eq!(game.scores(&state), g.scores);
-    assert_eq!(x.finished, [g.scores.clone()]);
+    assert_eq!(x.finished, std::slice::from_ref(&g.scores));
 }
