@@ -25,6 +25,10 @@ enum Command {
     Perft(cmd::perft::PerftArgs),
     /// Flat Monte Carlo playouts per second.
     Bench(cmd::bench::BenchArgs),
+    /// Run the game manager (original RBG protocol) for clients over TCP.
+    Serve(cmd::serve::ServeArgs),
+    /// Play as a client of a game manager (original RBG protocol).
+    Client(cmd::client::ClientArgs),
 }
 
 fn main() {
@@ -43,6 +47,8 @@ fn main() {
         Command::Expand(a) => cmd::expand::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Client(a) => cmd::client::run(a),
     };
     std::process::exit(code);
 }

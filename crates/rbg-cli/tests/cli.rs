@@ -155,3 +155,119 @@ fn repository_tic_tac_toe_checks() {
         "{stdout}"
     );
 }
+
+/// Starts `rbg serve` on a free port; returns the child and the port (read
+/// from its first stderr line).
+fn start_serve(extra: &[&str]) -> (std::process::Child, u16, std::process::ChildStderr) {
+    use std::io::Read;
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/ticTacToe.rbg");
+    let mut child = rbg()
+        .args(["serve", game, "--port", "0", "--players", "2"])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let mut first = Vec::new();
+    let mut byte = [0u8];
+    while stderr.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        first.push(byte[0]);
+    }
+    let line = String::from_utf8(first).unwrap();
+    let port = line
+        .rsplit_once("127.0.0.1:")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    (child, port, stderr)
+}
+
+#[test]
+fn serve_and_clients_play_with_logs() {
+    let dir = temp_dir();
+    let (moves, results) = (dir.join("moves.log"), dir.join("results.log"));
+    let (mut server, port, _err) = start_serve(&[
+        "--deadline",
+        "2",
+        "--games",
+        "2",
+        "--log-moves",
+        moves.to_str().unwrap(),
+        "--log-results",
+        results.to_str().unwrap(),
+    ]);
+    let port = port.to_string();
+    let client = |seed: &str| {
+        rbg()
+            .args([
+                "client",
+                "127.0.0.1",
+                &port,
+                "--agent",
+                "random",
+                "--seed",
+                seed,
+            ])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let x = client("1");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let o = client("2");
+    let (x, o) = (x.wait_with_output().unwrap(), o.wait_with_output().unwrap());
+    assert!(server.wait().unwrap().success());
+    assert!(x.status.success() && o.status.success());
+    assert!(text(&x.stderr).contains("player 1, 2 game(s) finished"));
+    assert!(text(&o.stderr).contains("player 2, 2 game(s) finished"));
+    let results = std::fs::read_to_string(results).unwrap();
+    assert_eq!(results.lines().count(), 2);
+    for line in results.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 5, "{line}");
+        assert!(["100 0", "0 100", "50 50"].contains(&f[3..].join(" ").as_str()));
+    }
+    let moves = std::fs::read_to_string(moves).unwrap();
+    assert_eq!(moves.lines().filter(|l| *l == "reset").count(), 2);
+}
+
+#[test]
+fn serve_survives_a_client_that_disconnects() {
+    use std::io::Read;
+    let (mut server, port, mut err) = start_serve(&["--games", "3"]);
+    let x = rbg()
+        .args(["client", "127.0.0.1", &port.to_string()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    // Player 2 reads the preparation messages and goes away.
+    let mut o = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut buf = [0u8; 4096];
+    let mut nuls = 0;
+    while nuls < 3 {
+        let n = o.read(&mut buf).unwrap();
+        assert!(n > 0);
+        nuls += buf[..n].iter().filter(|&&b| b == 0).count();
+    }
+    drop(o);
+    let status = server.wait().unwrap();
+    // stopped cleanly (not killed by a signal), reporting the cut match
+    assert_eq!(status.code(), Some(1));
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("forfeit=2:disconnect"), "{rest}");
+    let x = x.wait_with_output().unwrap();
+    assert!(x.status.success(), "{}", text(&x.stderr));
+}
+
+#[test]
+fn serve_rejects_a_wrong_player_count() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/ticTacToe.rbg");
+    let out = rbg()
+        .args(["serve", game, "--port", "0", "--players", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("declares 2 player(s)"));
+}

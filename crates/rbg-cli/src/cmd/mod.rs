@@ -2,8 +2,10 @@
 
 pub mod bench;
 pub mod check;
+pub mod client;
 pub mod expand;
 pub mod perft;
+pub mod serve;
 
 use std::io::Read;
 

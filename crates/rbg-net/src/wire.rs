@@ -1,0 +1,266 @@
+//! Message framing: NUL-terminated strings over TCP, with length caps and
+//! deadlines, and the protocol's number formats.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// Longest move, deadline, `ready` or `reset` message accepted (bytes,
+/// without the NUL).
+pub const MAX_MESSAGE_LEN: usize = 1 << 20;
+
+/// Longest game text a client accepts (bytes, without the NUL).
+pub const MAX_GAME_TEXT_LEN: usize = 64 << 20;
+
+/// How long a write may block (a client that stops reading is treated as
+/// gone).
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Seconds above which a deadline or preparation time means "no limit" (the
+/// original manager sends `std::to_string(DBL_MAX)` when it has none).
+pub const UNLIMITED_SECONDS: f64 = 1e9;
+
+/// Why no message was received.
+#[derive(Debug)]
+pub enum RecvError {
+    /// The peer closed the connection (possibly in the middle of a message).
+    Closed,
+    /// The deadline passed before a whole message arrived.
+    Timeout,
+    /// More than the allowed number of bytes arrived without a NUL; the
+    /// stream can no longer be split into messages.
+    TooLong,
+    /// A whole message arrived but is not UTF-8 (it has been consumed).
+    NotUtf8,
+    /// Another I/O error.
+    Io(io::Error),
+}
+
+impl fmt::Display for RecvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecvError::Closed => f.write_str("connection closed"),
+            RecvError::Timeout => f.write_str("deadline passed"),
+            RecvError::TooLong => f.write_str("message too long"),
+            RecvError::NotUtf8 => f.write_str("message is not UTF-8"),
+            RecvError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RecvError {}
+
+/// One end of a protocol connection: a TCP stream and the bytes read past
+/// the last message.
+pub struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    /// Wraps a connected stream (sets `TCP_NODELAY` and the write timeout).
+    pub fn new(stream: TcpStream) -> io::Result<Conn> {
+        stream.set_nodelay(true)?;
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        Ok(Conn {
+            stream,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Sends `msg` followed by a NUL. A message containing a NUL byte is
+    /// refused (`InvalidInput`), as it could not be framed.
+    pub fn send(&mut self, msg: &str) -> io::Result<()> {
+        if msg.as_bytes().contains(&0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a protocol message cannot contain a NUL byte",
+            ));
+        }
+        let mut frame = Vec::with_capacity(msg.len() + 1);
+        frame.extend_from_slice(msg.as_bytes());
+        frame.push(0);
+        self.stream.write_all(&frame)?;
+        self.stream.flush()
+    }
+
+    /// Receives the next message (without its NUL): at most `max_len` bytes,
+    /// before `deadline` (`None` waits as long as it takes).
+    pub fn recv(&mut self, max_len: usize, deadline: Option<Instant>) -> Result<String, RecvError> {
+        let mut scanned = 0;
+        loop {
+            if let Some(i) = self.buf[scanned..].iter().position(|&b| b == 0) {
+                let end = scanned + i;
+                if end > max_len {
+                    return Err(RecvError::TooLong);
+                }
+                let frame: Vec<u8> = self.buf.drain(..=end).collect();
+                return String::from_utf8(frame[..end].to_vec()).map_err(|_| RecvError::NotUtf8);
+            }
+            scanned = self.buf.len();
+            if scanned > max_len {
+                return Err(RecvError::TooLong);
+            }
+            let timeout = match deadline {
+                None => None,
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(RecvError::Timeout);
+                    }
+                    Some(left)
+                }
+            };
+            self.stream
+                .set_read_timeout(timeout)
+                .map_err(RecvError::Io)?;
+            let mut chunk = [0u8; 64 * 1024];
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return Err(RecvError::Closed),
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(e) => match e.kind() {
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
+                        return Err(RecvError::Timeout)
+                    }
+                    io::ErrorKind::Interrupted => {}
+                    io::ErrorKind::ConnectionReset
+                    | io::ErrorKind::ConnectionAborted
+                    | io::ErrorKind::BrokenPipe => return Err(RecvError::Closed),
+                    _ => return Err(RecvError::Io(e)),
+                },
+            }
+        }
+    }
+
+    /// Closes both directions (errors are ignored: the peer may be gone).
+    pub fn shutdown(&self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// Formats seconds as the original manager does (C++ `std::to_string` of a
+/// double: six decimals, e.g. `5.000000`). `None` (no limit) is sent as the
+/// original sends its default, `std::to_string(DBL_MAX)`.
+pub fn format_seconds(secs: Option<f64>) -> String {
+    format!("{:.6}", secs.unwrap_or(f64::MAX))
+}
+
+/// Parses a time in seconds sent by a manager: a finite non-negative decimal
+/// number (surrounding whitespace allowed). Values of at least
+/// [`UNLIMITED_SECONDS`] mean no limit (`Some(None)`); `None` is returned for
+/// garbage.
+pub fn parse_seconds(text: &str) -> Option<Option<f64>> {
+    let t = text.trim();
+    // Rust accepts `inf` and `nan`; the protocol's numbers are decimal.
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return None;
+    }
+    let secs: f64 = t.parse().ok()?;
+    if !secs.is_finite() || secs < 0.0 {
+        return None;
+    }
+    Some((secs < UNLIMITED_SECONDS).then_some(secs))
+}
+
+/// `Instant::now() + secs`, or `None` when that cannot be represented.
+pub fn deadline_after(secs: f64) -> Option<Instant> {
+    Instant::now().checked_add(Duration::try_from_secs_f64(secs).ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    fn pair() -> (Conn, TcpStream) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let raw = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        (Conn::new(s).unwrap(), raw)
+    }
+
+    fn soon() -> Option<Instant> {
+        deadline_after(2.0)
+    }
+
+    #[test]
+    fn splits_messages_across_and_within_reads() {
+        let (mut c, mut raw) = pair();
+        raw.write_all(b"1 2\0ready\0par").unwrap();
+        assert_eq!(c.recv(100, soon()).unwrap(), "1 2");
+        assert_eq!(c.recv(100, soon()).unwrap(), "ready");
+        raw.write_all(b"tial\0\0").unwrap();
+        assert_eq!(c.recv(100, soon()).unwrap(), "partial");
+        assert_eq!(c.recv(100, soon()).unwrap(), "");
+        drop(raw);
+        assert!(matches!(c.recv(100, soon()), Err(RecvError::Closed)));
+    }
+
+    #[test]
+    fn bad_bytes_are_errors_not_panics() {
+        let (mut c, mut raw) = pair();
+        raw.write_all(b"\xff\xfe\0ok\0").unwrap();
+        assert!(matches!(c.recv(100, soon()), Err(RecvError::NotUtf8)));
+        // the bad frame was consumed; the next one is intact
+        assert_eq!(c.recv(100, soon()).unwrap(), "ok");
+        raw.write_all(&[b'7'; 50]).unwrap();
+        raw.write_all(b"\0").unwrap();
+        assert!(matches!(c.recv(10, soon()), Err(RecvError::TooLong)));
+        let (mut c, mut raw) = pair();
+        raw.write_all(&vec![b'x'; 200_000]).unwrap();
+        assert!(matches!(c.recv(1000, soon()), Err(RecvError::TooLong)));
+        // a message cut by the peer's close
+        let (mut c, mut raw) = pair();
+        raw.write_all(b"1 2 3").unwrap();
+        drop(raw);
+        assert!(matches!(c.recv(100, soon()), Err(RecvError::Closed)));
+    }
+
+    #[test]
+    fn deadline_passes() {
+        let (mut c, mut raw) = pair();
+        raw.write_all(b"no end yet").unwrap();
+        let t = Instant::now();
+        assert!(matches!(
+            c.recv(100, deadline_after(0.2)),
+            Err(RecvError::Timeout)
+        ));
+        assert!(t.elapsed() >= Duration::from_millis(190));
+        // what arrived so far is kept
+        raw.write_all(b"\0").unwrap();
+        assert_eq!(c.recv(100, soon()).unwrap(), "no end yet");
+    }
+
+    #[test]
+    fn send_frames_and_refuses_nul() {
+        let (mut c, mut raw) = pair();
+        c.send("5.000000").unwrap();
+        c.send("").unwrap();
+        assert!(c.send("a\0b").is_err());
+        let mut got = [0u8; 10];
+        raw.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"5.000000\0\0");
+    }
+
+    #[test]
+    fn seconds_formats() {
+        assert_eq!(format_seconds(Some(5.0)), "5.000000");
+        assert_eq!(format_seconds(Some(1.5)), "1.500000");
+        let max = format_seconds(None);
+        assert!(max.starts_with("179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368"));
+        assert!(max.ends_with(".000000"));
+        assert_eq!(parse_seconds("5.000000"), Some(Some(5.0)));
+        assert_eq!(parse_seconds(" 0.25 "), Some(Some(0.25)));
+        assert_eq!(parse_seconds(&max), Some(None));
+        for bad in ["", "abc", "inf", "NaN", "-1", "1.2.3", "reset", "1e999"] {
+            assert_eq!(parse_seconds(bad), None, "{bad:?}");
+        }
+        assert!(deadline_after(1e300).is_none());
+        assert!(deadline_after(0.5).is_some());
+    }
+}
