@@ -94,6 +94,8 @@ pub struct Tr {
 /// The whole game in dense form.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    /// Unique id of this lowering, stamped on its states.
+    pub id: u64,
     pub num_players: u32,
     pub num_pieces: u32,
     pub num_vars: u32,
@@ -138,14 +140,30 @@ impl Compiled {
     #[inline(always)]
     pub fn multi(&self, t: u32, v: u32) -> &[u32] {
         let i = t as usize * (self.num_vertices as usize + 1) + v as usize;
-        &self.multi_targets[self.multi_off[i] as usize..self.multi_off[i + 1] as usize]
+        debug_assert!(i + 1 < self.multi_off.len());
+        // SAFETY: `t` is a table of this game and `v < num_vertices`; every
+        // table has `num_vertices + 1` ascending offsets into
+        // `multi_targets`.
+        unsafe {
+            let a = *self.multi_off.get_unchecked(i) as usize;
+            let b = *self.multi_off.get_unchecked(i + 1) as usize;
+            debug_assert!(a <= b && b <= self.multi_targets.len());
+            self.multi_targets.get_unchecked(a..b)
+        }
     }
 
     #[inline(always)]
     pub fn transitions(&self, q: u32) -> &[Tr] {
-        let a = self.trans_off[q as usize] as usize;
-        let b = self.trans_off[q as usize + 1] as usize;
-        &self.trans[a..b]
+        debug_assert!((q as usize) + 1 < self.trans_off.len());
+        // SAFETY: states come from the tables (`check_state` checks the
+        // state's rules index), `trans_off` has `n_states + 1` entries and
+        // its values are ascending offsets into `trans`.
+        unsafe {
+            let a = *self.trans_off.get_unchecked(q as usize) as usize;
+            let b = *self.trans_off.get_unchecked(q as usize + 1) as usize;
+            debug_assert!(a <= b && b <= self.trans.len());
+            self.trans.get_unchecked(a..b)
+        }
     }
 
     /// The neighbour of `v` along direction `d`, or `NONE`.
@@ -169,20 +187,13 @@ impl Compiled {
         unsafe { *self.on_sets.get_unchecked(i) }
     }
 
-    /// Panics unless `s` has this game's shape: the walk indexes its tables
-    /// with the state's vertices and pieces without further checks.
+    /// Panics unless `s` is a state of this game: the walk indexes its
+    /// tables with the state's vertices and pieces without further checks.
+    /// States are only made by `State::initial` (with the game's shape and
+    /// id) and changed by this game's actions, so the id suffices.
+    #[inline]
     pub fn check_state(&self, s: &State) {
-        assert!(
-            s.board.len() == self.num_vertices as usize
-                && s.counts.len() == self.num_pieces as usize
-                && s.vars.len() == self.num_vars as usize
-                && s.lists.len() == (self.num_lists * self.num_vertices) as usize
-                && s.list_pos.len() == self.num_vertices as usize
-                && (s.pos < self.num_vertices || self.num_vertices == 0)
-                && (s.rule_state as usize) < self.accepting.len()
-                && s.board.iter().all(|&p| p < self.num_pieces),
-            "state does not belong to this game"
-        );
+        assert!(s.game == self.id, "state does not belong to this game");
     }
 
     /// Builds the tables.
@@ -334,7 +345,9 @@ impl Compiled {
                 modifier_action.push(i as u32);
             }
         }
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Compiled {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             num_players: game.players.len() as u32,
             num_pieces: game.pieces.len() as u32,
             num_vars: var_bounds.len() as u32,

@@ -259,7 +259,12 @@ impl Reasoner {
     /// Applies a move (assumed legal) without the keeper's completion.
     pub fn apply_raw(&self, s: &mut State, m: &[ModApp]) {
         let g = &self.game.inner.c;
+        g.check_state(s);
         for app in m {
+            assert!(
+                app.vertex < g.num_vertices && (app.action as usize) < g.acts.len(),
+                "move {app} is not of this game"
+            );
             s.pos = app.vertex;
             match &g.acts[app.action as usize] {
                 Act::Off(p) => {

@@ -27,6 +27,8 @@ pub struct State {
     pub(crate) lists: Vec<u32>,
     /// Index in `lists` of each vertex holding a tracked piece.
     pub(crate) list_pos: Vec<u32>,
+    /// Id of the game's lowering (`Compiled::id`).
+    pub(crate) game: u64,
 }
 
 impl PartialEq for State {
@@ -67,6 +69,7 @@ impl Clone for State {
             pos: self.pos,
             lists: self.lists.clone(),
             list_pos: self.list_pos.clone(),
+            game: self.game,
         }
     }
 
@@ -80,6 +83,7 @@ impl Clone for State {
         self.pos = src.pos;
         self.lists.clone_from(&src.lists);
         self.list_pos.clone_from(&src.list_pos);
+        self.game = src.game;
     }
 }
 
@@ -97,6 +101,7 @@ impl State {
             pos: 0,
             lists: vec![0; g.num_lists as usize * nv],
             list_pos: vec![0; nv],
+            game: g.id,
         };
         for v in 0..nv {
             let p = s.board[v] as usize;
@@ -115,25 +120,38 @@ impl State {
     /// the old piece.
     #[inline(always)]
     pub(crate) fn set_piece(&mut self, g: &Compiled, v: u32, piece: u32) -> u32 {
+        debug_assert!(v < g.num_vertices && piece < g.num_pieces);
+        debug_assert!(self.board.len() == g.num_vertices as usize);
         let nv = g.num_vertices as usize;
-        let old = std::mem::replace(&mut self.board[v as usize], piece);
-        self.counts[old as usize] -= 1;
-        let k = g.piece_list[old as usize];
-        if k != NONE {
-            // Move the list's last vertex into v's place.
-            let i = self.list_pos[v as usize] as usize;
-            let last = self.lists[k as usize * nv + self.counts[old as usize] as usize];
-            self.lists[i] = last;
-            self.list_pos[last as usize] = i as u32;
+        // SAFETY: `v` is a vertex and `piece` a piece of this state's game
+        // (see `Compiled::check_state`), so every index is in bounds: the
+        // board and `list_pos` have `nv` cells, `counts` and `piece_list`
+        // one per piece, and list `k` has `nv` cells of which the first
+        // `counts[p]` are used.
+        unsafe {
+            let old = std::mem::replace(self.board.get_unchecked_mut(v as usize), piece);
+            let c = self.counts.get_unchecked_mut(old as usize);
+            *c -= 1;
+            let len = *c as usize;
+            let k = *g.piece_list.get_unchecked(old as usize);
+            if k != NONE {
+                // Move the list's last vertex into v's place.
+                let i = *self.list_pos.get_unchecked(v as usize) as usize;
+                let last = *self.lists.get_unchecked(k as usize * nv + len);
+                *self.lists.get_unchecked_mut(i) = last;
+                *self.list_pos.get_unchecked_mut(last as usize) = i as u32;
+            }
+            let c = self.counts.get_unchecked_mut(piece as usize);
+            *c += 1;
+            let len = *c as usize;
+            let k = *g.piece_list.get_unchecked(piece as usize);
+            if k != NONE {
+                let i = k as usize * nv + len - 1;
+                *self.lists.get_unchecked_mut(i) = v;
+                *self.list_pos.get_unchecked_mut(v as usize) = i as u32;
+            }
+            old
         }
-        self.counts[piece as usize] += 1;
-        let k = g.piece_list[piece as usize];
-        if k != NONE {
-            let i = k as usize * nv + self.counts[piece as usize] as usize - 1;
-            self.lists[i] = v;
-            self.list_pos[v as usize] = i as u32;
-        }
-        old
     }
 
     /// Vertices holding `piece`, which must be tracked.
