@@ -25,6 +25,8 @@ enum Command {
     Perft(cmd::perft::PerftArgs),
     /// Flat Monte Carlo playouts per second.
     Bench(cmd::bench::BenchArgs),
+    /// Agents play each other: wins, draws, losses and average scores.
+    Match(cmd::matches::MatchArgs),
 }
 
 fn main() {
@@ -43,6 +45,7 @@ fn main() {
         Command::Expand(a) => cmd::expand::run(a),
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Match(a) => cmd::matches::run(a),
     };
     std::process::exit(code);
 }

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod expand;
+pub mod matches;
 pub mod perft;
 
 use std::io::Read;
