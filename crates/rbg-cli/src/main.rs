@@ -27,6 +27,10 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Agents play each other: wins, draws, losses and average scores.
     Match(cmd::matches::MatchArgs),
+    /// Play a game in the terminal (humans and agents).
+    Play(cmd::play::PlayArgs),
+    /// Show a recorded game move by move.
+    Replay(cmd::replay::ReplayArgs),
 }
 
 fn main() {
@@ -46,6 +50,8 @@ fn main() {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Match(a) => cmd::matches::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
     };
     std::process::exit(code);
 }

@@ -64,7 +64,11 @@ fn seat(p: usize, g: usize, n: usize) -> usize {
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &MatchArgs) -> i32 {
-    let specs: Vec<String> = args.agents.split(',').map(|s| s.trim().to_string()).collect();
+    let specs: Vec<String> = args
+        .agents
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
     let mut names = Vec::new();
     for spec in &specs {
         match from_spec(spec, 0) {
@@ -86,7 +90,10 @@ pub fn run(args: &MatchArgs) -> i32 {
     if specs.len() != n {
         eprintln!(
             "error: --agents: the game has {n} player(s) ({}), {} agent(s) given",
-            (0..n).map(|p| game.player_name(p)).collect::<Vec<_>>().join(", "),
+            (0..n)
+                .map(|p| game.player_name(p))
+                .collect::<Vec<_>>()
+                .join(", "),
             specs.len()
         );
         return 2;
@@ -163,7 +170,13 @@ fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
         "match {}: {} games, seed {}, {} thread(s)",
         args.game, stats.games, args.seed, args.threads
     );
-    let width = stats.agents.iter().map(|a| a.name.len()).max().unwrap_or(5).max(5);
+    let width = stats
+        .agents
+        .iter()
+        .map(|a| a.name.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
     println!(
         "  {:width$}  {:>5} {:>5} {:>6}  {:>18}  {:>8}  {:>8}",
         "agent", "wins", "draws", "losses", "score (95% CI)", "s/move", "iter/s"
