@@ -94,7 +94,11 @@ fn mcts_never_loses_tic_tac_toe_to_random_and_is_deterministic() {
         let mut lengths = Vec::new();
         for g in 0..10u64 {
             let specs = ["mcts:iterations=1000", "random"];
-            let seats: Vec<usize> = if g % 2 == 0 { vec![0, 1] } else { vec![1, 0] };
+            let seats: Vec<usize> = if g.is_multiple_of(2) {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            };
             let mut agents: Vec<Box<dyn Agent>> = seats
                 .iter()
                 .map(|&a| from_spec(specs[a], g * 10 + a as u64).unwrap())

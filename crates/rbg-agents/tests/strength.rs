@@ -1,7 +1,7 @@
 //! MCTS beats uniformly random play in at least 95% of 40 games of the
 //! suite's breakthrough, connect4 and reversi, with small iteration budgets
-//! (the gap at 1 s per move is larger still). Seats alternate. Run with
-//! `--release`.
+//! (the gap at 1 s per move is larger still). Seats alternate. They run
+//! with `--release` only (ignored in debug builds).
 //!
 //! The suite lives beside the repository (`../shared/rbg-suite`, override
 //! with `RBG_SUITE`). When it is missing the tests skip, except under
@@ -36,7 +36,7 @@ fn beats_random(name: &str, spec: &str) {
     let specs = [spec, "random"];
     let bounds: Vec<u64> = game.description().players.iter().map(|p| p.bound).collect();
     let play = |g: u64| {
-        let seats: Vec<usize> = if g % 2 == 0 { vec![0, 1] } else { vec![1, 0] };
+        let seats: Vec<usize> = if g.is_multiple_of(2) { vec![0, 1] } else { vec![1, 0] };
         let mut agents: Vec<Box<dyn Agent>> = seats
             .iter()
             .map(|&a| from_spec(specs[a], 1000 * g + a as u64).unwrap())
@@ -71,16 +71,19 @@ fn beats_random(name: &str, spec: &str) {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
 fn mcts_beats_random_at_breakthrough() {
     beats_random("breakthrough.rbg", "mcts:iterations=200");
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
 fn mcts_beats_random_at_connect4() {
     beats_random("connect4.rbg", "mcts:iterations=100");
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
 fn mcts_beats_random_at_reversi() {
     beats_random("reversi.rbg", "mcts:iterations=60");
 }
