@@ -36,7 +36,11 @@ fn beats_random(name: &str, spec: &str) {
     let specs = [spec, "random"];
     let bounds: Vec<u64> = game.description().players.iter().map(|p| p.bound).collect();
     let play = |g: u64| {
-        let seats: Vec<usize> = if g.is_multiple_of(2) { vec![0, 1] } else { vec![1, 0] };
+        let seats: Vec<usize> = if g.is_multiple_of(2) {
+            vec![0, 1]
+        } else {
+            vec![1, 0]
+        };
         let mut agents: Vec<Box<dyn Agent>> = seats
             .iter()
             .map(|&a| from_spec(specs[a], 1000 * g + a as u64).unwrap())
@@ -71,19 +75,28 @@ fn beats_random(name: &str, spec: &str) {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow without optimisations: run with --release"
+)]
 fn mcts_beats_random_at_breakthrough() {
     beats_random("breakthrough.rbg", "mcts:iterations=200");
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow without optimisations: run with --release"
+)]
 fn mcts_beats_random_at_connect4() {
     beats_random("connect4.rbg", "mcts:iterations=100");
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "slow without optimisations: run with --release")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "slow without optimisations: run with --release"
+)]
 fn mcts_beats_random_at_reversi() {
     beats_random("reversi.rbg", "mcts:iterations=60");
 }
