@@ -1,26 +1,50 @@
-//! Agents that play RBG games, behind one small trait.
+//! Agents that play RBG games, behind one small trait, and matches between
+//! them.
 //!
 //! An [`Agent`] is told about the game once ([`Agent::new_game`]), asked for
 //! moves ([`Agent::select`]) and told about every move played by anyone
 //! ([`Agent::observe`]), so that search agents can reuse their trees.
+//! [`from_spec`] builds the agents of this crate from text such as
+//! `mcts:time=1s:c=1.4`; [`play_game`] plays one game and [`MatchStats`]
+//! sums up many.
+//!
+//! All agents handle any number of players: scores are normalised to
+//! `0..=1` by each player's bound (see [`playout::Normaliser`]) and every
+//! player maximises their own. A state is terminal when no player is on move
+//! (the keeper ended the game) or the player on move has no legal move.
 
-use std::time::Instant;
+pub mod arena;
+pub mod flatmc;
+pub mod mcts;
+pub mod playout;
+pub mod random;
+pub mod spec;
+pub mod stats;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
 use rbg_engine::{GameModel, ModApp, Move, MoveList, State};
+
+pub use arena::{play_game, GameRecord, Playthrough};
+pub use flatmc::FlatMcAgent;
+pub use mcts::{MctsAgent, MctsConfig};
+pub use playout::{PlayoutPolicy, UniformPolicy};
+pub use random::RandomAgent;
+pub use spec::{Budget, Spec};
+pub use stats::{MatchStats, Outcome};
 
 /// A player. Agents are `Send` so matches can run on several threads.
 pub trait Agent: Send {
     /// A short name for tables and logs, e.g. `mcts:time=1s`.
     fn name(&self) -> String;
 
-    /// Starts a new game (the state is the game's initial state).
+    /// Starts a new game (the state is the game's initial state). Called
+    /// before the first [`Agent::select`].
     fn new_game(&mut self, game: &GameModel, state: &State);
 
     /// Chooses one of `moves` (never empty) for the player on move in
     /// `state`. `deadline`, when given, is the time by which the answer is
-    /// needed.
+    /// needed (search agents stop at the earlier of it and their budget).
     fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move;
 
     /// Tells the agent that `m` was played in `before` (by any player,
@@ -28,40 +52,127 @@ pub trait Agent: Send {
     fn observe(&mut self, before: &State, m: &[ModApp]) {
         let _ = (before, m);
     }
-}
 
-/// Picks uniformly among the legal moves.
-pub struct RandomAgent {
-    rng: SmallRng,
-}
-
-impl RandomAgent {
-    /// A random agent with a seeded generator.
-    pub fn new(seed: u64) -> RandomAgent {
-        RandomAgent {
-            rng: SmallRng::seed_from_u64(seed),
-        }
+    /// What the last [`Agent::select`] did, for search agents.
+    fn last_search(&self) -> Option<SearchInfo> {
+        None
     }
 }
 
-impl Agent for RandomAgent {
-    fn name(&self) -> String {
-        "random".to_string()
-    }
-
-    fn new_game(&mut self, _game: &GameModel, _state: &State) {}
-
-    fn select(&mut self, _state: &State, moves: &MoveList, _deadline: Option<Instant>) -> Move {
-        let i = self.rng.gen_range(0..moves.len());
-        Move(moves.get(i).to_vec())
-    }
+/// Work done by one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    /// Iterations (playouts) run.
+    pub iterations: u64,
+    /// Moves played inside playouts.
+    pub playout_plies: u64,
+    /// Wall time of the search.
+    pub seconds: f64,
 }
 
-/// Builds an agent from a spec such as `random` or `mcts:time=1s`.
+/// The agent kinds of [`from_spec`] with their parameters, for help texts.
+pub const SPEC_HELP: &str = "\
+random                      uniformly random moves
+flatmc[:PARAMS]             flat Monte Carlo: playouts spread evenly over the moves
+mcts[:PARAMS]               MCTS with UCT (tree kept between moves)
+PARAMS are key=value separated by `:` (`,` separates agents), e.g. mcts:time=1s:c=1.4
+  time=DURATION             time per move (500ms, 1s, 1.5s); default 1s
+  iterations=N              playouts per move (with time: whichever ends first)
+  playout=random            playout policy
+  depth=N                   cut playouts after N moves and score them as they stand (0 = never)
+  c=X                       (mcts) UCT exploration constant, default 1.4
+  reuse=BOOL                (mcts) keep the subtree of the played move, default true";
+
+/// Builds an agent from a spec such as `random`, `flatmc:iterations=1000` or
+/// `mcts:time=1s:c=1.4` (see [`SPEC_HELP`]). `seed` seeds its generator.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
-    let (kind, _params) = spec.split_once(':').unwrap_or((spec, ""));
-    match kind {
-        "random" => Ok(Box::new(RandomAgent::new(seed))),
-        other => Err(format!("unknown agent {other:?} (expected random)")),
+    let spec = Spec::parse(spec)?;
+    let default = Budget::time(Duration::from_secs(1));
+    let search = |spec: &Spec| -> Result<(Budget, Box<dyn PlayoutPolicy>, u64), String> {
+        let budget = spec.budget(default)?;
+        let name = spec.get("playout").unwrap_or("random");
+        let policy = playout::policy_from_name(name).ok_or_else(|| {
+            format!(
+                "agent {}: unknown playout policy {name:?} (expected random)",
+                spec.kind
+            )
+        })?;
+        let depth = spec.get_or("depth", 0, |v| v.parse().ok(), "a number of moves")?;
+        Ok((budget, policy, depth))
+    };
+    match spec.kind.as_str() {
+        "random" => {
+            spec.check_known(&[])?;
+            Ok(Box::new(RandomAgent::new(seed)))
+        }
+        "flatmc" => {
+            spec.check_known(&["time", "iterations", "playout", "depth"])?;
+            let (budget, policy, depth) = search(&spec)?;
+            Ok(Box::new(FlatMcAgent::new(budget, policy, depth, seed)))
+        }
+        "mcts" => {
+            spec.check_known(&["time", "iterations", "playout", "depth", "c", "reuse"])?;
+            let (budget, policy, max_plies) = search(&spec)?;
+            let c = spec.get_or("c", 1.4, spec::non_negative, "a non-negative number")?;
+            let reuse = spec.get_or("reuse", true, |v| v.parse().ok(), "true or false")?;
+            let config = MctsConfig {
+                budget,
+                c,
+                max_plies,
+                reuse,
+            };
+            Ok(Box::new(MctsAgent::new(config, policy, seed)))
+        }
+        "human" => Err("agent human: only `rbg play` has human players".to_string()),
+        other => Err(format!(
+            "unknown agent {other:?} (expected random, flatmc or mcts)"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_build_named_agents() {
+        let name = |s: &str| from_spec(s, 1).unwrap().name();
+        assert_eq!(name("random"), "random");
+        assert_eq!(name("flatmc"), "flatmc:time=1s");
+        assert_eq!(
+            name("flatmc:iterations=50:depth=9"),
+            "flatmc:iterations=50:depth=9"
+        );
+        assert_eq!(name("mcts:time=500ms:c=0.7"), "mcts:time=500ms:c=0.7");
+        assert_eq!(
+            name("mcts:iterations=100:reuse=false"),
+            "mcts:iterations=100:c=1.4:reuse=false"
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_errors() {
+        let err = |s: &str| from_spec(s, 1).err().unwrap();
+        assert_eq!(
+            err("alphazero"),
+            "unknown agent \"alphazero\" (expected random, flatmc or mcts)"
+        );
+        assert_eq!(
+            err("random:time=1s"),
+            "agent random: takes no parameters, found `time`"
+        );
+        assert_eq!(
+            err("mcts:time=soon"),
+            "agent mcts: `time` expects a duration such as 500ms, 1s or 1.5s, found \"soon\""
+        );
+        assert_eq!(
+            err("mcts:c=-1"),
+            "agent mcts: `c` expects a non-negative number, found \"-1\""
+        );
+        assert_eq!(
+            err("flatmc:playout=smart"),
+            "agent flatmc: unknown playout policy \"smart\" (expected random)"
+        );
+        assert!(err("human").contains("rbg play"));
     }
 }

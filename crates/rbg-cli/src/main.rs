@@ -29,6 +29,12 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Play as a client of a game manager (original RBG protocol).
     Client(cmd::client::ClientArgs),
+    /// Agents play each other: wins, draws, losses and average scores.
+    Match(cmd::matches::MatchArgs),
+    /// Play a game in the terminal (humans and agents).
+    Play(cmd::play::PlayArgs),
+    /// Show a recorded game move by move.
+    Replay(cmd::replay::ReplayArgs),
 }
 
 fn main() {
@@ -49,6 +55,9 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Client(a) => cmd::client::run(a),
+        Command::Match(a) => cmd::matches::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
     };
     std::process::exit(code);
 }

@@ -1,11 +1,15 @@
 //! Subcommands and the helpers they share (reading and loading games).
 
 pub mod bench;
+pub mod board;
 pub mod check;
 pub mod client;
 pub mod expand;
+pub mod matches;
 pub mod perft;
 pub mod serve;
+pub mod play;
+pub mod replay;
 
 use std::io::Read;
 

@@ -1,0 +1,103 @@
+//! Flat Monte Carlo: playouts after every legal move, spread evenly; the
+//! move with the best average (normalised) score for the mover wins.
+
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rbg_engine::{GameModel, Move, MoveList, State};
+
+use crate::playout::{PlayoutPolicy, Simulator};
+use crate::spec::Budget;
+use crate::Agent;
+
+/// Flat Monte Carlo search.
+pub struct FlatMcAgent {
+    budget: Budget,
+    max_plies: u64,
+    seed: u64,
+    policy: Option<Box<dyn PlayoutPolicy>>,
+    sim: Option<Simulator>,
+    state: Option<State>,
+    /// Playouts of the last `select`.
+    pub last_playouts: u64,
+}
+
+impl FlatMcAgent {
+    /// A flat Monte Carlo agent; `max_plies` limits playouts (0 = none).
+    pub fn new(budget: Budget, policy: Box<dyn PlayoutPolicy>, max_plies: u64, seed: u64) -> Self {
+        FlatMcAgent {
+            budget,
+            max_plies,
+            seed,
+            policy: Some(policy),
+            sim: None,
+            state: None,
+            last_playouts: 0,
+        }
+    }
+}
+
+impl Agent for FlatMcAgent {
+    fn name(&self) -> String {
+        let policy = match (&self.sim, &self.policy) {
+            (Some(s), _) => s.policy.name(),
+            (None, Some(p)) => p.name(),
+            (None, None) => unreachable!("the policy is kept in one of the two"),
+        };
+        let mut name = format!("flatmc:{}", self.budget.describe());
+        if policy != "random" {
+            name.push_str(&format!(":playout={policy}"));
+        }
+        if self.max_plies > 0 {
+            name.push_str(&format!(":depth={}", self.max_plies));
+        }
+        name
+    }
+
+    fn new_game(&mut self, game: &GameModel, _state: &State) {
+        let policy = match self.sim.take() {
+            Some(s) => s.policy,
+            None => self
+                .policy
+                .take()
+                .expect("policy present before the first game"),
+        };
+        // Reseed per game so that a game does not depend on earlier ones.
+        let rng = SmallRng::seed_from_u64(self.seed);
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.sim = Some(Simulator::new(game, policy, rng, self.max_plies));
+        self.state = None;
+    }
+
+    fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move {
+        let sim = self
+            .sim
+            .as_mut()
+            .expect("Agent::new_game is called before select");
+        let me = sim
+            .reasoner
+            .game()
+            .current_player(state)
+            .expect("select is called with a player on move");
+        let n = moves.len();
+        let mut visits = vec![0u64; n];
+        let mut sums = vec![0f64; n];
+        let scratch = self.state.get_or_insert_with(|| state.clone());
+        let mut clock = self.budget.start(deadline);
+        let mut i = 0;
+        while n > 1 && clock.tick() {
+            scratch.clone_from(state);
+            let alive = sim.reasoner.apply(scratch, moves.get(i));
+            sums[i] += sim.simulate(scratch, alive)[me];
+            visits[i] += 1;
+            i = (i + 1) % n;
+        }
+        self.last_playouts = visits.iter().sum();
+        let mean = |i: usize| sums[i] / visits[i].max(1) as f64;
+        let best = (0..n)
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+            .expect("moves is not empty");
+        Move(moves.get(best).to_vec())
+    }
+}

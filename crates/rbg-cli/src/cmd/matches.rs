@@ -1,0 +1,239 @@
+//! `rbg match GAME --agents A,B --games N`: agents play each other.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rbg_agents::{from_spec, play_game, Agent, GameRecord, MatchStats};
+use rbg_engine::GameModel;
+
+use super::load_model;
+
+/// Arguments of `rbg match`.
+#[derive(Args, Debug)]
+#[command(after_help = concat!(
+    "AGENTS (one per player, comma-separated):\n",
+    "random | flatmc[:PARAMS] | mcts[:PARAMS], PARAMS are key=value separated by `:`\n",
+    "  time=DURATION (500ms, 1s; default 1s), iterations=N, playout=random, depth=N,\n",
+    "  c=X (mcts, default 1.4), reuse=BOOL (mcts, default true)\n",
+    "Example: --agents mcts:time=1s:c=1.4,random\n\n",
+    "Seats rotate: in game g (from 0) player p is played by agent (p + g) mod n.\n",
+    "A win is a strictly highest score, a draw a tie for the highest score, anything\n",
+    "else a loss (one player: a win is reaching the score bound).\n",
+    "Matches are reproducible for a seed when the agents' budgets are iterations\n",
+    "(each game seeds its agents from --seed and its number, whatever --threads is)."
+))]
+pub struct MatchArgs {
+    /// Game description (`-` for standard input).
+    pub game: String,
+    /// The agents, one per player (see below).
+    #[arg(long, required = true)]
+    pub agents: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Seed of the agents' random generators.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The seed of agent `agent` in game `game`.
+fn agent_seed(seed: u64, game: usize, agent: usize) -> u64 {
+    // SplitMix64 of the triple: nearby inputs give unrelated seeds.
+    let mut z = seed
+        .wrapping_add((game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add((agent as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Agent playing player `p` in game `g` with `n` agents.
+fn seat(p: usize, g: usize, n: usize) -> usize {
+    (p + g) % n
+}
+
+/// Runs the command; returns the process exit code.
+pub fn run(args: &MatchArgs) -> i32 {
+    let specs: Vec<String> = args
+        .agents
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    let mut names = Vec::new();
+    for spec in &specs {
+        match from_spec(spec, 0) {
+            Ok(a) => names.push(a.name()),
+            Err(e) => {
+                eprintln!("error: --agents: {e}");
+                return 2;
+            }
+        }
+    }
+    if args.threads == 0 {
+        eprintln!("error: --threads must be at least 1");
+        return 2;
+    }
+    let Some(game) = load_model(&args.game) else {
+        return 1;
+    };
+    let n = game.num_players();
+    if specs.len() != n {
+        eprintln!(
+            "error: --agents: the game has {n} player(s) ({}), {} agent(s) given",
+            (0..n)
+                .map(|p| game.player_name(p))
+                .collect::<Vec<_>>()
+                .join(", "),
+            specs.len()
+        );
+        return 2;
+    }
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(args.games as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")
+            .expect("valid template"),
+    );
+    let start = Instant::now();
+    let records = play_all(&game, &specs, args, &progress);
+    progress.finish_and_clear();
+    let wall = start.elapsed().as_secs_f64().max(1e-9);
+    let bounds: Vec<u64> = game.description().players.iter().map(|p| p.bound).collect();
+    let mut stats = MatchStats::new(names);
+    for (g, r) in records.iter().enumerate() {
+        let seats: Vec<usize> = (0..n).map(|p| seat(p, g, n)).collect();
+        stats.add(r, &seats, &bounds);
+    }
+    if args.json {
+        print_json(args, &stats, wall);
+    } else {
+        print_text(args, &stats, wall);
+    }
+    0
+}
+
+/// Plays all games on `args.threads` threads; records in game order.
+fn play_all(
+    game: &GameModel,
+    specs: &[String],
+    args: &MatchArgs,
+    progress: &ProgressBar,
+) -> Vec<GameRecord> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; args.games]);
+    let n = specs.len();
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.min(args.games.max(1)) {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, || loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= args.games {
+                        break;
+                    }
+                    let mut agents: Vec<Box<dyn Agent>> = (0..n)
+                        .map(|p| {
+                            let a = seat(p, g, n);
+                            from_spec(&specs[a], agent_seed(args.seed, g, a)).expect("checked")
+                        })
+                        .collect();
+                    let record = play_game(game, &mut agents);
+                    results.lock().expect("no panics while holding the lock")[g] = Some(record);
+                    progress.inc(1);
+                })
+                .expect("spawn a match thread");
+        }
+    });
+    results
+        .into_inner()
+        .expect("no panics while holding the lock")
+        .into_iter()
+        .map(|r| r.expect("every game played"))
+        .collect()
+}
+
+fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
+    println!(
+        "match {}: {} games, seed {}, {} thread(s)",
+        args.game, stats.games, args.seed, args.threads
+    );
+    let width = stats
+        .agents
+        .iter()
+        .map(|a| a.name.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    println!(
+        "  {:width$}  {:>5} {:>5} {:>6}  {:>18}  {:>8}  {:>8}",
+        "agent", "wins", "draws", "losses", "score (95% CI)", "s/move", "iter/s"
+    );
+    for a in &stats.agents {
+        let score = format!("{:.2} ± {:.2}", a.mean_score(), a.ci95());
+        let iters = if a.iterations > 0 {
+            format!("{:.0}", a.iterations as f64 / a.think_seconds.max(1e-9))
+        } else {
+            "-".to_string()
+        };
+        println!(
+            "  {:width$}  {:>5} {:>5} {:>6}  {:>18}  {:>8.4}  {:>8}",
+            a.name,
+            a.wins,
+            a.draws,
+            a.losses,
+            score,
+            a.think_seconds / a.moves.max(1) as f64,
+            iters
+        );
+    }
+    println!(
+        "  average length {:.2} moves, {:.1} moves/s, {:.3} s",
+        stats.avg_length(),
+        stats.plies as f64 / wall,
+        wall
+    );
+}
+
+fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
+    let agents: Vec<serde_json::Value> = stats
+        .agents
+        .iter()
+        .map(|a| {
+            serde_json::json!({
+                "agent": a.name,
+                "wins": a.wins,
+                "draws": a.draws,
+                "losses": a.losses,
+                "avg_score": a.mean_score(),
+                "ci95": a.ci95(),
+                "moves": a.moves,
+                "seconds_per_move": a.think_seconds / a.moves.max(1) as f64,
+                "iterations": a.iterations,
+            })
+        })
+        .collect();
+    let obj = serde_json::json!({
+        "game": args.game,
+        "games": stats.games,
+        "seed": args.seed,
+        "threads": args.threads,
+        "agents": agents,
+        "avg_length": stats.avg_length(),
+        "moves_per_s": stats.plies as f64 / wall,
+        "seconds": wall,
+    });
+    println!("{obj}");
+}

@@ -1,0 +1,291 @@
+//! `rbg match`, `rbg play` and `rbg replay` on tic-tac-toe.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn rbg() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rbg"))
+}
+
+fn ttt() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../games/ticTacToe.rbg")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rbg-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = rbg()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may exit before reading everything (broken pipe is fine).
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn match_json_counts_and_is_reproducible() {
+    let game = ttt();
+    let args = [
+        "match",
+        &game,
+        "--agents",
+        "mcts:iterations=300,random",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let a = json(&run(&args, ""));
+    assert_eq!(a["games"], 6);
+    let agents = a["agents"].as_array().unwrap();
+    assert_eq!(agents[0]["agent"], "mcts:iterations=300:c=1.4");
+    assert_eq!(agents[1]["agent"], "random");
+    for ag in agents {
+        let total = ag["wins"].as_u64().unwrap()
+            + ag["draws"].as_u64().unwrap()
+            + ag["losses"].as_u64().unwrap();
+        assert_eq!(total, 6);
+    }
+    assert_eq!(agents[0]["losses"], 0);
+    assert_eq!(agents[1]["wins"], 0);
+    assert_eq!(agents[0]["wins"], agents[1]["losses"]);
+    // Same seed, same games, also on two threads; the times differ.
+    let mut threaded = args.to_vec();
+    threaded.extend(["--threads", "2"]);
+    let b = json(&run(&threaded, ""));
+    for key in [
+        "wins",
+        "draws",
+        "losses",
+        "avg_score",
+        "ci95",
+        "moves",
+        "iterations",
+    ] {
+        for i in 0..2 {
+            assert_eq!(a["agents"][i][key], b["agents"][i][key], "{key}");
+        }
+    }
+    assert_eq!(a["avg_length"], b["avg_length"]);
+}
+
+#[test]
+fn match_text_table() {
+    let game = ttt();
+    let out = run(
+        &["match", &game, "--agents", "random,random", "--games", "3"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(
+        s.starts_with(&format!("match {game}: 3 games, seed 1, 1 thread(s)\n")),
+        "{s}"
+    );
+    assert!(s.contains("wins draws losses"), "{s}");
+    assert!(s.contains("average length"), "{s}");
+    assert!(out.stderr.is_empty(), "no progress bar off a terminal");
+}
+
+#[test]
+fn match_bad_agents_exit_2() {
+    let game = ttt();
+    for (agents, message) in [
+        (
+            "alphazero,random",
+            "error: --agents: unknown agent \"alphazero\"",
+        ),
+        ("mcts:time=1x,random", "`time` expects a duration"),
+        ("mcts:time=1s,c=2", "unknown agent \"c=2\""),
+        ("human,random", "only `rbg play` has human players"),
+        (
+            "random",
+            "the game has 2 player(s) (cross, nought), 1 agent(s) given",
+        ),
+    ] {
+        let out = run(&["match", &game, "--agents", agents], "");
+        assert_eq!(out.status.code(), Some(2), "{agents}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{agents}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Squares are numbered 1..=9 row by row; cross's modifiers are `2 3`,
+/// nought's `11 12`. Cross: 5 (typed as listing number 5), 1, 3, 7 (the
+/// diagonal 3-5-7 wins); nought: 4, 9, 2. Nought first types cross's move,
+/// later an occupied square, a number out of range and a word.
+const GAME: &str = "5\n1 2 1 3\n4 11 4 12\n1 2 1 3\n5 11 5 12\n99\nfoo\n9 11 9 12\n\
+                    3 2 3 3\n2 11 2 12\n7 2 7 3\n";
+const MOVES: &str = "5 2 5 3\n4 11 4 12\n1 2 1 3\n9 11 9 12\n3 2 3 3\n2 11 2 12\n7 2 7 3\n";
+
+#[test]
+fn play_humans_with_bad_input_and_record() {
+    let game = ttt();
+    let record = temp("game.txt");
+    let out = run(
+        &[
+            "play",
+            &game,
+            "--agents",
+            "human,human",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        GAME,
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("   5. puts x at x1y1  [5 2 5 3]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`1 2 1 3` is not a legal move here; try again"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`5 11 5 12` is not a legal move here; try again"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no move number 99: choose 1 to 6; try again"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("expected a move number (1 to 6) or a move text such as `2 11 2 12`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("cross plays puts x at x0y2  [7 2 7 3]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("result: cross 100, nought 0 (cross wins)\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\x1b'), "no colours off a terminal");
+    let written = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        written,
+        format!(
+            "// rbg record of ticTacToe.rbg: one move per line (`vertex modifier` pairs)\n{MOVES}"
+        )
+    );
+}
+
+#[test]
+fn play_end_of_input_abandons_with_exit_1() {
+    let game = ttt();
+    let out = run(
+        &["play", &game, "--agents", "human,mcts:iterations=50"],
+        "5\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "end of input: game abandoned after 2 move(s)\n"
+    );
+    assert!(text(&out.stdout).contains("nought plays puts o at "));
+}
+
+#[test]
+fn play_agents_only_and_bad_agents() {
+    let game = ttt();
+    let out = run(
+        &[
+            "play",
+            &game,
+            "--agents",
+            "mcts:iterations=200,mcts:iterations=200",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).ends_with("result: cross 50, nought 50 (draw between cross, nought)\n")
+    );
+    let out = run(&["play", &game, "--agents", "human,deepblue"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: --agents: unknown agent \"deepblue\" (expected random, flatmc or mcts)\n"
+    );
+}
+
+#[test]
+fn replay_shows_every_move() {
+    let game = ttt();
+    let file = temp("replay.txt");
+    std::fs::write(&file, format!("// a comment\n\n{MOVES}")).unwrap();
+    let out = run(&["replay", &game, file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert_eq!(s.matches("\nmove ").count(), 7, "{s}");
+    assert!(
+        s.contains("move 7: cross plays puts x at x0y2  [7 2 7 3]\n"),
+        "{s}"
+    );
+    assert!(s.contains("y0 x  o  x\ny1 o  x  .\ny2 x  .  o\n"), "{s}");
+    assert!(
+        s.ends_with("result: cross 100, nought 0 (cross wins)\n"),
+        "{s}"
+    );
+    // --step waits for Enter before each move; end of input stops quietly.
+    let out = run(&["replay", &game, file.to_str().unwrap(), "--step"], "\n\n");
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(s.contains("[Enter] move 2: nought plays"), "{s}");
+    assert!(!s.contains("move 3:"), "{s}");
+}
+
+#[test]
+fn replay_bad_lines_give_file_and_line() {
+    let game = ttt();
+    for (name, body, message) in [
+        ("malformed.txt", "// header\n5 2 5 3\n4 11 4 x\n", ":3: error: malformed move `4 11 4 x`: expected a modifier number, found \"x\"\n"),
+        ("odd.txt", "5 2 5\n", ":1: error: malformed move `5 2 5`: expected pairs `vertex modifier`, found 3 number(s) in \"5 2 5\"\n"),
+        ("illegal.txt", "5 2 5 3\n5 11 5 12\n", ":2: error: illegal move `5 11 5 12`: not one of the 8 legal moves of nought\n"),
+        ("range.txt", "10 2 10 3\n", ":1: error: malformed move `10 2 10 3`: vertex 10 out of range 1..=9\n"),
+    ] {
+        let file = temp(name);
+        std::fs::write(&file, body).unwrap();
+        let path = file.to_str().unwrap();
+        let out = run(&["replay", &game, path], "");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(text(&out.stderr), format!("{path}{message}"), "{name}");
+    }
+    let file = temp("toolong.txt");
+    std::fs::write(&file, format!("{MOVES}1 2 1 3\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let out = run(&["replay", &game, path], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{path}:8: error: move `1 2 1 3` after the end of the game\n")
+    );
+}
