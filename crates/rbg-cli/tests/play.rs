@@ -181,7 +181,7 @@ fn play_humans_with_bad_input_and_record() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("cross plays puts x at x0y2  [7 2 7 3]\n"),
+        stdout.contains("cross plays puts x at x2y0  [7 2 7 3]\n"),
         "{stdout}"
     );
     assert!(
@@ -247,7 +247,7 @@ fn replay_shows_every_move() {
     let s = text(&out.stdout);
     assert_eq!(s.matches("\nmove ").count(), 7, "{s}");
     assert!(
-        s.contains("move 7: cross plays puts x at x0y2  [7 2 7 3]\n"),
+        s.contains("move 7: cross plays puts x at x2y0  [7 2 7 3]\n"),
         "{s}"
     );
     assert!(s.contains("y0 x  o  x\ny1 o  x  .\ny2 x  .  o\n"), "{s}");
