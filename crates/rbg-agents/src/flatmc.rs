@@ -3,11 +3,9 @@
 
 use std::time::Instant;
 
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
 use rbg_engine::{GameModel, Move, MoveList, State};
 
-use crate::playout::{PlayoutPolicy, Simulator};
+use crate::playout::{restart_simulator, PlayoutPolicy, Simulator};
 use crate::spec::Budget;
 use crate::Agent;
 
@@ -56,17 +54,13 @@ impl Agent for FlatMcAgent {
     }
 
     fn new_game(&mut self, game: &GameModel, _state: &State) {
-        let policy = match self.sim.take() {
-            Some(s) => s.policy,
-            None => self
-                .policy
-                .take()
-                .expect("policy present before the first game"),
-        };
-        // Reseed per game so that a game does not depend on earlier ones.
-        let rng = SmallRng::seed_from_u64(self.seed);
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        self.sim = Some(Simulator::new(game, policy, rng, self.max_plies));
+        restart_simulator(
+            &mut self.sim,
+            &mut self.policy,
+            &mut self.seed,
+            game,
+            self.max_plies,
+        );
         self.state = None;
     }
 

@@ -11,12 +11,10 @@
 
 use std::time::Instant;
 
-use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use rbg_engine::{GameModel, ModApp, Move, MoveList, State};
 
-use crate::playout::{live_moves, PlayoutPolicy, Simulator};
+use crate::playout::{live_moves, restart_simulator, PlayoutPolicy, Simulator};
 use crate::spec::Budget;
 use crate::{Agent, SearchInfo};
 
@@ -288,16 +286,13 @@ impl Agent for MctsAgent {
     }
 
     fn new_game(&mut self, game: &GameModel, _state: &State) {
-        let policy = match self.sim.take() {
-            Some(s) => s.policy,
-            None => self
-                .policy
-                .take()
-                .expect("policy present before the first game"),
-        };
-        let rng = SmallRng::seed_from_u64(self.seed);
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        self.sim = Some(Simulator::new(game, policy, rng, self.config.max_plies));
+        restart_simulator(
+            &mut self.sim,
+            &mut self.policy,
+            &mut self.seed,
+            game,
+            self.config.max_plies,
+        );
         self.tree = None;
     }
 

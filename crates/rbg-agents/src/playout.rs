@@ -1,7 +1,7 @@
 //! Playouts (simulations to the end of the game) and score normalisation.
 
 use rand::rngs::SmallRng;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rbg_engine::{GameModel, MoveList, Reasoner, State};
 
 /// Chooses moves during playouts. Implement this to plug a heuristic into
@@ -104,6 +104,25 @@ pub fn playout(
         plies += 1;
     }
     plies
+}
+
+/// Makes (or remakes) an agent's simulator for a new game, keeping its
+/// playout policy, and advances the agent's seed so that a game does not
+/// depend on earlier ones.
+pub fn restart_simulator(
+    sim: &mut Option<Simulator>,
+    policy: &mut Option<Box<dyn PlayoutPolicy>>,
+    seed: &mut u64,
+    game: &GameModel,
+    max_plies: u64,
+) {
+    let policy = match sim.take() {
+        Some(s) => s.policy,
+        None => policy.take().expect("policy present before the first game"),
+    };
+    let rng = SmallRng::seed_from_u64(*seed);
+    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    *sim = Some(Simulator::new(game, policy, rng, max_plies));
 }
 
 /// What a search agent needs for playouts: a reasoner, a policy, a random

@@ -7,9 +7,9 @@ pub mod client;
 pub mod expand;
 pub mod matches;
 pub mod perft;
-pub mod serve;
 pub mod play;
 pub mod replay;
+pub mod serve;
 
 use std::io::Read;
 

@@ -51,6 +51,20 @@ pub struct PlayoutResults {
     pub lengths: Vec<u64>,
 }
 
+impl PlayoutResults {
+    /// Asserts every game ended 100–0, 0–100 or 50–50 (two players).
+    pub fn assert_win_loss_draw(&self) {
+        for s in &self.scores {
+            assert!(
+                [[100, 0], [0, 100], [50, 50]]
+                    .iter()
+                    .any(|x| x[..] == s[..]),
+                "unexpected scores {s:?}"
+            );
+        }
+    }
+}
+
 /// Plays `n` uniformly random games to the end (each must end within
 /// `max_moves`), asserting every score is within its player's bound.
 pub fn playouts_end(game: &GameModel, n: usize, seed: u64, max_moves: u64) -> PlayoutResults {
