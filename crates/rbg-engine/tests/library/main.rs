@@ -10,6 +10,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{perft::perft, GameModel, MoveList};
 
+mod chess;
 mod tictactoe;
 
 /// Path of a file in the repository's `games/` directory.
