@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rbg_engine::{perft::perft, GameModel, MoveList};
 
 mod chess;
+mod draughts;
 mod tictactoe;
 
 /// Path of a file in the repository's `games/` directory.
