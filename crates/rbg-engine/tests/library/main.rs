@@ -12,6 +12,7 @@ use rbg_engine::{perft::perft, GameModel, MoveList};
 
 mod chess;
 mod draughts;
+mod morris;
 mod tictactoe;
 
 /// Path of a file in the repository's `games/` directory.
