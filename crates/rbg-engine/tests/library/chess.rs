@@ -49,7 +49,7 @@ fn position3_perft_to_depth_4() {
 }
 
 #[test]
-#[ignore = "slow: about 5 s (depth 5) and 90 s (depth 6)"]
+#[ignore = "slow: about 1 to 4 min, depending on the load"]
 fn position3_perft_depths_5_and_6() {
     let g = load("chess_position3.rbg");
     assert_eq!(perft(&g, 5).leaves, 674624);
