@@ -12,10 +12,13 @@ use rbg_engine::{perft::perft, GameModel, MoveList};
 
 mod amazons;
 mod breakthrough;
+mod chess;
 mod connect4;
+mod draughts;
 mod go;
 mod gomoku;
 mod hex;
+mod morris;
 mod reversi;
 mod tictactoe;
 
