@@ -43,9 +43,13 @@ pub enum Act {
     Switch(u32),
     /// Pattern automaton index and whether it is negated (`{! }`).
     Pattern(u32, bool),
-    /// A fused shift-only subexpression: index of its shift table, which
-    /// lists for every vertex the vertices the subexpression can end at.
+    /// A fused vertex-only subexpression (shifts, no-ops and patterns made
+    /// of those): index of its shift table, which lists for every vertex the
+    /// vertices the subexpression can end at.
     Multi(u32),
+    /// A vertex-only subexpression that never moves (e.g. `{! left}`): the
+    /// first cell of its row in `Compiled::filter_ok`.
+    Filter(u32),
     Noop,
 }
 
@@ -61,6 +65,8 @@ impl Act {
 pub enum Op {
     Shift,
     Multi,
+    /// A precomputed vertex test (`arg` is the filter's first cell).
+    Filter,
     On,
     Noop,
     Compare,
@@ -133,6 +139,9 @@ pub struct Compiled {
     pub num_lists: u32,
     /// Pieces of the sets scanned by `Op::ScanOn`, each set ended by `NONE`.
     pub set_pieces: Vec<u32>,
+    /// Filters: `filter_ok[f * num_vertices + v]` tells whether filter `f`
+    /// passes at `v`.
+    pub filter_ok: Vec<bool>,
 }
 
 impl Compiled {
@@ -175,6 +184,15 @@ impl Compiled {
         // checked by `check_state`, or from these tables) and
         // `d < num_dirs` (directions come from the description).
         unsafe { *self.neighbors.get_unchecked(i) }
+    }
+
+    /// Whether the filter whose row starts at `row` passes at `v`.
+    #[inline(always)]
+    pub fn filter(&self, row: u32, v: u32) -> bool {
+        let i = (row + v) as usize;
+        debug_assert!(i < self.filter_ok.len());
+        // SAFETY: rows are `num_vertices` long and `v < num_vertices`.
+        unsafe { *self.filter_ok.get_unchecked(i) }
     }
 
     /// Whether piece `p` is in the piece set whose row starts at `row`.
@@ -225,6 +243,7 @@ impl Compiled {
             multi_off: Vec::new(),
             multi_targets: Vec::new(),
             multi_ids: std::collections::HashMap::new(),
+            filter_ok: Vec::new(),
             num_pieces: game.pieces.len() as u32,
             num_players: game.players.len() as u32,
             acts: Vec::new(),
@@ -264,6 +283,7 @@ impl Compiled {
             match b.acts[t as usize] {
                 Act::Shift(d) => (Op::Shift, d),
                 Act::Multi(tab) => (Op::Multi, tab),
+                Act::Filter(row) => (Op::Filter, row),
                 Act::On(set) => (Op::On, set * np),
                 Act::Noop => (Op::Noop, 0),
                 Act::Compare(..) => (Op::Compare, 0),
@@ -309,7 +329,7 @@ impl Compiled {
             }
         }
         trans_off.push(trans.len() as u32);
-        let (multi_off, multi_targets) = (b.multi_off, b.multi_targets);
+        let (multi_off, multi_targets, filter_ok) = (b.multi_off, b.multi_targets, b.filter_ok);
 
         // A shift table reaching every vertex from every vertex followed by
         // a piece test (`anySquare {p}`) visits just the vertices holding the
@@ -370,6 +390,7 @@ impl Compiled {
             piece_list,
             num_lists,
             set_pieces,
+            filter_ok,
         }
     }
 }
@@ -439,6 +460,8 @@ struct Builder {
     multi_off: Vec<u32>,
     multi_targets: Vec<u32>,
     multi_ids: std::collections::HashMap<String, u32>,
+    /// Filter rows (`num_vertices` cells each), see `Compiled::filter_ok`.
+    filter_ok: Vec<bool>,
     num_pieces: u32,
     num_players: u32,
     acts: Vec<Act>,
@@ -546,9 +569,9 @@ impl Builder {
     }
 
     fn build(&mut self, rule: &Rule, in_pattern: bool) -> Pos {
-        if !matches!(rule, Rule::Action(_)) && shift_only(rule) {
-            let t = self.shift_table(rule);
-            return self.leaf(Act::Multi(t), in_pattern);
+        if !matches!(rule, Rule::Action(Action::Shift(_) | Action::Noop)) && vertex_only(rule) {
+            let act = self.vertex_only_act(rule);
+            return self.leaf(act, in_pattern);
         }
         match rule {
             Rule::Action(a) => {
@@ -562,13 +585,13 @@ impl Builder {
                 let mut acc = Pos::epsilon();
                 let mut k = 0;
                 while k < parts.len() {
-                    // Fuse a run of shift-only parts into one shift table.
-                    let run = parts[k..].iter().take_while(|r| shift_only(r)).count();
+                    // Fuse a run of vertex-only parts into one shift table.
+                    let run = parts[k..].iter().take_while(|r| vertex_only(r)).count();
                     let p = if run >= 2 {
                         let group = Rule::Concat(parts[k..k + run].to_vec());
                         k += run;
-                        let t = self.shift_table(&group);
-                        self.leaf(Act::Multi(t), in_pattern)
+                        let act = self.vertex_only_act(&group);
+                        self.leaf(act, in_pattern)
                     } else {
                         k += 1;
                         self.build(&parts[k - 1], in_pattern)
@@ -617,8 +640,46 @@ impl Builder {
     }
 }
 
+/// A step of a vertex-only expression's local automaton.
+#[derive(Clone, Copy)]
+enum Step {
+    /// Shift along a direction.
+    Dir(u32),
+    /// Stay, if the filter (row start in `filter_ok`) passes; `NONE`: always.
+    Keep(u32),
+}
+
 impl Builder {
-    /// Builds (or reuses) the shift table of a shift-only expression: for
+    /// The action of a vertex-only expression: a filter when it never
+    /// leaves its start vertex, a shift table otherwise.
+    fn vertex_only_act(&mut self, rule: &Rule) -> Act {
+        let t = self.shift_table(rule);
+        let nv = self.num_vertices as usize;
+        let base = t as usize * (nv + 1);
+        let row = &self.multi_off[base..base + nv + 1];
+        let stays = (0..nv).all(|v| {
+            let ends = &self.multi_targets[row[v] as usize..row[v + 1] as usize];
+            ends.iter().all(|&w| w as usize == v)
+        });
+        if !stays {
+            return Act::Multi(t);
+        }
+        let ok: Vec<bool> = (0..nv).map(|v| row[v] < row[v + 1]).collect();
+        Act::Filter(self.filter_row(ok))
+    }
+
+    /// Stores a filter row (reusing an equal one); returns its first cell.
+    fn filter_row(&mut self, ok: Vec<bool>) -> u32 {
+        let nv = self.num_vertices as usize;
+        if let Some(f) = self.filter_ok.chunks(nv.max(1)).position(|r| r == &ok[..]) {
+            return (f * nv) as u32;
+        }
+        let start = self.filter_ok.len() as u32;
+        self.filter_ok.extend(ok);
+        start
+    }
+
+    /// Builds (or reuses) the shift table of a vertex-only expression: for
     /// every start vertex, the vertices where some word of the expression
     /// can end, found by a search over (position automaton state, vertex).
     fn shift_table(&mut self, rule: &Rule) -> u32 {
@@ -626,10 +687,10 @@ impl Builder {
         if let Some(&t) = self.multi_ids.get(&key) {
             return t;
         }
-        // Local position automaton over the shifts of `rule`.
+        // Local position automaton over the steps of `rule`.
         let mut dirs = Vec::new();
         let mut follow = Vec::new();
-        let p = local_positions(rule, &mut dirs, &mut follow);
+        let p = self.local_positions(rule, &mut dirs, &mut follow);
         let n = dirs.len();
         let mut accepting = vec![false; n + 1];
         accepting[n] = p.nullable;
@@ -653,8 +714,11 @@ impl Builder {
                     self.multi_targets.push(v as u32);
                 }
                 for &a in &follow[q] {
-                    let d = dirs[a as usize];
-                    let w = self.neighbors[v * self.num_dirs as usize + d as usize];
+                    let w = match dirs[a as usize] {
+                        Step::Dir(d) => self.neighbors[v * self.num_dirs as usize + d as usize],
+                        Step::Keep(f) if f == NONE || self.filter_ok[f as usize + v] => v as u32,
+                        Step::Keep(_) => NONE,
+                    };
                     if w != NONE {
                         let i = a as usize * nv + w as usize;
                         if seen[i] != v0 as u32 {
@@ -671,43 +735,66 @@ impl Builder {
     }
 }
 
-/// Whether an expression consists of shifts only.
-fn shift_only(r: &Rule) -> bool {
+/// Whether an expression's outcome depends on the start vertex only: it
+/// consists of shifts, no-ops and patterns of such expressions.
+fn vertex_only(r: &Rule) -> bool {
     match r {
-        Rule::Action(Action::Shift(_)) => true,
+        Rule::Action(Action::Shift(_) | Action::Noop) => true,
+        Rule::Action(Action::Pattern { rule, .. }) => vertex_only(rule),
         Rule::Action(_) => false,
-        Rule::Concat(v) | Rule::Alt(v) => v.iter().all(shift_only),
-        Rule::Star(c) => shift_only(c),
+        Rule::Concat(v) | Rule::Alt(v) => v.iter().all(vertex_only),
+        Rule::Star(c) => vertex_only(c),
     }
 }
 
-/// Glushkov construction over a shift-only expression (positions numbered
-/// locally; `dirs[i]` is the direction of position `i`).
-fn local_positions(r: &Rule, dirs: &mut Vec<u32>, follow: &mut Vec<Vec<u32>>) -> Pos {
-    match r {
-        Rule::Action(Action::Shift(d)) => {
-            let i = dirs.len() as u32;
-            dirs.push(*d);
+impl Builder {
+    /// Glushkov construction over a vertex-only expression (positions
+    /// numbered locally; `steps[i]` is the step of position `i`). Patterns
+    /// become filters, computed from their bodies' shift tables.
+    fn local_positions(
+        &mut self,
+        r: &Rule,
+        steps: &mut Vec<Step>,
+        follow: &mut Vec<Vec<u32>>,
+    ) -> Pos {
+        let mut leaf = |step: Step| {
+            let i = steps.len() as u32;
+            steps.push(step);
             follow.push(Vec::new());
             Pos::leaf(i)
-        }
-        Rule::Concat(parts) => {
-            let mut acc = Pos::epsilon();
-            for part in parts {
-                let p = local_positions(part, dirs, follow);
-                acc.then(p, follow);
+        };
+        match r {
+            Rule::Action(Action::Shift(d)) => leaf(Step::Dir(*d)),
+            Rule::Action(Action::Noop) => leaf(Step::Keep(NONE)),
+            Rule::Action(Action::Pattern { negated, rule }) => {
+                let t = self.shift_table(rule);
+                let nv = self.num_vertices as usize;
+                let base = t as usize * (nv + 1);
+                let ok: Vec<bool> = (0..nv)
+                    .map(|v| (self.multi_off[base + v] < self.multi_off[base + v + 1]) != *negated)
+                    .collect();
+                let f = self.filter_row(ok);
+                leaf(Step::Keep(f))
             }
-            acc
-        }
-        Rule::Alt(parts) => {
-            let mut acc = Pos::nothing();
-            for part in parts {
-                acc.or(local_positions(part, dirs, follow));
+            Rule::Concat(parts) => {
+                let mut acc = Pos::epsilon();
+                for part in parts {
+                    let p = self.local_positions(part, steps, follow);
+                    acc.then(p, follow);
+                }
+                acc
             }
-            acc
+            Rule::Alt(parts) => {
+                let mut acc = Pos::nothing();
+                for part in parts {
+                    let p = self.local_positions(part, steps, follow);
+                    acc.or(p);
+                }
+                acc
+            }
+            Rule::Star(inner) => self.local_positions(inner, steps, follow).star(follow),
+            Rule::Action(_) => unreachable!("only called on vertex-only expressions"),
         }
-        Rule::Star(inner) => local_positions(inner, dirs, follow).star(follow),
-        Rule::Action(_) => unreachable!("only called on shift-only expressions"),
     }
 }
 

@@ -263,6 +263,12 @@ impl Searcher {
                         }
                         false
                     }
+                    Op::Filter => {
+                        if g.filter(tr.arg, v) && marks.mark(tr.slot, v) {
+                            self.found(&mut next, a, v);
+                        }
+                        false
+                    }
                     Op::Noop => {
                         if marks.mark(tr.slot, v) {
                             self.found(&mut next, a, v);
