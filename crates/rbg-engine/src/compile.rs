@@ -306,22 +306,37 @@ impl Compiled {
                     arg,
                     set: 0,
                 };
-                // Fuse a shift into a state whose only continuation is a
-                // piece test reached from nowhere else: the walk then tests
-                // the piece before entering the node. The node of the shift
-                // state is never entered, so it must not be accepting; its
-                // slot dedups the test's node equally well (the test keeps
-                // the vertex and has no other predecessor).
-                if let [only] = follow[t as usize][..] {
-                    if let (Op::On, Op::Shift | Op::Multi) = (decode(only).0, op) {
-                        if !accepting[t as usize] && indegree[only as usize] == 1 {
-                            tr.op = if op == Op::Shift {
-                                Op::ShiftOn
-                            } else {
-                                Op::MultiOn
-                            };
+                // Test pieces before entering the node of a shift into a
+                // non-accepting state whose continuations are all piece
+                // tests. With a single test reached from nowhere else the
+                // shift state's node is skipped altogether (its slot dedups
+                // the test's node equally well: the test keeps the vertex
+                // and has no other predecessor); otherwise the node is
+                // entered only where some test can pass (the union of the
+                // sets).
+                let nexts = &follow[t as usize];
+                let all_tests = !nexts.is_empty() && nexts.iter().all(|&x| decode(x).0 == Op::On);
+                if matches!(op, Op::Shift | Op::Multi) && all_tests && !accepting[t as usize] {
+                    tr.op = if op == Op::Shift {
+                        Op::ShiftOn
+                    } else {
+                        Op::MultiOn
+                    };
+                    match nexts[..] {
+                        [only] if indegree[only as usize] == 1 => {
                             tr.to = only;
                             tr.set = decode(only).1;
+                        }
+                        _ => {
+                            tr.set = b.on_sets.len() as u32;
+                            let mut row = vec![false; np as usize];
+                            for &x in nexts {
+                                let set = decode(x).1 as usize;
+                                for (p, cell) in row.iter_mut().enumerate() {
+                                    *cell |= b.on_sets[set + p];
+                                }
+                            }
+                            b.on_sets.extend(row);
                         }
                     }
                 }
