@@ -224,15 +224,6 @@ impl Compiled {
                 neighbors[v * nd as usize + d as usize] = t;
             }
         }
-        let injective: Vec<bool> = (0..nd)
-            .map(|d| {
-                let mut seen = vec![false; nv as usize];
-                (0..nv).all(|v| {
-                    let t = neighbors[(v * nd + d) as usize];
-                    t == NONE || !std::mem::replace(&mut seen[t as usize], true)
-                })
-            })
-            .collect();
         let mut var_bounds: Vec<i64> = game.players.iter().map(|p| p.bound as i64).collect();
         var_bounds.extend(game.variables.iter().map(|p| p.bound as i64));
 
@@ -253,6 +244,16 @@ impl Compiled {
             automata: Vec::new(),
         };
         b.automaton(&game.rules, false);
+        let (neighbors, nd) = deterministic_tables_as_directions(&mut b);
+        let injective: Vec<bool> = (0..nd)
+            .map(|d| {
+                let mut seen = vec![false; nv as usize];
+                (0..nv).all(|v| {
+                    let t = neighbors[(v * nd + d) as usize];
+                    t == NONE || !std::mem::replace(&mut seen[t as usize], true)
+                })
+            })
+            .collect();
 
         let n_acts = b.acts.len();
         let n_states = n_acts + b.automata.len();
@@ -408,6 +409,48 @@ impl Compiled {
             filter_ok,
         }
     }
+}
+
+/// Turns every shift table that is a partial function (at most one target
+/// per vertex, e.g. `up left` or `{? up} down^2`) into an extra direction, so
+/// the walk follows it with one lookup. Returns the extended neighbour table
+/// and its number of directions.
+fn deterministic_tables_as_directions(b: &mut Builder) -> (Vec<u32>, u32) {
+    let nv = b.num_vertices as usize;
+    let nd = b.num_dirs as usize;
+    let mut columns: Vec<Vec<u32>> = (0..nd)
+        .map(|d| (0..nv).map(|v| b.neighbors[v * nd + d]).collect())
+        .collect();
+    let mut dir_of_table = std::collections::HashMap::new();
+    for act in b.acts.iter_mut() {
+        let Act::Multi(t) = *act else { continue };
+        let d = *dir_of_table.entry(t).or_insert_with(|| {
+            let base = t as usize * (nv + 1);
+            let row = &b.multi_off[base..base + nv + 1];
+            if (0..nv).any(|v| row[v + 1] - row[v] > 1) {
+                return NONE;
+            }
+            let column = (0..nv)
+                .map(|v| {
+                    let targets = &b.multi_targets[row[v] as usize..row[v + 1] as usize];
+                    targets.first().copied().unwrap_or(NONE)
+                })
+                .collect();
+            columns.push(column);
+            columns.len() as u32 - 1
+        });
+        if d != NONE {
+            *act = Act::Shift(d);
+        }
+    }
+    let nd = columns.len();
+    let mut neighbors = vec![NONE; nv * nd];
+    for (d, column) in columns.iter().enumerate() {
+        for (v, &t) in column.iter().enumerate() {
+            neighbors[v * nd + d] = t;
+        }
+    }
+    (neighbors, nd as u32)
 }
 
 /// Assigns visited-set slots to the states that need one.
