@@ -142,6 +142,12 @@ pub struct Compiled {
     /// Filters: `filter_ok[f * num_vertices + v]` tells whether filter `f`
     /// passes at `v`.
     pub filter_ok: Vec<bool>,
+    /// For every automaton used by several pattern actions, its index among
+    /// those (`NONE` otherwise): the walk remembers their results per level
+    /// and vertex, so `{! p} x + {? p} y` evaluates `p` once.
+    pub memo_index: Vec<u32>,
+    /// Number of memoised automata.
+    pub num_memos: u32,
 }
 
 impl Compiled {
@@ -235,6 +241,8 @@ impl Compiled {
             multi_targets: Vec::new(),
             multi_ids: std::collections::HashMap::new(),
             filter_ok: Vec::new(),
+            pattern_ids: std::collections::HashMap::new(),
+            shared_patterns: std::collections::BTreeSet::new(),
             num_pieces: game.pieces.len() as u32,
             num_players: game.players.len() as u32,
             acts: Vec::new(),
@@ -346,6 +354,11 @@ impl Compiled {
         }
         trans_off.push(trans.len() as u32);
         let (multi_off, multi_targets, filter_ok) = (b.multi_off, b.multi_targets, b.filter_ok);
+        let mut memo_index = vec![NONE; b.automata.len()];
+        for (i, &k) in b.shared_patterns.iter().enumerate() {
+            memo_index[k as usize] = i as u32;
+        }
+        let num_memos = b.shared_patterns.len() as u32;
 
         // A shift table reaching every vertex from every vertex followed by
         // a piece test (`anySquare {p}`) visits just the vertices holding the
@@ -407,6 +420,8 @@ impl Compiled {
             num_lists,
             set_pieces,
             filter_ok,
+            memo_index,
+            num_memos,
         }
     }
 }
@@ -520,6 +535,10 @@ struct Builder {
     multi_ids: std::collections::HashMap<String, u32>,
     /// Filter rows (`num_vertices` cells each), see `Compiled::filter_ok`.
     filter_ok: Vec<bool>,
+    /// Pattern automaton of each pattern body (by its text).
+    pattern_ids: std::collections::HashMap<String, u32>,
+    /// Pattern automata used by more than one pattern action.
+    shared_patterns: std::collections::BTreeSet<u32>,
     num_pieces: u32,
     num_players: u32,
     acts: Vec<Act>,
@@ -690,7 +709,20 @@ impl Builder {
             Action::Compare(l, op, r) => Act::Compare(expr(l), *op, expr(r)),
             Action::Switch(p) => Act::Switch(p.unwrap_or(self.num_players)),
             Action::Pattern { negated, rule } => {
-                let k = self.automaton(rule, true);
+                // Equal bodies share one automaton (and so one memo entry,
+                // see `Compiled::memo_index`), as in `{! p} x + {? p} y`.
+                let key = format!("{rule:?}");
+                let k = match self.pattern_ids.get(&key) {
+                    Some(&k) => {
+                        self.shared_patterns.insert(k);
+                        k
+                    }
+                    None => {
+                        let k = self.automaton(rule, true);
+                        self.pattern_ids.insert(key, k);
+                        k
+                    }
+                };
                 Act::Pattern(k, *negated)
             }
             Action::Noop => Act::Noop,

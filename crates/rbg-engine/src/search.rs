@@ -89,6 +89,14 @@ pub struct Searcher {
     out: MoveList,
     /// Number of slot entries per level (`num_slots * num_vertices`).
     level_size: usize,
+    /// Results of memoised patterns (`Compiled::memo_index`) at each
+    /// vertex: `version << 1 | result`, valid while `version` is current.
+    memo: Vec<u64>,
+    /// Identifies the walked state: a fresh number (from `last_version`)
+    /// for every root and every applied modifier, restored when the
+    /// modifier is undone. Equal versions mean equal states.
+    version: u64,
+    last_version: u64,
 }
 
 impl Searcher {
@@ -99,6 +107,9 @@ impl Searcher {
             stack: Vec::new(),
             out: MoveList::default(),
             level_size: g.num_slots as usize * g.num_vertices as usize,
+            memo: vec![0; g.num_memos as usize * g.num_vertices as usize],
+            version: 0,
+            last_version: 0,
         }
     }
 
@@ -132,6 +143,8 @@ impl Searcher {
 
     fn root<const M: u8>(&mut self, g: &Compiled, s: &mut State) -> bool {
         g.check_state(s);
+        self.last_version += 1;
+        self.version = self.last_version;
         let (q, v) = (s.rule_state, s.pos);
         self.begin_level(0);
         self.node::<M>(g, s, q, v, 0)
@@ -382,10 +395,14 @@ impl Searcher {
             vertex: v,
         });
         self.begin_level(level + 1);
+        let saved_version = self.version;
+        self.last_version += 1;
+        self.version = self.last_version;
         let stop = self.node::<M>(g, s, a, v, level + 1);
         if stop && M == KEEPER {
             return true;
         }
+        self.version = saved_version;
         self.cur.pop();
         match undo {
             Undo::Piece(old) => {
@@ -399,6 +416,22 @@ impl Searcher {
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
     /// reaches an accepting state. The state is left unchanged.
     fn pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
+        let m = g.memo_index[k as usize];
+        if m == NONE {
+            return self.pattern_search(g, s, k, v, level);
+        }
+        let i = m as usize * g.num_vertices as usize + v as usize;
+        let version = self.version;
+        if self.memo[i] >> 1 == version {
+            return self.memo[i] & 1 != 0;
+        }
+        let found = self.pattern_search(g, s, k, v, level);
+        self.memo[i] = version << 1 | found as u64;
+        found
+    }
+
+    /// Searches pattern automaton `k` from vertex `v`.
+    fn pattern_search(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
         let saved_len = self.cur.len();
         let lvl = level + 1;
         self.begin_level(lvl);
