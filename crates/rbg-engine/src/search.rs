@@ -31,6 +31,24 @@ enum Undo {
     Var(u32, i32),
 }
 
+/// A modifier applied by [`Searcher::keeper_prefix`]: the vertex and its
+/// previous piece, or the variable and its previous value.
+#[derive(Clone, Copy)]
+enum Change {
+    Piece(u32, u32),
+    Var(u32, i32),
+}
+
+/// Where [`Searcher::keeper_prefix`] stopped.
+enum Prefix {
+    /// At a switch: the keeper's move is complete.
+    Switched,
+    /// At a failing action: the keeper has no legal move.
+    Stuck,
+    /// At a node (state, vertex) the search must explore.
+    Branch(u32, u32),
+}
+
 /// The visited set of the level being walked, borrowed for the walk.
 ///
 /// Holds a raw pointer into the level's stamp buffer: while `node` walks
@@ -97,6 +115,8 @@ pub struct Searcher {
     /// modifier is undone. Equal versions mean equal states.
     version: u64,
     last_version: u64,
+    /// Modifiers applied by the keeper's current move, for undoing it.
+    changes: Vec<Change>,
 }
 
 impl Searcher {
@@ -110,6 +130,7 @@ impl Searcher {
             memo: vec![0; g.num_memos as usize * g.num_vertices as usize],
             version: 0,
             last_version: 0,
+            changes: Vec::new(),
         }
     }
 
@@ -130,21 +151,117 @@ impl Searcher {
     }
 
     /// While the keeper is on move, applies its first legal move. Returns
-    /// `false` if the keeper got stuck (the game is over).
+    /// `false` if the keeper got stuck (the game is over); its last move is
+    /// then undone.
+    ///
+    /// The walk's first steps, as long as every node has a single
+    /// transition, are taken directly ([`Searcher::keeper_prefix`]); the
+    /// search proper only starts where the rules branch.
     pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> bool {
         while s.player == g.num_players {
-            self.cur.clear();
-            if !self.root::<KEEPER>(g, s) {
+            g.check_state(s);
+            self.changes.clear();
+            let moved = match self.keeper_prefix(g, s) {
+                Prefix::Switched => true,
+                Prefix::Stuck => false,
+                Prefix::Branch(q, v) => {
+                    self.cur.clear();
+                    self.new_version();
+                    self.begin_level(0);
+                    self.node::<KEEPER>(g, s, q, v, 0)
+                }
+            };
+            if !moved {
+                while let Some(change) = self.changes.pop() {
+                    match change {
+                        Change::Piece(v, old) => {
+                            s.set_piece(g, v, old);
+                        }
+                        Change::Var(var, old) => s.vars[var as usize] = old,
+                    }
+                }
                 return false;
             }
         }
         true
     }
 
-    fn root<const M: u8>(&mut self, g: &Compiled, s: &mut State) -> bool {
-        g.check_state(s);
+    /// Follows the keeper's rules from its current node while each node has
+    /// exactly one transition (where the search has no choice to make),
+    /// applying modifiers in place and logging them in `changes`. Stops at
+    /// a switch (applied), a failing action, a branching node, or after a
+    /// bounded number of steps (the rules may loop).
+    fn keeper_prefix(&mut self, g: &Compiled, s: &mut State) -> Prefix {
+        const MAX_STEPS: usize = 256;
+        self.new_version();
+        let (mut q, mut v) = (s.rule_state, s.pos);
+        for _ in 0..MAX_STEPS {
+            let [tr] = g.transitions(q) else {
+                return Prefix::Branch(q, v);
+            };
+            let a = tr.to;
+            let passed = match tr.op {
+                Op::Shift | Op::ShiftOn => {
+                    let t = g.neighbor(v, tr.arg);
+                    v = t;
+                    t != NONE && (tr.op == Op::Shift || g.on_set(tr.set, s.piece(t)))
+                }
+                Op::On => g.on_set(tr.arg, s.piece(v)),
+                Op::Filter => g.filter(tr.arg, v),
+                Op::Noop => true,
+                Op::Compare => {
+                    let Act::Compare(l, op, r) = &g.acts[a as usize] else {
+                        unreachable!("decoded from a comparison")
+                    };
+                    compare(s, l, *op, r)
+                }
+                Op::Pattern => self.pattern(g, s, tr.arg >> 1, v, 0) != (tr.arg & 1 != 0),
+                Op::Off => {
+                    let old = s.set_piece(g, v, tr.arg);
+                    self.changes.push(Change::Piece(v, old));
+                    self.new_version();
+                    true
+                }
+                Op::Assign => {
+                    let Act::Assign(var, e) = &g.acts[a as usize] else {
+                        unreachable!("decoded from an assignment")
+                    };
+                    match eval(s, e) {
+                        Some(val) if (0..=g.var_bounds[*var as usize]).contains(&val) => {
+                            let old = std::mem::replace(&mut s.vars[*var as usize], val as i32);
+                            self.changes.push(Change::Var(*var, old));
+                            self.new_version();
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                Op::Switch => {
+                    s.player = tr.arg;
+                    s.rule_state = a;
+                    s.pos = v;
+                    return Prefix::Switched;
+                }
+                Op::Multi | Op::MultiOn | Op::ScanOn => return Prefix::Branch(q, v),
+            };
+            if !passed {
+                return Prefix::Stuck;
+            }
+            q = a;
+        }
+        Prefix::Branch(q, v)
+    }
+
+    /// Gives the walked state a fresh version (it may have changed).
+    #[inline(always)]
+    fn new_version(&mut self) {
         self.last_version += 1;
         self.version = self.last_version;
+    }
+
+    fn root<const M: u8>(&mut self, g: &Compiled, s: &mut State) -> bool {
+        g.check_state(s);
+        self.new_version();
         let (q, v) = (s.rule_state, s.pos);
         self.begin_level(0);
         self.node::<M>(g, s, q, v, 0)
@@ -396,8 +513,7 @@ impl Searcher {
         });
         self.begin_level(level + 1);
         let saved_version = self.version;
-        self.last_version += 1;
-        self.version = self.last_version;
+        self.new_version();
         let stop = self.node::<M>(g, s, a, v, level + 1);
         if stop && M == KEEPER {
             return true;
