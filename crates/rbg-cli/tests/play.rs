@@ -1,4 +1,5 @@
-//! `rbg match`, `rbg play` and `rbg replay` on tic-tac-toe.
+//! `rbg match`, `rbg play` and `rbg replay` on tic-tac-toe; `match` and `play`
+//! on every game of the library.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -288,4 +289,60 @@ fn replay_bad_lines_give_file_and_line() {
         text(&out.stderr),
         format!("{path}:8: error: move `1 2 1 3` after the end of the game\n")
     );
+}
+
+/// Every description in `games/`, with its file name.
+fn library() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let mut games: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rbg"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, p.to_string_lossy().into_owned())
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+fn match_and_play_every_library_game() {
+    let games = library();
+    assert!(games.len() >= 13, "library games: {games:?}");
+    for (name, path) in &games {
+        let out = run(
+            &[
+                "match",
+                path,
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "--seed",
+                "5",
+                "--json",
+            ],
+            "",
+        );
+        let m = json(&out);
+        assert_eq!(m["games"], 2, "{name}");
+        for ag in m["agents"].as_array().unwrap() {
+            let total = ag["wins"].as_u64().unwrap()
+                + ag["draws"].as_u64().unwrap()
+                + ag["losses"].as_u64().unwrap();
+            assert_eq!(total, 2, "{name}");
+        }
+        assert!(m["avg_length"].as_f64().unwrap() >= 1.0, "{name}");
+
+        let out = run(
+            &["play", path, "--agents", "random,random", "--seed", "5"],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(last.starts_with("result: "), "{name}: last line {last:?}");
+    }
 }

@@ -547,7 +547,14 @@ impl Searcher {
     }
 
     /// Searches pattern automaton `k` from vertex `v`.
-    fn pattern_search(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
+    fn pattern_search(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        k: u32,
+        v: u32,
+        level: usize,
+    ) -> bool {
         let saved_len = self.cur.len();
         let lvl = level + 1;
         self.begin_level(lvl);
