@@ -116,3 +116,32 @@ fn perft_slow_lines() {
         .unwrap_or(f64::INFINITY);
     run(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max);
 }
+
+#[test]
+fn parallel_perft_gives_the_reference_counts() {
+    let Some(dir) = suite_dir() else { return };
+    let wanted = [
+        ("breakthrough.rbg", 3),
+        ("ticTacToe.rbg", 9),
+        ("connect4.rbg", 6),
+        ("englishDraughts.rbg", 6),
+        ("chess.rbg", 3),
+    ];
+    let lines = lines(&dir);
+    for (game, depth) in wanted {
+        let l = lines
+            .iter()
+            .find(|l| l.game == game && l.depth == depth)
+            .unwrap_or_else(|| panic!("{game} depth {depth} in perft.tsv"));
+        let text = std::fs::read_to_string(dir.join("games").join(game)).unwrap();
+        let g = GameModel::from_text(&text).unwrap();
+        for threads in [2, 3] {
+            let c = rbg_engine::perft::perft_parallel(&g, depth, threads);
+            assert_eq!(
+                (c.leaves, c.states),
+                (l.leaves, l.states),
+                "{game} depth {depth} on {threads} threads"
+            );
+        }
+    }
+}
