@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use rbg_engine::{perft::perft, GameModel};
+use rbg_engine::{perft::perft_parallel, GameModel};
 
 fn suite_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("RBG_SUITE") {
@@ -51,7 +51,7 @@ fn lines(dir: &std::path::Path) -> Vec<Line> {
         .collect()
 }
 
-fn run(select: impl Fn(&Line) -> bool) {
+fn run(select: impl Fn(&Line) -> bool, threads: usize) {
     let Some(dir) = suite_dir() else { return };
     let selected: Vec<Line> = lines(&dir).into_iter().filter(|l| select(l)).collect();
     // Deep rule walks recurse; give them room.
@@ -74,7 +74,7 @@ fn run(select: impl Fn(&Line) -> bool) {
                 }
                 let g = &cache.as_ref().unwrap().1;
                 let t = std::time::Instant::now();
-                let c = perft(g, l.depth);
+                let c = perft_parallel(g, l.depth, threads);
                 eprintln!(
                     "{} depth {}: leaves {} states {} in {:.3}s (reference {}s)",
                     l.game,
@@ -104,9 +104,11 @@ fn run(select: impl Fn(&Line) -> bool) {
 
 #[test]
 fn perft_quick_lines() {
-    run(|l| l.ref_seconds <= 2.0);
+    run(|l| l.ref_seconds <= 2.0, 1);
 }
 
+/// The lines over 2 s of reference time, on all cores; `RBG_PERFT_MAX_SECONDS`
+/// skips the lines whose reference time is above it.
 #[test]
 #[ignore = "slow: run with --release -- --ignored"]
 fn perft_slow_lines() {
@@ -114,7 +116,8 @@ fn perft_slow_lines() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(f64::INFINITY);
-    run(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    run(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max, threads);
 }
 
 #[test]
@@ -136,7 +139,7 @@ fn parallel_perft_gives_the_reference_counts() {
         let text = std::fs::read_to_string(dir.join("games").join(game)).unwrap();
         let g = GameModel::from_text(&text).unwrap();
         for threads in [2, 3] {
-            let c = rbg_engine::perft::perft_parallel(&g, depth, threads);
+            let c = perft_parallel(&g, depth, threads);
             assert_eq!(
                 (c.leaves, c.states),
                 (l.leaves, l.states),
