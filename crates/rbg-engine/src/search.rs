@@ -165,8 +165,9 @@ impl Searcher {
                 Prefix::Switched => true,
                 Prefix::Stuck => false,
                 Prefix::Branch(q, v) => {
+                    // The state has not changed since the prefix's last
+                    // version: its pattern results stay valid.
                     self.cur.clear();
-                    self.new_version();
                     self.begin_level(0);
                     self.node::<KEEPER>(g, s, q, v, 0)
                 }
@@ -186,36 +187,43 @@ impl Searcher {
         true
     }
 
-    /// Follows the keeper's rules from its current node while each node has
-    /// exactly one transition (where the search has no choice to make),
-    /// applying modifiers in place and logging them in `changes`. Stops at
-    /// a switch (applied), a failing action, a branching node, or after a
-    /// bounded number of steps (the rules may loop).
+    /// Follows the keeper's rules from its current node while the search
+    /// has no choice to make: a node with a single transition, or whose
+    /// transitions are all tests and single shifts of which exactly one
+    /// passes (`{! p} x + {? p} y`). Applies modifiers in place, logging
+    /// them in `changes`. Stops at a switch (applied), a dead end, a node
+    /// with a real choice, or after a bounded number of steps (the rules
+    /// may loop).
     fn keeper_prefix(&mut self, g: &Compiled, s: &mut State) -> Prefix {
         const MAX_STEPS: usize = 256;
         self.new_version();
         let (mut q, mut v) = (s.rule_state, s.pos);
         for _ in 0..MAX_STEPS {
-            let [tr] = g.transitions(q) else {
-                return Prefix::Branch(q, v);
+            let trs = g.transitions(q);
+            let tr = match trs {
+                [tr] => tr,
+                _ if trs.iter().all(|tr| is_step(tr.op)) => {
+                    let mut passing = None;
+                    for tr in trs {
+                        let mut w = v;
+                        if self.step(g, s, tr, &mut w) {
+                            if passing.is_some() {
+                                return Prefix::Branch(q, v);
+                            }
+                            passing = Some((tr.to, w));
+                        }
+                    }
+                    let Some((to, w)) = passing else {
+                        return Prefix::Stuck;
+                    };
+                    (q, v) = (to, w);
+                    continue;
+                }
+                _ => return Prefix::Branch(q, v),
             };
             let a = tr.to;
             let passed = match tr.op {
-                Op::Shift | Op::ShiftOn => {
-                    let t = g.neighbor(v, tr.arg);
-                    v = t;
-                    t != NONE && (tr.op == Op::Shift || g.on_set(tr.set, s.piece(t)))
-                }
-                Op::On => g.on_set(tr.arg, s.piece(v)),
-                Op::Filter => g.filter(tr.arg, v),
-                Op::Noop => true,
-                Op::Compare => {
-                    let Act::Compare(l, op, r) = &g.acts[a as usize] else {
-                        unreachable!("decoded from a comparison")
-                    };
-                    compare(s, l, *op, r)
-                }
-                Op::Pattern => self.pattern(g, s, tr.arg >> 1, v, 0) != (tr.arg & 1 != 0),
+                op if is_step(op) => self.step(g, s, tr, &mut v),
                 Op::Off => {
                     let old = s.set_piece(g, v, tr.arg);
                     self.changes.push(Change::Piece(v, old));
@@ -242,7 +250,7 @@ impl Searcher {
                     s.pos = v;
                     return Prefix::Switched;
                 }
-                Op::Multi | Op::MultiOn | Op::ScanOn => return Prefix::Branch(q, v),
+                _ => return Prefix::Branch(q, v),
             };
             if !passed {
                 return Prefix::Stuck;
@@ -250,6 +258,30 @@ impl Searcher {
             q = a;
         }
         Prefix::Branch(q, v)
+    }
+
+    /// Takes a step (see [`is_step`]) from `v` at level 0: moves `v` along a
+    /// shift; false if the step fails.
+    #[inline(always)]
+    fn step(&mut self, g: &Compiled, s: &mut State, tr: &Tr, v: &mut u32) -> bool {
+        match tr.op {
+            Op::Shift | Op::ShiftOn => {
+                let t = g.neighbor(*v, tr.arg);
+                *v = t;
+                t != NONE && (tr.op == Op::Shift || g.on_set(tr.set, s.piece(t)))
+            }
+            Op::On => g.on_set(tr.arg, s.piece(*v)),
+            Op::Filter => g.filter(tr.arg, *v),
+            Op::Noop => true,
+            Op::Compare => {
+                let Act::Compare(l, op, r) = &g.acts[tr.to as usize] else {
+                    unreachable!("decoded from a comparison")
+                };
+                compare(s, l, *op, r)
+            }
+            Op::Pattern => self.pattern(g, s, tr.arg >> 1, *v, 0) != (tr.arg & 1 != 0),
+            _ => unreachable!("not a step: {:?}", tr.op),
+        }
     }
 
     /// Gives the walked state a fresh version (it may have changed).
@@ -567,6 +599,15 @@ impl Searcher {
         self.cur.truncate(saved_len);
         found
     }
+}
+
+/// Whether a transition is a test or a single shift: it leads to at most one
+/// node and changes nothing.
+fn is_step(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Shift | Op::ShiftOn | Op::On | Op::Filter | Op::Noop | Op::Compare | Op::Pattern
+    )
 }
 
 /// Evaluates an expression; `None` on overflow or division by zero.
