@@ -95,6 +95,8 @@ pub struct Tr {
     pub arg: u32,
     /// For the fused kinds, the first cell of the tested piece set's row.
     pub set: u32,
+    /// Whether state `to` is accepting (set once `to` is final).
+    pub accepting: bool,
 }
 
 /// The whole game in dense form.
@@ -314,6 +316,7 @@ impl Compiled {
                     to: t,
                     arg,
                     set: 0,
+                    accepting: false,
                 };
                 // Test pieces before entering the node of a shift into a
                 // non-accepting state whose continuations are all piece
@@ -353,6 +356,9 @@ impl Compiled {
             }
         }
         trans_off.push(trans.len() as u32);
+        for tr in trans.iter_mut() {
+            tr.accepting = accepting[tr.to as usize];
+        }
         let (multi_off, multi_targets, filter_ok) = (b.multi_off, b.multi_targets, b.filter_ok);
         let mut memo_index = vec![NONE; b.automata.len()];
         for (i, &k) in b.shared_patterns.iter().enumerate() {

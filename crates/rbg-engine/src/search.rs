@@ -337,12 +337,15 @@ impl Searcher {
         targets: &[u32],
         marks: &Marks,
         next: &mut (u32, u32),
-    ) {
+    ) -> bool {
+        let mut discovered = false;
         for &t in targets {
             if (!TEST || g.on_set(tr.set, s.piece(t))) && marks.mark(tr.slot, t) {
-                self.found(next, tr.to, t);
+                self.found::<COLLECT>(next, tr, t);
+                discovered = true;
             }
         }
+        discovered
     }
 
     /// Explores every node of one level reachable from (q0, v0) without
@@ -387,28 +390,28 @@ impl Searcher {
                 let stop = match tr.op {
                     Op::Shift => {
                         let t = g.neighbor(v, tr.arg);
-                        if t != NONE && marks.mark(tr.slot, t) {
-                            self.found(&mut next, a, t);
-                        }
-                        false
+                        t != NONE && marks.mark(tr.slot, t) && self.found::<M>(&mut next, tr, t)
                     }
                     Op::ShiftOn => {
                         let t = g.neighbor(v, tr.arg);
-                        if t != NONE && g.on_set(tr.set, s.piece(t)) && marks.mark(tr.slot, t) {
-                            self.found(&mut next, a, t);
-                        }
-                        false
+                        t != NONE
+                            && g.on_set(tr.set, s.piece(t))
+                            && marks.mark(tr.slot, t)
+                            && self.found::<M>(&mut next, tr, t)
                     }
                     Op::Multi => {
-                        self.push_targets::<false>(g, s, tr, g.multi(tr.arg, v), &marks, &mut next);
-                        false
+                        let targets = g.multi(tr.arg, v);
+                        self.push_targets::<false>(g, s, tr, targets, &marks, &mut next)
+                            && accepts::<M>(tr)
                     }
                     Op::MultiOn => {
-                        self.push_targets::<true>(g, s, tr, g.multi(tr.arg, v), &marks, &mut next);
-                        false
+                        let targets = g.multi(tr.arg, v);
+                        self.push_targets::<true>(g, s, tr, targets, &marks, &mut next)
+                            && accepts::<M>(tr)
                     }
                     Op::ScanOn => {
                         let mut i = tr.arg as usize;
+                        let before = next;
                         while g.set_pieces[i] != NONE {
                             let targets = s.piece_list(g, g.set_pieces[i]);
                             for &t in targets {
@@ -421,45 +424,34 @@ impl Searcher {
                             }
                             i += 1;
                         }
-                        false
+                        next != before && accepts::<M>(tr)
                     }
                     Op::On => {
-                        if g.on_set(tr.arg, s.piece(v)) && marks.mark(tr.slot, v) {
-                            self.found(&mut next, a, v);
-                        }
-                        false
+                        g.on_set(tr.arg, s.piece(v))
+                            && marks.mark(tr.slot, v)
+                            && self.found::<M>(&mut next, tr, v)
                     }
                     Op::Filter => {
-                        if g.filter(tr.arg, v) && marks.mark(tr.slot, v) {
-                            self.found(&mut next, a, v);
-                        }
-                        false
+                        g.filter(tr.arg, v)
+                            && marks.mark(tr.slot, v)
+                            && self.found::<M>(&mut next, tr, v)
                     }
-                    Op::Noop => {
-                        if marks.mark(tr.slot, v) {
-                            self.found(&mut next, a, v);
-                        }
-                        false
-                    }
+                    Op::Noop => marks.mark(tr.slot, v) && self.found::<M>(&mut next, tr, v),
                     Op::Compare => {
                         let Act::Compare(l, op, r) = &g.acts[a as usize] else {
                             unreachable!("decoded from a comparison")
                         };
-                        if compare(s, l, *op, r) && marks.mark(tr.slot, v) {
-                            self.found(&mut next, a, v);
-                        }
-                        false
+                        compare(s, l, *op, r)
+                            && marks.mark(tr.slot, v)
+                            && self.found::<M>(&mut next, tr, v)
                     }
                     Op::Pattern => {
                         // Marking first evaluates a pattern at most once per
                         // (action, vertex, level).
                         let negated = tr.arg & 1 != 0;
-                        if marks.mark(tr.slot, v)
+                        marks.mark(tr.slot, v)
                             && self.pattern(g, s, tr.arg >> 1, v, level) != negated
-                        {
-                            self.found(&mut next, a, v);
-                        }
-                        false
+                            && self.found::<M>(&mut next, tr, v)
                     }
                     Op::Off => {
                         if !marks.mark(tr.slot, v) {
@@ -521,14 +513,17 @@ impl Searcher {
         }
     }
 
-    /// Records a discovered node: it becomes the next one to explore and the
-    /// previously kept one goes on the stack.
+    /// Records a discovered node (state `tr.to`, vertex `t`): it becomes the
+    /// next one to explore and the previously kept one goes on the stack.
+    /// Returns true when that ends the walk: a pattern holds as soon as an
+    /// accepting node is found.
     #[inline(always)]
-    fn found(&mut self, next: &mut (u32, u32), a: u32, t: u32) {
+    fn found<const M: u8>(&mut self, next: &mut (u32, u32), tr: &Tr, t: u32) -> bool {
         if next.0 != NONE {
             self.stack.push(*next);
         }
-        *next = (a, t);
+        *next = (tr.to, t);
+        accepts::<M>(tr)
     }
 
     /// After modifier `a` was applied at `v`: records it, walks the next
@@ -608,6 +603,13 @@ fn is_step(op: Op) -> bool {
         op,
         Op::Shift | Op::ShiftOn | Op::On | Op::Filter | Op::Noop | Op::Compare | Op::Pattern
     )
+}
+
+/// Whether discovering a node through `tr` decides the walk: in `PATTERN`
+/// mode, when the node's state is accepting.
+#[inline(always)]
+fn accepts<const M: u8>(tr: &Tr) -> bool {
+    M == PATTERN && tr.accepting
 }
 
 /// Evaluates an expression; `None` on overflow or division by zero.
