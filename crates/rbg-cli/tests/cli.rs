@@ -1,4 +1,5 @@
-//! Runs the built `rbg` binary on good and bad descriptions.
+//! Runs the built `rbg` binary on good and bad descriptions: check, expand,
+//! perft, bench, serve and client.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -270,4 +271,72 @@ fn serve_rejects_a_wrong_player_count() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("declares 2 player(s)"));
+}
+
+fn repository_game(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../games")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn perft_counts_the_whole_tic_tac_toe_tree_on_any_number_of_threads() {
+    let game = repository_game("ticTacToe.rbg");
+    for threads in ["1", "2", "3"] {
+        let out = rbg()
+            .args(["perft", &game, "9", "--json", "--threads", threads])
+            .output()
+            .unwrap();
+        let j = json_of(&out);
+        assert_eq!(j["leaves"], 127872, "threads {threads}");
+        assert_eq!(j["states"], 549946, "threads {threads}");
+        assert_eq!(j["depth"], 9);
+    }
+    let out = rbg().args(["perft", &game, "2"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let line = text(&out.stdout);
+    assert!(line.contains("depth 2: 72 leaves, 82 states in"), "{line}");
+    assert!(line.ends_with("nodes/s)\n"), "{line}");
+    let out = rbg()
+        .args(["perft", &game, "2", "--threads", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bench_is_reproducible_for_a_seed() {
+    let game = repository_game("ticTacToe.rbg");
+    let args = ["bench", &game, "--playouts", "200", "--seed", "3", "--json"];
+    let a = json_of(&rbg().args(args).output().unwrap());
+    let b = json_of(&rbg().args(args).output().unwrap());
+    assert_eq!(a["playouts"], 200);
+    for key in ["states", "avg_length", "avg_scores"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    // Every tic-tac-toe game lasts 5 to 9 moves and ends 100:0, 0:100 or 50:50.
+    let avg = a["avg_length"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&avg), "{avg}");
+    let scores = a["avg_scores"].as_array().unwrap();
+    let sum: f64 = scores.iter().map(|x| x.as_f64().unwrap()).sum();
+    assert!((sum - 100.0).abs() < 1e-9, "{scores:?}");
+}
+
+#[test]
+fn perft_and_bench_report_bad_descriptions() {
+    let path = write("bad-perft.rbg", BAD);
+    let p = path.to_string_lossy().into_owned();
+    for args in [vec!["perft", &p, "3"], vec!["bench", &p, "--playouts", "1"]] {
+        let out = rbg().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("bad-perft.rbg:6:"), "{err}");
+    }
 }
