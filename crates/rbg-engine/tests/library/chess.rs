@@ -25,13 +25,13 @@ fn initial_position_perft_to_depth_4() {
 }
 
 #[test]
-#[ignore = "slow: about 35 s on the engine of the time"]
+#[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn initial_position_perft_depth_5() {
     assert_eq!(perft(&load("chess.rbg"), 5).leaves, 4865609);
 }
 
 #[test]
-#[ignore = "slow: about 15 min on the engine of the time"]
+#[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn initial_position_perft_depth_6() {
     assert_eq!(perft(&load("chess.rbg"), 6).leaves, 119060324);
 }
@@ -49,7 +49,7 @@ fn position3_perft_to_depth_4() {
 }
 
 #[test]
-#[ignore = "slow: about 1 to 4 min, depending on the load"]
+#[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn position3_perft_depths_5_and_6() {
     let g = load("chess_position3.rbg");
     assert_eq!(perft(&g, 5).leaves, 674624);

@@ -13,7 +13,7 @@ fn perft_is_falling_factorial_to_depth_2() {
 }
 
 #[test]
-#[ignore = "slow: about 2 minutes on today's engine"]
+#[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn perft_is_falling_factorial_at_depth_3() {
     assert_eq!(
         rbg_engine::perft::perft(&load(FILE), 3).leaves,
