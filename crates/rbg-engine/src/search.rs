@@ -25,18 +25,25 @@ const PATTERN: u8 = 2;
 /// Keeper: apply the first move found and stop.
 const KEEPER: u8 = 3;
 
-/// How to undo a modifier: the previous piece, or variable and value.
-enum Undo {
-    Piece(u32),
-    Var(u32, i32),
-}
-
-/// A modifier applied by [`Searcher::keeper_prefix`]: the vertex and its
-/// previous piece, or the variable and its previous value.
+/// An applied modifier, for undoing it: the vertex and its previous piece,
+/// or the variable and its previous value.
 #[derive(Clone, Copy)]
 enum Change {
     Piece(u32, u32),
     Var(u32, i32),
+}
+
+impl Change {
+    /// Puts back what the modifier replaced.
+    #[inline(always)]
+    fn revert(self, g: &Compiled, s: &mut State) {
+        match self {
+            Change::Piece(v, old) => {
+                s.set_piece(g, v, old);
+            }
+            Change::Var(var, old) => s.vars[var as usize] = old,
+        }
+    }
 }
 
 /// Where [`Searcher::keeper_prefix`] stopped.
@@ -174,12 +181,7 @@ impl Searcher {
             };
             if !moved {
                 while let Some(change) = self.changes.pop() {
-                    match change {
-                        Change::Piece(v, old) => {
-                            s.set_piece(g, v, old);
-                        }
-                        Change::Var(var, old) => s.vars[var as usize] = old,
-                    }
+                    change.revert(g, s);
                 }
                 return false;
             }
@@ -230,20 +232,15 @@ impl Searcher {
                     self.new_version();
                     true
                 }
-                Op::Assign => {
-                    let Act::Assign(var, e) = &g.acts[a as usize] else {
-                        unreachable!("decoded from an assignment")
-                    };
-                    match eval(s, e) {
-                        Some(val) if (0..=g.var_bounds[*var as usize]).contains(&val) => {
-                            let old = std::mem::replace(&mut s.vars[*var as usize], val as i32);
-                            self.changes.push(Change::Var(*var, old));
-                            self.new_version();
-                            true
-                        }
-                        _ => false,
+                Op::Assign => match assigned(g, s, a) {
+                    Some((var, val)) => {
+                        let old = std::mem::replace(&mut s.vars[var as usize], val);
+                        self.changes.push(Change::Var(var, old));
+                        self.new_version();
+                        true
                     }
-                }
+                    None => false,
+                },
                 Op::Switch => {
                     s.player = tr.arg;
                     s.rule_state = a;
@@ -375,15 +372,17 @@ impl Searcher {
                 len: l.stamps.len(),
             }
         };
+        // Only the level's root needs this check: every other node is
+        // discovered by a transition, and `found` ends a pattern walk when it
+        // discovers an accepting node.
+        if M == PATTERN && g.accepting[q as usize] {
+            return true;
+        }
         loop {
             // Most calls visit few nodes: keep LLVM from hoisting a score of
             // table pointers out of the loop (and spilling them) on every
             // call. Measured: 5-7% fewer instructions per playout.
             let g = std::hint::black_box(g);
-            if M == PATTERN && g.accepting[q as usize] {
-                self.stack.truncate(base);
-                return true;
-            }
             let mut next = (NONE, 0);
             for tr in g.transitions(q) {
                 let a = tr.to;
@@ -458,18 +457,17 @@ impl Searcher {
                             continue;
                         }
                         let old = s.set_piece(g, v, tr.arg);
-                        self.descend::<M>(g, s, a, v, level, Undo::Piece(old))
+                        self.descend::<M>(g, s, a, v, level, Change::Piece(v, old))
                     }
                     Op::Assign => {
-                        let Act::Assign(var, e) = &g.acts[a as usize] else {
-                            unreachable!("decoded from an assignment")
+                        let Some((var, val)) = assigned(g, s, a) else {
+                            continue;
                         };
-                        let Some(val) = eval(s, e) else { continue };
-                        if val < 0 || val > g.var_bounds[*var as usize] || !marks.mark(tr.slot, v) {
+                        if !marks.mark(tr.slot, v) {
                             continue;
                         }
-                        let old = std::mem::replace(&mut s.vars[*var as usize], val as i32);
-                        self.descend::<M>(g, s, a, v, level, Undo::Var(*var, old))
+                        let old = std::mem::replace(&mut s.vars[var as usize], val);
+                        self.descend::<M>(g, s, a, v, level, Change::Var(var, old))
                     }
                     Op::Switch => {
                         if !marks.mark(tr.slot, v) {
@@ -536,7 +534,7 @@ impl Searcher {
         a: u32,
         v: u32,
         level: usize,
-        undo: Undo,
+        undo: Change,
     ) -> bool {
         self.cur.push(ModApp {
             action: a,
@@ -551,12 +549,7 @@ impl Searcher {
         }
         self.version = saved_version;
         self.cur.pop();
-        match undo {
-            Undo::Piece(old) => {
-                s.set_piece(g, v, old);
-            }
-            Undo::Var(var, old) => s.vars[var as usize] = old,
-        }
+        undo.revert(g, s);
         stop
     }
 
@@ -610,6 +603,20 @@ fn is_step(op: Op) -> bool {
 #[inline(always)]
 fn accepts<const M: u8>(tr: &Tr) -> bool {
     M == PATTERN && tr.accepting
+}
+
+/// The variable and value assignment action `a` sets in `s`, or `None` when
+/// the value is undefined or out of the variable's bounds (the action then
+/// fails).
+#[inline(always)]
+fn assigned(g: &Compiled, s: &State, a: u32) -> Option<(u32, i32)> {
+    let Act::Assign(var, e) = &g.acts[a as usize] else {
+        unreachable!("decoded from an assignment")
+    };
+    let val = eval(s, e)?;
+    (0..=g.var_bounds[*var as usize])
+        .contains(&val)
+        .then_some((*var, val as i32))
 }
 
 /// Evaluates an expression; `None` on overflow or division by zero.
