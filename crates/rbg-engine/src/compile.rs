@@ -443,25 +443,25 @@ fn deterministic_tables_as_directions(b: &mut Builder) -> (Vec<u32>, u32) {
         .map(|d| (0..nv).map(|v| b.neighbors[v * nd + d]).collect())
         .collect();
     let mut dir_of_table = std::collections::HashMap::new();
-    for act in b.acts.iter_mut() {
+    for act in &b.acts {
         let Act::Multi(t) = *act else { continue };
-        let d = *dir_of_table.entry(t).or_insert_with(|| {
-            let base = t as usize * (nv + 1);
-            let row = &b.multi_off[base..base + nv + 1];
-            if (0..nv).any(|v| row[v + 1] - row[v] > 1) {
+        dir_of_table.entry(t).or_insert_with(|| {
+            let vertices = 0..b.num_vertices;
+            if vertices.clone().any(|v| b.table_targets(t, v).len() > 1) {
                 return NONE;
             }
-            let column = (0..nv)
-                .map(|v| {
-                    let targets = &b.multi_targets[row[v] as usize..row[v + 1] as usize];
-                    targets.first().copied().unwrap_or(NONE)
-                })
+            let column = vertices
+                .map(|v| b.table_targets(t, v).first().copied().unwrap_or(NONE))
                 .collect();
             columns.push(column);
             columns.len() as u32 - 1
         });
-        if d != NONE {
-            *act = Act::Shift(d);
+    }
+    for act in b.acts.iter_mut() {
+        if let Act::Multi(t) = *act {
+            if dir_of_table[&t] != NONE {
+                *act = Act::Shift(dir_of_table[&t]);
+            }
         }
     }
     let nd = columns.len();
@@ -750,18 +750,27 @@ impl Builder {
     /// leaves its start vertex, a shift table otherwise.
     fn vertex_only_act(&mut self, rule: &Rule) -> Act {
         let t = self.shift_table(rule);
-        let nv = self.num_vertices as usize;
-        let base = t as usize * (nv + 1);
-        let row = &self.multi_off[base..base + nv + 1];
-        let stays = (0..nv).all(|v| {
-            let ends = &self.multi_targets[row[v] as usize..row[v + 1] as usize];
-            ends.iter().all(|&w| w as usize == v)
-        });
+        let stays =
+            (0..self.num_vertices).all(|v| self.table_targets(t, v).iter().all(|&w| w == v));
         if !stays {
             return Act::Multi(t);
         }
-        let ok: Vec<bool> = (0..nv).map(|v| row[v] < row[v + 1]).collect();
+        let ok = self.reaches_any(t, false);
         Act::Filter(self.filter_row(ok))
+    }
+
+    /// Targets of shift table `t` from vertex `v`.
+    fn table_targets(&self, t: u32, v: u32) -> &[u32] {
+        let i = t as usize * (self.num_vertices as usize + 1) + v as usize;
+        &self.multi_targets[self.multi_off[i] as usize..self.multi_off[i + 1] as usize]
+    }
+
+    /// For every vertex, whether shift table `t` reaches any vertex from it
+    /// (the opposite when `negated`): the truth of a pattern over `t`.
+    fn reaches_any(&self, t: u32, negated: bool) -> Vec<bool> {
+        (0..self.num_vertices)
+            .map(|v| self.table_targets(t, v).is_empty() == negated)
+            .collect()
     }
 
     /// Stores a filter row (reusing an equal one); returns its first cell.
@@ -864,13 +873,8 @@ impl Builder {
             Rule::Action(Action::Noop) => leaf(Step::Keep(NONE)),
             Rule::Action(Action::Pattern { negated, rule }) => {
                 let t = self.shift_table(rule);
-                let nv = self.num_vertices as usize;
-                let base = t as usize * (nv + 1);
-                let ok: Vec<bool> = (0..nv)
-                    .map(|v| (self.multi_off[base + v] < self.multi_off[base + v + 1]) != *negated)
-                    .collect();
-                let f = self.filter_row(ok);
-                leaf(Step::Keep(f))
+                let ok = self.reaches_any(t, *negated);
+                leaf(Step::Keep(self.filter_row(ok)))
             }
             Rule::Concat(parts) => {
                 let mut acc = Pos::epsilon();
