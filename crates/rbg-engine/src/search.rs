@@ -161,9 +161,9 @@ impl Searcher {
     /// `false` if the keeper got stuck (the game is over); its last move is
     /// then undone.
     ///
-    /// The walk's first steps, as long as every node has a single
-    /// transition, are taken directly ([`Searcher::keeper_prefix`]); the
-    /// search proper only starts where the rules branch.
+    /// The walk's first steps, as long as the search would have no choice,
+    /// are taken directly ([`Searcher::keeper_prefix`]); the search proper
+    /// only starts where the rules really branch.
     pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> bool {
         while s.player == g.num_players {
             g.check_state(s);
