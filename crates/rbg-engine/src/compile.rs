@@ -78,6 +78,11 @@ pub enum Op {
     ShiftOn,
     /// A shift table followed by a piece test (`to` is the test's state).
     MultiOn,
+    /// A shift into a state whose continuations are piece tests of which at
+    /// most one can pass: the piece at the target picks the test's state
+    /// from the row of `Compiled::switch_rows` starting at `set`; the node
+    /// of the shift's state (`to`) is not entered.
+    ShiftSwitch,
     /// A shift table reaching every vertex followed by a piece test: scans
     /// the piece lists of the set's pieces (`arg` indexes `set_pieces`).
     ScanOn,
@@ -125,6 +130,9 @@ pub struct Compiled {
     pub trans: Vec<Tr>,
     /// Whether a state is final in its automaton.
     pub accepting: Vec<bool>,
+    /// Rows of `num_pieces` cells for `Op::ShiftSwitch`: the state of the
+    /// test the piece passes and that state's visited slot, or `NONE`s.
+    pub switch_rows: Vec<(u32, u32)>,
     pub num_slots: u32,
     /// Shift tables: targets of table `t` from vertex `v` are
     /// `multi_targets[multi_off[t * (nv + 1) + v] .. multi_off[t * (nv + 1) + v + 1]]`.
@@ -203,6 +211,16 @@ impl Compiled {
         unsafe { *self.filter_ok.get_unchecked(i) }
     }
 
+    /// The cell of `Op::ShiftSwitch` row `row` for piece `p`.
+    #[inline(always)]
+    pub fn switch_to(&self, row: u32, p: u32) -> (u32, u32) {
+        let i = (row + p) as usize;
+        debug_assert!(i < self.switch_rows.len());
+        // SAFETY: rows are `num_pieces` long and pieces on the board are
+        // `< num_pieces` (checked by `check_state`, kept by offs).
+        unsafe { *self.switch_rows.get_unchecked(i) }
+    }
+
     /// Whether piece `p` is in the piece set whose row starts at `row`.
     #[inline(always)]
     pub fn on_set(&self, row: u32, p: u32) -> bool {
@@ -251,6 +269,8 @@ impl Compiled {
             on_sets: Vec::new(),
             follow: Vec::new(),
             in_pattern: Vec::new(),
+            owner: Vec::new(),
+            building: 0,
             automata: Vec::new(),
         };
         b.automaton(&game.rules, false);
@@ -283,8 +303,7 @@ impl Compiled {
             f.sort_unstable();
             f.dedup();
         }
-        let slot = visited_slots(&follow, &b.acts, &injective, n_acts);
-        let num_slots = slot.iter().filter(|&&x| x != NONE).count() as u32;
+        let (slot, num_slots) = visited_slots(&follow, &b.acts, &b.owner, &injective, n_acts);
         let mut indegree = vec![0u32; n_states];
         for &t in follow.iter().flatten() {
             indegree[t as usize] += 1;
@@ -304,6 +323,7 @@ impl Compiled {
                 Act::Switch(p) => (Op::Switch, p),
             }
         };
+        let mut switch_rows = Vec::new();
         let mut trans_off = Vec::with_capacity(n_states + 1);
         let mut trans = Vec::new();
         for f in &follow {
@@ -338,6 +358,28 @@ impl Compiled {
                         [only] if indegree[only as usize] == 1 => {
                             tr.to = only;
                             tr.set = decode(only).1;
+                        }
+                        _ if op == Op::Shift
+                            && disjoint_sets(
+                                &b.on_sets,
+                                nexts.iter().map(|&x| decode(x).1),
+                                np,
+                            ) =>
+                        {
+                            // The piece at the target picks the one test
+                            // that can pass: go straight to its node.
+                            tr.op = Op::ShiftSwitch;
+                            tr.set = switch_rows.len() as u32;
+                            let mut row = vec![(NONE, NONE); np as usize];
+                            for &x in nexts {
+                                let set = decode(x).1;
+                                for (p, cell) in row.iter_mut().enumerate() {
+                                    if b.on_sets[(set + p as u32) as usize] {
+                                        *cell = (x, slot[x as usize]);
+                                    }
+                                }
+                            }
+                            switch_rows.extend(row);
                         }
                         _ => {
                             tr.set = b.on_sets.len() as u32;
@@ -417,6 +459,7 @@ impl Compiled {
             trans_off,
             trans,
             accepting,
+            switch_rows,
             num_slots,
             multi_off,
             multi_targets,
@@ -474,6 +517,11 @@ fn deterministic_tables_as_directions(b: &mut Builder) -> (Vec<u32>, u32) {
     (neighbors, nd as u32)
 }
 
+/// Whether no piece is in two of the piece sets starting at `rows`.
+fn disjoint_sets(on_sets: &[bool], rows: impl Iterator<Item = u32> + Clone, np: u32) -> bool {
+    (0..np).all(|p| rows.clone().filter(|&r| on_sets[(r + p) as usize]).count() <= 1)
+}
+
 /// Assigns visited-set slots to the states that need one.
 ///
 /// Within one level (fixed applied modifiers) a state is *visited once*
@@ -485,7 +533,13 @@ fn deterministic_tables_as_directions(b: &mut Builder) -> (Vec<u32>, u32) {
 /// state whose single incoming action maps distinct vertices to distinct
 /// vertices (a vertex-keeping test or an injective shift). The others get a
 /// slot, checked when the node is discovered.
-fn visited_slots(follow: &[Vec<u32>], acts: &[Act], injective: &[bool], n_acts: usize) -> Vec<u32> {
+fn visited_slots(
+    follow: &[Vec<u32>],
+    acts: &[Act],
+    owner: &[u32],
+    injective: &[bool],
+    n_acts: usize,
+) -> (Vec<u32>, u32) {
     let n = follow.len();
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (q, f) in follow.iter().enumerate() {
@@ -510,7 +564,7 @@ fn visited_slots(follow: &[Vec<u32>], acts: &[Act], injective: &[bool], n_acts: 
         }
     }
     let mut slot = vec![NONE; n];
-    let mut next = 0;
+    let mut next = vec![0; n - n_acts];
     for q in 0..n_acts {
         let single_from_once = preds[q].len() == 1 && once[preds[q][0] as usize];
         let spreading = match acts[q] {
@@ -519,11 +573,12 @@ fn visited_slots(follow: &[Vec<u32>], acts: &[Act], injective: &[bool], n_acts: 
             _ => false,
         };
         if !single_from_once && (preds[q].len() >= 2 || spreading) {
-            slot[q] = next;
-            next += 1;
+            let k = owner[q] as usize;
+            slot[q] = next[k];
+            next[k] += 1;
         }
     }
-    slot
+    (slot, next.into_iter().max().unwrap_or(0))
 }
 
 struct AutInfo {
@@ -551,6 +606,11 @@ struct Builder {
     on_sets: Vec<bool>,
     follow: Vec<Vec<u32>>,
     in_pattern: Vec<bool>,
+    /// Automaton of every action (a pattern's actions belong to the
+    /// pattern's automaton, not to the enclosing one).
+    owner: Vec<u32>,
+    /// Automaton being built.
+    building: u32,
     automata: Vec<AutInfo>,
 }
 
@@ -633,7 +693,9 @@ impl Builder {
             first: vec![],
             last: vec![],
         });
+        let outer = std::mem::replace(&mut self.building, k as u32);
         let p = self.build(rule, in_pattern);
+        self.building = outer;
         self.automata[k] = AutInfo {
             nullable: p.nullable,
             first: p.first,
@@ -648,6 +710,7 @@ impl Builder {
         self.acts.push(act);
         self.follow.push(Vec::new());
         self.in_pattern.push(in_pattern);
+        self.owner.push(self.building);
         Pos::leaf(i)
     }
 

@@ -208,11 +208,12 @@ impl Searcher {
                     let mut passing = None;
                     for tr in trs {
                         let mut w = v;
-                        if self.step(g, s, tr, &mut w) {
+                        let to = self.step(g, s, tr, &mut w);
+                        if to != NONE {
                             if passing.is_some() {
                                 return Prefix::Branch(q, v);
                             }
-                            passing = Some((tr.to, w));
+                            passing = Some((to, w));
                         }
                     }
                     let Some((to, w)) = passing else {
@@ -223,9 +224,12 @@ impl Searcher {
                 }
                 _ => return Prefix::Branch(q, v),
             };
-            let a = tr.to;
+            let mut a = tr.to;
             let passed = match tr.op {
-                op if is_step(op) => self.step(g, s, tr, &mut v),
+                op if is_step(op) => {
+                    a = self.step(g, s, tr, &mut v);
+                    a != NONE
+                }
                 Op::Off => {
                     let old = s.set_piece(g, v, tr.arg);
                     self.changes.push(Change::Piece(v, old));
@@ -258,12 +262,22 @@ impl Searcher {
     }
 
     /// Takes a step (see [`is_step`]) from `v` at level 0: moves `v` along a
-    /// shift; false if the step fails. `node` repeats these tests inline in
-    /// its own arms: calling this from there costs 14-20% more instructions
-    /// (the inner match is not folded into the caller's).
+    /// shift and returns the state reached, or `NONE` if the step fails.
+    /// `node` repeats these tests inline in its own arms: calling this from
+    /// there costs 14-20% more instructions (the inner match is not folded
+    /// into the caller's).
     #[inline(always)]
-    fn step(&mut self, g: &Compiled, s: &mut State, tr: &Tr, v: &mut u32) -> bool {
-        match tr.op {
+    fn step(&mut self, g: &Compiled, s: &mut State, tr: &Tr, v: &mut u32) -> u32 {
+        if tr.op == Op::ShiftSwitch {
+            let t = g.neighbor(*v, tr.arg);
+            *v = t;
+            return if t == NONE {
+                NONE
+            } else {
+                g.switch_to(tr.set, s.piece(t)).0
+            };
+        }
+        let passed = match tr.op {
             Op::Shift | Op::ShiftOn => {
                 let t = g.neighbor(*v, tr.arg);
                 *v = t;
@@ -280,6 +294,11 @@ impl Searcher {
             }
             Op::Pattern => self.pattern(g, s, tr.arg >> 1, *v, 0) != (tr.arg & 1 != 0),
             _ => unreachable!("not a step: {:?}", tr.op),
+        };
+        if passed {
+            tr.to
+        } else {
+            NONE
         }
     }
 
@@ -399,6 +418,17 @@ impl Searcher {
                             && g.on_set(tr.set, s.piece(t))
                             && marks.mark(tr.slot, t)
                             && self.found::<M>(&mut next, tr, t)
+                    }
+                    Op::ShiftSwitch => {
+                        let t = g.neighbor(v, tr.arg);
+                        if t == NONE {
+                            continue;
+                        }
+                        let (to, slot) = g.switch_to(tr.set, s.piece(t));
+                        to != NONE
+                            && marks.mark(tr.slot, t)
+                            && marks.mark(slot, t)
+                            && self.found_state::<M>(g, &mut next, to, t)
                     }
                     Op::Multi => {
                         let targets = g.multi(tr.arg, v);
@@ -526,6 +556,23 @@ impl Searcher {
         accepts::<M>(tr)
     }
 
+    /// Like [`Searcher::found`], for a node whose state `to` is not the
+    /// transition's.
+    #[inline(always)]
+    fn found_state<const M: u8>(
+        &mut self,
+        g: &Compiled,
+        next: &mut (u32, u32),
+        to: u32,
+        t: u32,
+    ) -> bool {
+        if next.0 != NONE {
+            self.stack.push(*next);
+        }
+        *next = (to, t);
+        M == PATTERN && g.accepting[to as usize]
+    }
+
     /// After modifier `a` was applied at `v`: records it, walks the next
     /// level, and undoes it with `undo` unless the keeper stopped there (the
     /// keeper keeps its move). Returns true to stop.
@@ -596,7 +643,14 @@ impl Searcher {
 fn is_step(op: Op) -> bool {
     matches!(
         op,
-        Op::Shift | Op::ShiftOn | Op::On | Op::Filter | Op::Noop | Op::Compare | Op::Pattern
+        Op::Shift
+            | Op::ShiftOn
+            | Op::ShiftSwitch
+            | Op::On
+            | Op::Filter
+            | Op::Noop
+            | Op::Compare
+            | Op::Pattern
     )
 }
 
