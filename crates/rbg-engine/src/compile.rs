@@ -16,6 +16,7 @@
 
 use rbg_lang::ast::{self, Action, Arith, ArithOp, CmpOp, Rule};
 
+use crate::probe::Probes;
 use crate::state::State;
 
 /// Marker for "no vertex" / "no slot".
@@ -102,6 +103,9 @@ pub struct Tr {
     pub set: u32,
     /// Whether state `to` is accepting (set once `to` is final).
     pub accepting: bool,
+    /// Whether state `to`'s only transition is a switch without a visited
+    /// slot: the walk ends the move as soon as it discovers the node.
+    pub ends: bool,
 }
 
 /// The whole game in dense form.
@@ -158,6 +162,8 @@ pub struct Compiled {
     pub memo_index: Vec<u32>,
     /// Number of memoised automata.
     pub num_memos: u32,
+    /// Programs deciding patterns without a search.
+    pub probes: Probes,
 }
 
 impl Compiled {
@@ -337,6 +343,7 @@ impl Compiled {
                     arg,
                     set: 0,
                     accepting: false,
+                    ends: false,
                 };
                 // Test pieces before entering the node of a shift into a
                 // non-accepting state whose continuations are all piece
@@ -398,8 +405,17 @@ impl Compiled {
             }
         }
         trans_off.push(trans.len() as u32);
+        let ends: Vec<bool> = (0..n_states)
+            .map(
+                |q| match &trans[trans_off[q] as usize..trans_off[q + 1] as usize] {
+                    [only] => only.op == Op::Switch && only.slot == NONE,
+                    _ => false,
+                },
+            )
+            .collect();
         for tr in trans.iter_mut() {
             tr.accepting = accepting[tr.to as usize];
+            tr.ends = tr.op != Op::ShiftSwitch && ends[tr.to as usize];
         }
         let (multi_off, multi_targets, filter_ok) = (b.multi_off, b.multi_targets, b.filter_ok);
         let mut memo_index = vec![NONE; b.automata.len()];
@@ -443,7 +459,7 @@ impl Compiled {
             }
         }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        Compiled {
+        let mut c = Compiled {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             num_players: game.players.len() as u32,
             num_pieces: game.pieces.len() as u32,
@@ -471,7 +487,10 @@ impl Compiled {
             filter_ok,
             memo_index,
             num_memos,
-        }
+            probes: Probes::default(),
+        };
+        c.probes = Probes::build(&c);
+        c
     }
 }
 

@@ -21,6 +21,7 @@ mod compile;
 pub mod moves;
 pub mod perft;
 pub mod playout;
+mod probe;
 mod search;
 mod state;
 

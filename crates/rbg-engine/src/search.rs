@@ -124,6 +124,9 @@ pub struct Searcher {
     last_version: u64,
     /// Modifiers applied by the keeper's current move, for undoing it.
     changes: Vec<Change>,
+    /// The switch that ended the keeper's search: player, rules index and
+    /// position.
+    switched: (u32, u32, u32),
 }
 
 impl Searcher {
@@ -138,6 +141,7 @@ impl Searcher {
             version: 0,
             last_version: 0,
             changes: Vec::new(),
+            switched: (0, 0, 0),
         }
     }
 
@@ -176,7 +180,11 @@ impl Searcher {
                     // version: its pattern results stay valid.
                     self.cur.clear();
                     self.begin_level(0);
-                    self.node::<KEEPER>(g, s, q, v, 0)
+                    let moved = self.node::<KEEPER>(g, s, q, v, 0);
+                    if moved {
+                        (s.player, s.rule_state, s.pos) = self.switched;
+                    }
+                    moved
                 }
             };
             if !moved {
@@ -345,9 +353,10 @@ impl Searcher {
 
     /// Discovers the targets of a shift table (those holding a piece of the
     /// transition's set when `TEST`), marking them when the target state has
-    /// a slot.
+    /// a slot. Returns true to stop.
     #[inline(always)]
-    fn push_targets<const TEST: bool>(
+    #[allow(clippy::too_many_arguments)]
+    fn push_targets<const M: u8, const TEST: bool>(
         &mut self,
         g: &Compiled,
         s: &State,
@@ -356,14 +365,15 @@ impl Searcher {
         marks: &Marks,
         next: &mut (u32, u32),
     ) -> bool {
-        let mut discovered = false;
         for &t in targets {
-            if (!TEST || g.on_set(tr.set, s.piece(t))) && marks.mark(tr.slot, t) {
-                self.found::<COLLECT>(next, tr, t);
-                discovered = true;
+            if (!TEST || g.on_set(tr.set, s.piece(t)))
+                && marks.mark(tr.slot, t)
+                && self.found::<M>(g, next, tr, t)
+            {
+                return true;
             }
         }
-        discovered
+        false
     }
 
     /// Explores every node of one level reachable from (q0, v0) without
@@ -410,14 +420,14 @@ impl Searcher {
                 let stop = match tr.op {
                     Op::Shift => {
                         let t = g.neighbor(v, tr.arg);
-                        t != NONE && marks.mark(tr.slot, t) && self.found::<M>(&mut next, tr, t)
+                        t != NONE && marks.mark(tr.slot, t) && self.found::<M>(g, &mut next, tr, t)
                     }
                     Op::ShiftOn => {
                         let t = g.neighbor(v, tr.arg);
                         t != NONE
                             && g.on_set(tr.set, s.piece(t))
                             && marks.mark(tr.slot, t)
-                            && self.found::<M>(&mut next, tr, t)
+                            && self.found::<M>(g, &mut next, tr, t)
                     }
                     Op::ShiftSwitch => {
                         let t = g.neighbor(v, tr.arg);
@@ -432,49 +442,44 @@ impl Searcher {
                     }
                     Op::Multi => {
                         let targets = g.multi(tr.arg, v);
-                        self.push_targets::<false>(g, s, tr, targets, &marks, &mut next)
-                            && accepts::<M>(tr)
+                        self.push_targets::<M, false>(g, s, tr, targets, &marks, &mut next)
                     }
                     Op::MultiOn => {
                         let targets = g.multi(tr.arg, v);
-                        self.push_targets::<true>(g, s, tr, targets, &marks, &mut next)
-                            && accepts::<M>(tr)
+                        self.push_targets::<M, true>(g, s, tr, targets, &marks, &mut next)
                     }
                     Op::ScanOn => {
                         let mut i = tr.arg as usize;
-                        let before = next;
-                        while g.set_pieces[i] != NONE {
-                            let targets = s.piece_list(g, g.set_pieces[i]);
-                            for &t in targets {
-                                if marks.mark(tr.slot, t) {
-                                    if next.0 != NONE {
-                                        self.stack.push(next);
-                                    }
-                                    next = (a, t);
+                        let mut stop = false;
+                        while !stop && g.set_pieces[i] != NONE {
+                            for &t in s.piece_list(g, g.set_pieces[i]) {
+                                if marks.mark(tr.slot, t) && self.found::<M>(g, &mut next, tr, t) {
+                                    stop = true;
+                                    break;
                                 }
                             }
                             i += 1;
                         }
-                        next != before && accepts::<M>(tr)
+                        stop
                     }
                     Op::On => {
                         g.on_set(tr.arg, s.piece(v))
                             && marks.mark(tr.slot, v)
-                            && self.found::<M>(&mut next, tr, v)
+                            && self.found::<M>(g, &mut next, tr, v)
                     }
                     Op::Filter => {
                         g.filter(tr.arg, v)
                             && marks.mark(tr.slot, v)
-                            && self.found::<M>(&mut next, tr, v)
+                            && self.found::<M>(g, &mut next, tr, v)
                     }
-                    Op::Noop => marks.mark(tr.slot, v) && self.found::<M>(&mut next, tr, v),
+                    Op::Noop => marks.mark(tr.slot, v) && self.found::<M>(g, &mut next, tr, v),
                     Op::Compare => {
                         let Act::Compare(l, op, r) = &g.acts[a as usize] else {
                             unreachable!("decoded from a comparison")
                         };
                         compare(s, l, *op, r)
                             && marks.mark(tr.slot, v)
-                            && self.found::<M>(&mut next, tr, v)
+                            && self.found::<M>(g, &mut next, tr, v)
                     }
                     Op::Pattern => {
                         // Marking first evaluates a pattern at most once per
@@ -482,7 +487,7 @@ impl Searcher {
                         let negated = tr.arg & 1 != 0;
                         marks.mark(tr.slot, v)
                             && self.pattern(g, s, tr.arg >> 1, v, level) != negated
-                            && self.found::<M>(&mut next, tr, v)
+                            && self.found::<M>(g, &mut next, tr, v)
                     }
                     Op::Off => {
                         if !marks.mark(tr.slot, v) {
@@ -501,32 +506,7 @@ impl Searcher {
                         let old = std::mem::replace(&mut s.vars[var as usize], val);
                         self.descend::<M>(g, s, a, v, level, Change::Var(var, old))
                     }
-                    Op::Switch => {
-                        if !marks.mark(tr.slot, v) {
-                            continue;
-                        }
-                        match M {
-                            COLLECT => {
-                                self.out.push_with(
-                                    &self.cur,
-                                    ModApp {
-                                        action: a,
-                                        vertex: v,
-                                    },
-                                );
-                                false
-                            }
-                            EXISTS => true,
-                            KEEPER => {
-                                s.player = tr.arg;
-                                s.rule_state = a;
-                                s.pos = v;
-                                true
-                            }
-                            // Patterns contain no switches (checked by the front end).
-                            _ => false,
-                        }
-                    }
+                    Op::Switch => marks.mark(tr.slot, v) && self.switch::<M>(tr, v),
                 };
                 if stop {
                     self.stack.truncate(base);
@@ -546,14 +526,43 @@ impl Searcher {
     /// Records a discovered node (state `tr.to`, vertex `t`): it becomes the
     /// next one to explore and the previously kept one goes on the stack.
     /// Returns true when that ends the walk: a pattern holds as soon as an
-    /// accepting node is found.
+    /// accepting node is found. A node whose only transition is a switch
+    /// (`Tr::ends`) is not kept: the switch is taken at once.
     #[inline(always)]
-    fn found<const M: u8>(&mut self, next: &mut (u32, u32), tr: &Tr, t: u32) -> bool {
+    fn found<const M: u8>(&mut self, g: &Compiled, next: &mut (u32, u32), tr: &Tr, t: u32) -> bool {
+        if tr.ends {
+            return self.switch::<M>(&g.transitions(tr.to)[0], t);
+        }
         if next.0 != NONE {
             self.stack.push(*next);
         }
         *next = (tr.to, t);
         accepts::<M>(tr)
+    }
+
+    /// Takes switch `sw` at `v`: the move ends. Returns true to stop. (The
+    /// keeper's switch is applied to the state by `complete_keeper`.)
+    #[inline(always)]
+    fn switch<const M: u8>(&mut self, sw: &Tr, v: u32) -> bool {
+        match M {
+            COLLECT => {
+                self.out.push_with(
+                    &self.cur,
+                    ModApp {
+                        action: sw.to,
+                        vertex: v,
+                    },
+                );
+                false
+            }
+            EXISTS => true,
+            KEEPER => {
+                self.switched = (sw.arg, sw.to, v);
+                true
+            }
+            // Patterns contain no switches (checked by the front end).
+            _ => false,
+        }
     }
 
     /// Like [`Searcher::found`], for a node whose state `to` is not the
@@ -628,6 +637,10 @@ impl Searcher {
         v: u32,
         level: usize,
     ) -> bool {
+        let pc = g.probes.start[k as usize];
+        if pc != NONE {
+            return g.probes.run(&s.board, v, pc);
+        }
         let saved_len = self.cur.len();
         let lvl = level + 1;
         self.begin_level(lvl);

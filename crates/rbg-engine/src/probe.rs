@@ -1,0 +1,371 @@
+//! Probes: patterns decided by a straight program instead of a search.
+//!
+//! Many patterns are small trees of steps, such as tic-tac-toe's
+//! `dir {x} (dir + opp^2) {x} + ...` or reversi's ray
+//! `dir {o} dir ({o} dir)* {x}`. The walk (`search.rs`) decides them with a
+//! search: a level, visited marks, a stack, one dispatch per transition. A
+//! probe decides them with a backtracking program that needs none of these.
+//!
+//! A program is a list of instructions, each one step: look the current
+//! vertex up in a *column* (a board direction, the identity, a filter, or the
+//! `i`-th target of a shift table), then the piece there in the
+//! instruction's *row*, which gives the next instruction, `ACCEPT` or
+//! `FAIL`; a missing target goes to the instruction's `fail`. Vertices are
+//! kept in a few registers: a state with one transition steps in place,
+//! the alternatives of a state with several read its register and write the
+//! next one, and each alternative's `fail` is the next alternative (the last
+//! one's is the state's own `fail`), so backtracking needs no stack.
+//!
+//! A pattern gets a program when its automaton allows it: every transition
+//! is a shift, a piece test, a no-op, a filter or a shift table with few
+//! targets, and every loop of the program steps along one board direction
+//! that never comes back to a vertex (so the program ends), with no
+//! alternatives inside the loop. Others, and programs that would be too big,
+//! are left to the search.
+
+use std::collections::HashMap;
+
+use crate::compile::{Compiled, Op, NONE};
+
+/// The next instruction cell meaning "the pattern holds".
+const ACCEPT: u32 = u32::MAX - 1;
+/// The next instruction cell meaning "the pattern does not hold".
+const FAIL: u32 = u32::MAX;
+/// A row cell meaning "go to the instruction's `fail`".
+const STEP_FAILS: u32 = u32::MAX - 2;
+/// Number of vertex registers.
+const REGS: usize = 16;
+/// Largest program (instructions) built for one pattern.
+const MAX_INSTRUCTIONS: usize = 512;
+/// Largest number of targets of a shift table expanded into alternatives.
+const MAX_TABLE_TARGETS: usize = 4;
+
+/// One step of a probe program.
+#[derive(Clone, Copy, Debug)]
+struct Ins {
+    /// First cell of the column (`num_vertices` cells) in `Probes::cols`.
+    col: u32,
+    /// First cell of the row (`num_pieces` cells) in `Probes::rows`.
+    row: u32,
+    /// Where to go when the column has no target.
+    fail: u32,
+    /// Register read.
+    src: u8,
+    /// Register written with the target.
+    dst: u8,
+}
+
+/// The probe programs of a game's patterns.
+#[derive(Clone, Debug, Default)]
+pub struct Probes {
+    /// First instruction of each automaton's program (`ACCEPT` or `FAIL`
+    /// for a pattern decided without looking), or `NONE` without one.
+    pub start: Vec<u32>,
+    ins: Vec<Ins>,
+    cols: Vec<u32>,
+    rows: Vec<u32>,
+}
+
+impl Probes {
+    /// Builds programs for the pattern automata of `c` that allow one.
+    pub fn build(c: &Compiled) -> Probes {
+        let mut b = Builder {
+            c,
+            p: Probes::default(),
+            col_ids: HashMap::new(),
+            col_dir: Vec::new(),
+            acyclic: (0..c.num_dirs).map(|d| acyclic(c, d)).collect(),
+            memo: HashMap::new(),
+            path: Vec::new(),
+            program: 0,
+        };
+        b.p.start = vec![NONE; c.starts.len()];
+        for k in 1..c.starts.len() {
+            let (ins, rows) = (b.p.ins.len(), b.p.rows.len());
+            b.memo.clear();
+            b.path.clear();
+            b.program = ins;
+            match b.state(c.starts[k], 0, FAIL) {
+                Some(pc) => b.p.start[k] = pc,
+                None => {
+                    b.p.ins.truncate(ins);
+                    b.p.rows.truncate(rows);
+                }
+            }
+        }
+        b.p
+    }
+
+    /// Runs the program starting at `pc` from vertex `v` on `board`.
+    ///
+    /// A failing step goes to `fail` through a branch rather than a loaded
+    /// value: the processor predicts it and runs ahead into the next
+    /// alternative instead of waiting for the chain of loads.
+    #[inline]
+    pub fn run(&self, board: &[u32], v: u32, mut pc: u32) -> bool {
+        let mut regs = [0u32; REGS];
+        regs[0] = v;
+        while pc < ACCEPT {
+            debug_assert!((pc as usize) < self.ins.len());
+            // SAFETY: programs only name their own instructions, columns
+            // and rows (`Builder::state`), registers are `< REGS`, vertices
+            // come from the columns or the caller (`v < num_vertices`, as
+            // every column has), and pieces on the board are
+            // `< num_pieces`, as every row has.
+            unsafe {
+                let ins = *self.ins.get_unchecked(pc as usize);
+                let from = *regs.get_unchecked(ins.src as usize);
+                let t = *self.cols.get_unchecked((ins.col + from) as usize);
+                if t == NONE {
+                    pc = ins.fail;
+                    continue;
+                }
+                let piece = *board.get_unchecked(t as usize);
+                let next = *self.rows.get_unchecked((ins.row + piece) as usize);
+                if next == STEP_FAILS {
+                    pc = ins.fail;
+                    continue;
+                }
+                *regs.get_unchecked_mut(ins.dst as usize) = t;
+                pc = next;
+            }
+        }
+        pc == ACCEPT
+    }
+}
+
+/// What a transition's step passes to: for each piece at its target, the
+/// state reached (or none).
+#[derive(Clone, Copy)]
+enum Row {
+    /// Every piece: this state.
+    All(u32),
+    /// Pieces of the set whose `on_sets` row starts here: this state.
+    Set(u32, u32),
+    /// `Compiled::switch_rows` row starting here.
+    Switch(u32),
+}
+
+/// What a column does to a vertex, for the termination check.
+#[derive(Clone, Copy, PartialEq)]
+enum Motion {
+    /// Keeps the vertex (or has no target).
+    Stay,
+    /// Moves along a board direction.
+    Dir(u32),
+    /// Anything else (a shift table's target).
+    Other,
+}
+
+struct Builder<'a> {
+    c: &'a Compiled,
+    p: Probes,
+    col_ids: HashMap<ColKey, u32>,
+    /// Motion of each column (indexed by column number).
+    col_dir: Vec<Motion>,
+    /// Whether following a direction never comes back to a vertex.
+    acyclic: Vec<bool>,
+    /// First instruction and number of alternatives of each (state,
+    /// register, fail) already built.
+    memo: HashMap<(u32, u8, u32), (u32, u32)>,
+    /// Instructions whose rows are being filled, outermost first.
+    path: Vec<u32>,
+    /// First instruction of the program being built.
+    program: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum ColKey {
+    Stay,
+    Dir(u32),
+    Filter(u32),
+    Target(u32, usize),
+}
+
+impl Builder<'_> {
+    /// The first cell of a column, built on first use.
+    fn col(&mut self, key: ColKey) -> u32 {
+        if let Some(&c) = self.col_ids.get(&key) {
+            return c;
+        }
+        let c = self.c;
+        let cells: Vec<u32> = (0..c.num_vertices)
+            .map(|v| match key {
+                ColKey::Stay => v,
+                ColKey::Dir(d) => c.neighbor(v, d),
+                ColKey::Filter(row) if c.filter(row, v) => v,
+                ColKey::Filter(_) => NONE,
+                ColKey::Target(t, i) => c.multi(t, v).get(i).copied().unwrap_or(NONE),
+            })
+            .collect();
+        let motion = match key {
+            ColKey::Stay | ColKey::Filter(_) => Motion::Stay,
+            ColKey::Dir(d) => Motion::Dir(d),
+            ColKey::Target(..) => Motion::Other,
+        };
+        let first = self.p.cols.len() as u32;
+        self.p.cols.extend(cells);
+        self.col_ids.insert(key, first);
+        self.col_dir.push(motion);
+        first
+    }
+
+    /// The steps a state's transitions take: (column, row) pairs, or `None`
+    /// when some transition cannot be probed.
+    fn steps(&mut self, q: u32) -> Option<Vec<(u32, Row)>> {
+        let c = self.c;
+        let mut steps = Vec::new();
+        for tr in c.transitions(q) {
+            let (key, row) = match tr.op {
+                Op::Shift => (ColKey::Dir(tr.arg), Row::All(tr.to)),
+                Op::ShiftOn => (ColKey::Dir(tr.arg), Row::Set(tr.set, tr.to)),
+                Op::ShiftSwitch => (ColKey::Dir(tr.arg), Row::Switch(tr.set)),
+                Op::On => (ColKey::Stay, Row::Set(tr.arg, tr.to)),
+                Op::Noop => (ColKey::Stay, Row::All(tr.to)),
+                Op::Filter => (ColKey::Filter(tr.arg), Row::All(tr.to)),
+                Op::Multi | Op::MultiOn => {
+                    let row = if tr.op == Op::Multi {
+                        Row::All(tr.to)
+                    } else {
+                        Row::Set(tr.set, tr.to)
+                    };
+                    let most = (0..c.num_vertices)
+                        .map(|v| c.multi(tr.arg, v).len())
+                        .max()
+                        .unwrap_or(0);
+                    if most > MAX_TABLE_TARGETS {
+                        return None;
+                    }
+                    for i in 0..most {
+                        steps.push((self.col(ColKey::Target(tr.arg, i)), row));
+                    }
+                    continue;
+                }
+                _ => return None,
+            };
+            steps.push((self.col(key), row));
+        }
+        Some(steps)
+    }
+
+    /// Builds the code for being in state `q` with the vertex in register
+    /// `reg`, going to `fail` when no path from there accepts. Returns its
+    /// first instruction (or `ACCEPT`/`fail` when no step is needed), or
+    /// `None` when the pattern cannot be probed.
+    fn state(&mut self, q: u32, reg: u8, fail: u32) -> Option<u32> {
+        let c = self.c;
+        if c.accepting[q as usize] {
+            return Some(ACCEPT);
+        }
+        if let Some(&(pc, n)) = self.memo.get(&(q, reg, fail)) {
+            // A loop back to instructions being built: allowed when it walks
+            // along one direction that never returns, through states with
+            // one step each (a loop through alternatives would need their
+            // register saved).
+            if let Some(i) = self.path.iter().position(|&x| x >= pc && x < pc + n) {
+                if n != 1 {
+                    return None;
+                }
+                self.check_loop(i)?;
+            }
+            return Some(pc);
+        }
+        let steps = self.steps(q)?;
+        if steps.is_empty() {
+            return Some(fail);
+        }
+        let dst = if steps.len() == 1 { reg } else { reg + 1 };
+        if dst as usize >= REGS || self.p.ins.len() - self.program + steps.len() > MAX_INSTRUCTIONS
+        {
+            return None;
+        }
+        let base = self.p.ins.len() as u32;
+        let n = steps.len() as u32;
+        for i in 0..n {
+            self.p.ins.push(Ins {
+                col: steps[i as usize].0,
+                row: 0,
+                fail: if i + 1 < n { base + i + 1 } else { fail },
+                src: reg,
+                dst,
+            });
+        }
+        self.memo.insert((q, reg, fail), (base, n));
+        let np = c.num_pieces;
+        for (i, &(_, row)) in steps.iter().enumerate() {
+            let pc = base + i as u32;
+            let alt_fail = self.p.ins[pc as usize].fail;
+            self.path.push(pc);
+            let first = self.p.rows.len() as u32;
+            self.p.ins[pc as usize].row = first;
+            self.p
+                .rows
+                .extend(std::iter::repeat_n(alt_fail, np as usize));
+            let mut built: Vec<(u32, u32)> = Vec::new();
+            for p in 0..np {
+                let to = match row {
+                    Row::All(to) => to,
+                    Row::Set(set, to) if c.on_set(set, p) => to,
+                    Row::Set(..) => NONE,
+                    Row::Switch(r) => c.switch_to(r, p).0,
+                };
+                if to == NONE {
+                    continue;
+                }
+                let cell = match built.iter().find(|&&(s, _)| s == to) {
+                    Some(&(_, cell)) => cell,
+                    None => {
+                        let cell = self.state(to, dst, alt_fail)?;
+                        built.push((to, cell));
+                        cell
+                    }
+                };
+                if cell != alt_fail {
+                    self.p.rows[(first + p) as usize] = cell;
+                }
+            }
+            self.path.pop();
+        }
+        Some(base)
+    }
+
+    /// Accepts the loop made of the instructions `path[from..]` if it moves
+    /// along a single acyclic direction (each turn ends at a new vertex, so
+    /// the loop ends) and tests in place otherwise.
+    fn check_loop(&self, from: usize) -> Option<()> {
+        let mut dir = None;
+        for &pc in &self.path[from..] {
+            let col = self.p.ins[pc as usize].col / self.c.num_vertices.max(1);
+            match self.col_dir[col as usize] {
+                Motion::Stay => {}
+                Motion::Dir(d) if dir.is_none() || dir == Some(d) => dir = Some(d),
+                _ => return None,
+            }
+        }
+        let d = dir?;
+        self.acyclic[d as usize].then_some(())
+    }
+}
+
+/// Whether following direction `d` from any vertex never returns to it.
+fn acyclic(c: &Compiled, d: u32) -> bool {
+    let nv = c.num_vertices as usize;
+    // 0: unvisited, 1: on the current walk, 2: known to end.
+    let mut color = vec![0u8; nv];
+    for v0 in 0..nv {
+        let mut walk = Vec::new();
+        let mut v = v0 as u32;
+        while v != NONE && color[v as usize] == 0 {
+            color[v as usize] = 1;
+            walk.push(v);
+            v = c.neighbor(v, d);
+        }
+        if v != NONE && color[v as usize] == 1 {
+            return false;
+        }
+        for w in walk {
+            color[w as usize] = 2;
+        }
+    }
+    true
+}
