@@ -9,12 +9,19 @@
 //! A program is a list of instructions, each one step: look the current
 //! vertex up in a *column* (a board direction, the identity, a filter, or the
 //! `i`-th target of a shift table), then the piece there in the
-//! instruction's *row*, which gives the next instruction, `ACCEPT` or
-//! `FAIL`; a missing target goes to the instruction's `fail`. Vertices are
-//! kept in a few registers: a state with one transition steps in place,
-//! the alternatives of a state with several read its register and write the
-//! next one, and each alternative's `fail` is the next alternative (the last
-//! one's is the state's own `fail`), so backtracking needs no stack.
+//! instruction's *row*, which says whether the step fails, goes on to the
+//! instruction's `ok`, or reaches an accepting state (the pattern holds). A
+//! failing step, or a column without a target, goes to the instruction's
+//! `fail`. Vertices are kept in a few registers: a state with one step moves
+//! in place, the alternatives of a state with several read its register and
+//! write the next one, and each alternative's `fail` is the next
+//! alternative (the last one's is the state's own `fail`), so backtracking
+//! needs no stack.
+//!
+//! The next instruction is taken from the current one by a branch, never
+//! loaded from a row: the processor predicts the branch and runs ahead. (A
+//! first version loaded it from the row; it ran fewer instructions than the
+//! search but was no faster.)
 //!
 //! A pattern gets a program when its automaton allows it: every transition
 //! is a shift, a piece test, a no-op, a filter or a shift table with few
@@ -31,8 +38,11 @@ use crate::compile::{Compiled, Op, NONE};
 const ACCEPT: u32 = u32::MAX - 1;
 /// The next instruction cell meaning "the pattern does not hold".
 const FAIL: u32 = u32::MAX;
-/// A row cell meaning "go to the instruction's `fail`".
-const STEP_FAILS: u32 = u32::MAX - 2;
+/// Row cells: the step fails, goes on to `ok`, or reaches an accepting
+/// state.
+const STEP_FAILS: u8 = 0;
+const STEP_GOES_ON: u8 = 1;
+const STEP_ACCEPTS: u8 = 2;
 /// Number of vertex registers.
 const REGS: usize = 16;
 /// Largest program (instructions) built for one pattern.
@@ -47,7 +57,9 @@ struct Ins {
     col: u32,
     /// First cell of the row (`num_pieces` cells) in `Probes::rows`.
     row: u32,
-    /// Where to go when the column has no target.
+    /// Where to go when the step goes on (`STEP_GOES_ON`).
+    ok: u32,
+    /// Where to go when the column has no target or the step fails.
     fail: u32,
     /// Register read.
     src: u8,
@@ -63,7 +75,7 @@ pub struct Probes {
     pub start: Vec<u32>,
     ins: Vec<Ins>,
     cols: Vec<u32>,
-    rows: Vec<u32>,
+    rows: Vec<u8>,
 }
 
 impl Probes {
@@ -98,9 +110,9 @@ impl Probes {
 
     /// Runs the program starting at `pc` from vertex `v` on `board`.
     ///
-    /// A failing step goes to `fail` through a branch rather than a loaded
-    /// value: the processor predicts it and runs ahead into the next
-    /// alternative instead of waiting for the chain of loads.
+    /// The next instruction is always read from the current one and chosen
+    /// by a branch, never loaded from a row: the processor predicts the
+    /// branch and runs ahead instead of waiting for the chain of loads.
     #[inline]
     pub fn run(&self, board: &[u32], v: u32, mut pc: u32) -> bool {
         let mut regs = [0u32; REGS];
@@ -116,18 +128,19 @@ impl Probes {
                 let ins = *self.ins.get_unchecked(pc as usize);
                 let from = *regs.get_unchecked(ins.src as usize);
                 let t = *self.cols.get_unchecked((ins.col + from) as usize);
-                if t == NONE {
-                    pc = ins.fail;
-                    continue;
+                if t != NONE {
+                    let piece = *board.get_unchecked(t as usize);
+                    let step = *self.rows.get_unchecked((ins.row + piece) as usize);
+                    if step == STEP_ACCEPTS {
+                        return true;
+                    }
+                    if step == STEP_GOES_ON {
+                        *regs.get_unchecked_mut(ins.dst as usize) = t;
+                        pc = ins.ok;
+                        continue;
+                    }
                 }
-                let piece = *board.get_unchecked(t as usize);
-                let next = *self.rows.get_unchecked((ins.row + piece) as usize);
-                if next == STEP_FAILS {
-                    pc = ins.fail;
-                    continue;
-                }
-                *regs.get_unchecked_mut(ins.dst as usize) = t;
-                pc = next;
+                pc = ins.fail;
             }
         }
         pc == ACCEPT
@@ -144,6 +157,20 @@ enum Row {
     Set(u32, u32),
     /// `Compiled::switch_rows` row starting here.
     Switch(u32),
+}
+
+impl Row {
+    /// The state reached for each piece, or `NONE`.
+    fn targets(self, c: &Compiled) -> Vec<u32> {
+        (0..c.num_pieces)
+            .map(|p| match self {
+                Row::All(to) => to,
+                Row::Set(set, to) if c.on_set(set, p) => to,
+                Row::Set(..) => NONE,
+                Row::Switch(r) => c.switch_to(r, p).0,
+            })
+            .collect()
+    }
 }
 
 /// What a column does to a vertex, for the termination check.
@@ -210,10 +237,13 @@ impl Builder<'_> {
         first
     }
 
-    /// The steps a state's transitions take: (column, row) pairs, or `None`
-    /// when some transition cannot be probed.
-    fn steps(&mut self, q: u32) -> Option<Vec<(u32, Row)>> {
+    /// The steps a state's transitions take: a column and, for each piece
+    /// at its target, the state reached (or `NONE`). Each step reaches at
+    /// most one non-accepting state (a switch between several becomes one
+    /// step for each). `None` when some transition cannot be probed.
+    fn steps(&mut self, q: u32) -> Option<Vec<(u32, Vec<u32>)>> {
         let c = self.c;
+        let np = c.num_pieces;
         let mut steps = Vec::new();
         for tr in c.transitions(q) {
             let (key, row) = match tr.op {
@@ -237,13 +267,43 @@ impl Builder<'_> {
                         return None;
                     }
                     for i in 0..most {
-                        steps.push((self.col(ColKey::Target(tr.arg, i)), row));
+                        let col = self.col(ColKey::Target(tr.arg, i));
+                        steps.push((col, row.targets(c)));
                     }
                     continue;
                 }
                 _ => return None,
             };
-            steps.push((self.col(key), row));
+            let col = self.col(key);
+            let targets = row.targets(c);
+            // Split by non-accepting target; accepting ones go with the
+            // first.
+            let mut inner: Vec<u32> = targets
+                .iter()
+                .copied()
+                .filter(|&t| t != NONE && !c.accepting[t as usize])
+                .collect();
+            inner.dedup();
+            inner.sort_unstable();
+            inner.dedup();
+            if inner.len() <= 1 {
+                steps.push((col, targets));
+                continue;
+            }
+            for (k, &to) in inner.iter().enumerate() {
+                let part = (0..np as usize)
+                    .map(|p| {
+                        let t = targets[p];
+                        let keep = t == to || (k == 0 && t != NONE && c.accepting[t as usize]);
+                        if keep {
+                            t
+                        } else {
+                            NONE
+                        }
+                    })
+                    .collect();
+                steps.push((col, part));
+            }
         }
         Some(steps)
     }
@@ -281,49 +341,36 @@ impl Builder<'_> {
         }
         let base = self.p.ins.len() as u32;
         let n = steps.len() as u32;
-        for i in 0..n {
+        for (i, (col, targets)) in steps.iter().enumerate() {
+            let i = i as u32;
+            let row = self.p.rows.len() as u32;
+            self.p.rows.extend(targets.iter().map(|&t| match t {
+                NONE => STEP_FAILS,
+                t if c.accepting[t as usize] => STEP_ACCEPTS,
+                _ => STEP_GOES_ON,
+            }));
             self.p.ins.push(Ins {
-                col: steps[i as usize].0,
-                row: 0,
+                col: *col,
+                row,
+                ok: FAIL,
                 fail: if i + 1 < n { base + i + 1 } else { fail },
                 src: reg,
                 dst,
             });
         }
         self.memo.insert((q, reg, fail), (base, n));
-        let np = c.num_pieces;
-        for (i, &(_, row)) in steps.iter().enumerate() {
+        for (i, (_, targets)) in steps.iter().enumerate() {
             let pc = base + i as u32;
-            let alt_fail = self.p.ins[pc as usize].fail;
+            let Some(&to) = targets
+                .iter()
+                .find(|&&t| t != NONE && !c.accepting[t as usize])
+            else {
+                continue;
+            };
             self.path.push(pc);
-            let first = self.p.rows.len() as u32;
-            self.p.ins[pc as usize].row = first;
-            self.p
-                .rows
-                .extend(std::iter::repeat_n(alt_fail, np as usize));
-            let mut built: Vec<(u32, u32)> = Vec::new();
-            for p in 0..np {
-                let to = match row {
-                    Row::All(to) => to,
-                    Row::Set(set, to) if c.on_set(set, p) => to,
-                    Row::Set(..) => NONE,
-                    Row::Switch(r) => c.switch_to(r, p).0,
-                };
-                if to == NONE {
-                    continue;
-                }
-                let cell = match built.iter().find(|&&(s, _)| s == to) {
-                    Some(&(_, cell)) => cell,
-                    None => {
-                        let cell = self.state(to, dst, alt_fail)?;
-                        built.push((to, cell));
-                        cell
-                    }
-                };
-                if cell != alt_fail {
-                    self.p.rows[(first + p) as usize] = cell;
-                }
-            }
+            let alt_fail = self.p.ins[pc as usize].fail;
+            let ok = self.state(to, dst, alt_fail)?;
+            self.p.ins[pc as usize].ok = ok;
             self.path.pop();
         }
         Some(base)
