@@ -305,7 +305,7 @@ impl Builder<'_> {
                 steps.push((col, part));
             }
         }
-        Some(steps)
+        Some(merge_steps(c, steps))
     }
 
     /// Builds the code for being in state `q` with the vertex in register
@@ -394,6 +394,44 @@ impl Builder<'_> {
     }
 }
 
+/// Merges steps along the same column whose pieces do not overlap, when the
+/// merged step still reaches at most one non-accepting state: the walk
+/// order does not matter to a pattern, and `r {e} ... + r {x}` becomes one
+/// step that branches on the piece (so a loop through it can be probed).
+fn merge_steps(c: &Compiled, steps: Vec<(u32, Vec<u32>)>) -> Vec<(u32, Vec<u32>)> {
+    let inner = |t: u32| t != NONE && !c.accepting[t as usize];
+    let mut merged: Vec<(u32, Vec<u32>)> = Vec::new();
+    'steps: for (col, targets) in steps {
+        for (mcol, mtargets) in merged.iter_mut() {
+            if *mcol != col {
+                continue;
+            }
+            let overlap = targets
+                .iter()
+                .zip(mtargets.iter())
+                .any(|(&a, &b)| a != NONE && b != NONE);
+            let mut states: Vec<u32> = targets
+                .iter()
+                .chain(mtargets.iter())
+                .copied()
+                .filter(|&t| inner(t))
+                .collect();
+            states.sort_unstable();
+            states.dedup();
+            if !overlap && states.len() <= 1 {
+                for (m, t) in mtargets.iter_mut().zip(targets) {
+                    if t != NONE {
+                        *m = t;
+                    }
+                }
+                continue 'steps;
+            }
+        }
+        merged.push((col, targets));
+    }
+    merged
+}
+
 /// Whether following direction `d` from any vertex never returns to it.
 fn acyclic(c: &Compiled, d: u32) -> bool {
     let nv = c.num_vertices as usize;
@@ -415,4 +453,123 @@ fn acyclic(c: &Compiled, d: u32) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use crate::compile::NONE;
+    use crate::search::Searcher;
+    use crate::{GameModel, MoveList};
+
+    /// Plays random games and checks, in every state reached, that each
+    /// probe agrees with the walk on every vertex. Returns the number of
+    /// probed patterns.
+    fn probes_agree_with_walk(text: &str, games: usize) -> usize {
+        assert!(games > 0);
+        let game = GameModel::from_text(text).expect("description parses");
+        let c = &game.inner.c;
+        let probed: Vec<usize> = (1..c.starts.len())
+            .filter(|&k| c.probes.start[k] != NONE)
+            .collect();
+        let mut walker = Searcher::new(c);
+        let mut r = game.reasoner();
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut moves = MoveList::default();
+        for _ in 0..games {
+            let mut s = game.initial_state();
+            loop {
+                for &k in &probed {
+                    for v in 0..c.num_vertices {
+                        let probe = c.probes.run(&s.board, v, c.probes.start[k]);
+                        let walk = walker.walk_pattern_at(c, &mut s, k as u32, v);
+                        assert_eq!(probe, walk, "pattern {k} at vertex {v}");
+                    }
+                }
+                r.legal_moves(&s, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.get(rng.gen_range(0..moves.len())).to_vec();
+                if !r.apply(&mut s, &m) {
+                    break;
+                }
+            }
+        }
+        probed.len()
+    }
+
+    #[test]
+    fn probes_agree_with_the_walk_on_library_games() {
+        let games = [
+            ("ticTacToe", include_str!("../../../games/ticTacToe.rbg"), 8),
+            ("connect4", include_str!("../../../games/connect4.rbg"), 1),
+            ("reversi", include_str!("../../../games/reversi.rbg"), 16),
+            (
+                "nineMensMorris",
+                include_str!("../../../games/nineMensMorris.rbg"),
+                2,
+            ),
+            ("gomoku", include_str!("../../../games/gomoku.rbg"), 16),
+            (
+                "englishDraughts",
+                include_str!("../../../games/englishDraughts.rbg"),
+                4,
+            ),
+        ];
+        for (name, text, probed) in games {
+            assert_eq!(probes_agree_with_walk(text, 3), probed, "{name}");
+        }
+    }
+
+    /// The suite's descriptions, whose patterns are probed most (skipped when
+    /// the suite is not beside the repository, except under CI).
+    #[test]
+    fn probes_agree_with_the_walk_on_suite_games() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/rbg-suite/games"
+        );
+        let expected = [
+            ("ticTacToe", 2),
+            ("connect4", 3),
+            ("reversi", 18),
+            ("theMillGame", 2),
+            ("gomoku_standard", 16),
+            ("englishDraughts", 4),
+            ("chineseCheckers6", 7),
+        ];
+        for (name, probed) in expected {
+            let Ok(text) = std::fs::read_to_string(format!("{dir}/{name}.rbg")) else {
+                assert!(std::env::var_os("CI").is_none(), "suite missing under CI");
+                return;
+            };
+            let n = probes_agree_with_walk(&text, 2);
+            assert_eq!(n, probed, "{name}");
+        }
+    }
+
+    /// A loop along a direction that comes back (a ring) is left to the
+    /// walk, which ends thanks to its visited marks; on a line it is probed.
+    #[test]
+    fn loops_on_a_ring_are_not_probed() {
+        let ring = "#players = a(1)\n#pieces = e, x\n#variables =\n\
+            #board = v0[e]{r:v1} v1[e]{r:v2} v2[e]{r:v0}\n\
+            #rules = ->a {? (r {e})* r {x}} [x] ->a";
+        let line = ring.replace("{r:v0}", "{}");
+        for (text, probed) in [(ring, false), (&line[..], true)] {
+            let game = GameModel::from_text(text).expect("description parses");
+            let c = &game.inner.c;
+            assert_eq!(c.probes.start[1] != NONE, probed, "{text}");
+            // No vertex holds `x`: the pattern fails everywhere, so the
+            // player has no move.
+            let mut r = game.reasoner();
+            let mut moves = MoveList::default();
+            r.legal_moves(&game.initial_state(), &mut moves);
+            assert_eq!(moves.len(), 0);
+            assert_eq!(probes_agree_with_walk(text, 1), probed as usize);
+        }
+    }
 }

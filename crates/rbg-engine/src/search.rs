@@ -641,6 +641,11 @@ impl Searcher {
         if pc != NONE {
             return g.probes.run(&s.board, v, pc);
         }
+        self.walk_pattern(g, s, k, v, level)
+    }
+
+    /// Decides pattern automaton `k` at `v` by a walk in a fresh level.
+    fn walk_pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
         let saved_len = self.cur.len();
         let lvl = level + 1;
         self.begin_level(lvl);
@@ -648,6 +653,15 @@ impl Searcher {
         let found = self.node::<PATTERN>(g, s, start, v, lvl);
         self.cur.truncate(saved_len);
         found
+    }
+
+    /// Decides pattern automaton `k` at `v` by a walk even when it has a
+    /// probe, for tests comparing the two.
+    #[cfg(test)]
+    pub(crate) fn walk_pattern_at(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32) -> bool {
+        g.check_state(s);
+        self.new_version();
+        self.walk_pattern(g, s, k, v, 0)
     }
 }
 
