@@ -613,6 +613,7 @@ impl Searcher {
 
     /// Evaluates pattern automaton `k` at vertex `v`: true iff some path
     /// reaches an accepting state. The state is left unchanged.
+    #[inline(always)]
     fn pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
         let m = g.memo_index[k as usize];
         if m == NONE {
