@@ -179,7 +179,6 @@ impl Searcher {
                     // The state has not changed since the prefix's last
                     // version: its pattern results stay valid.
                     self.cur.clear();
-                    self.begin_level(0);
                     let moved = self.node::<KEEPER>(g, s, q, v, 0);
                     if moved {
                         (s.player, s.rule_state, s.pos) = self.switched;
@@ -321,22 +320,32 @@ impl Searcher {
         g.check_state(s);
         self.new_version();
         let (q, v) = (s.rule_state, s.pos);
-        self.begin_level(0);
         self.node::<M>(g, s, q, v, 0)
     }
 
-    /// Starts a fresh visited set for `level` (O(1): a new generation).
+    /// Starts a fresh visited set for `level` (O(1): a new generation) and
+    /// returns it for the walk of that level.
     #[inline(always)]
-    fn begin_level(&mut self, level: usize) {
-        match self.levels.get_mut(level) {
-            Some(l) if l.gen != u32::MAX => l.gen += 1,
+    fn begin_level(&mut self, g: &Compiled, level: usize) -> Marks {
+        let l = match self.levels.get_mut(level) {
+            Some(l) if l.gen != u32::MAX => {
+                l.gen += 1;
+                l
+            }
             _ => self.begin_level_slow(level),
+        };
+        Marks {
+            stamps: l.stamps.as_mut_ptr(),
+            gen: l.gen,
+            num_vertices: g.num_vertices as usize,
+            #[cfg(debug_assertions)]
+            len: l.stamps.len(),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn begin_level_slow(&mut self, level: usize) {
+    fn begin_level_slow(&mut self, level: usize) -> &mut Level {
         if level >= self.levels.len() {
             self.levels.resize_with(level + 1, || Level {
                 gen: 0,
@@ -349,6 +358,7 @@ impl Searcher {
             l.stamps.iter_mut().for_each(|x| *x = 0);
             l.gen = 1;
         }
+        l
     }
 
     /// Discovers the targets of a shift table (those holding a piece of the
@@ -393,16 +403,7 @@ impl Searcher {
     ) -> bool {
         let base = self.stack.len();
         let (mut q, mut v) = (q0, v0);
-        let marks = {
-            let l = &mut self.levels[level];
-            Marks {
-                stamps: l.stamps.as_mut_ptr(),
-                gen: l.gen,
-                num_vertices: g.num_vertices as usize,
-                #[cfg(debug_assertions)]
-                len: l.stamps.len(),
-            }
-        };
+        let marks = self.begin_level(g, level);
         // Only the level's root needs this check: every other node is
         // discovered by a transition, and `found` ends a pattern walk when it
         // discovers an accepting node.
@@ -598,7 +599,6 @@ impl Searcher {
             action: a,
             vertex: v,
         });
-        self.begin_level(level + 1);
         let saved_version = self.version;
         self.new_version();
         let stop = self.node::<M>(g, s, a, v, level + 1);
@@ -649,7 +649,6 @@ impl Searcher {
     fn walk_pattern(&mut self, g: &Compiled, s: &mut State, k: u32, v: u32, level: usize) -> bool {
         let saved_len = self.cur.len();
         let lvl = level + 1;
-        self.begin_level(lvl);
         let start = g.starts[k as usize];
         let found = self.node::<PATTERN>(g, s, start, v, lvl);
         self.cur.truncate(saved_len);
