@@ -151,6 +151,8 @@ pub struct Compiled {
     pub piece_list: Vec<u32>,
     /// Number of tracked pieces.
     pub num_lists: u32,
+    /// Words of a piece list's bit set (`ceil(num_vertices / 64)`).
+    pub words: u32,
     /// Pieces of the sets scanned by `Op::ScanOn`, each set ended by `NONE`.
     pub set_pieces: Vec<u32>,
     /// Filters: `filter_ok[f * num_vertices + v]` tells whether filter `f`
@@ -483,6 +485,7 @@ impl Compiled {
             modifier_action,
             piece_list,
             num_lists,
+            words: nv.div_ceil(64),
             set_pieces,
             filter_ok,
             memo_index,

@@ -449,19 +449,25 @@ impl Searcher {
                         let targets = g.multi(tr.arg, v);
                         self.push_targets::<M, true>(g, s, tr, targets, &marks, &mut next)
                     }
-                    Op::ScanOn => {
+                    Op::ScanOn => 'scan: {
                         let mut i = tr.arg as usize;
-                        let mut stop = false;
-                        while !stop && g.set_pieces[i] != NONE {
-                            for &t in s.piece_list(g, g.set_pieces[i]) {
-                                if marks.mark(tr.slot, t) && self.found::<M>(g, &mut next, tr, t) {
-                                    stop = true;
-                                    break;
+                        while g.set_pieces[i] != NONE {
+                            let words = s.piece_bits(g, g.set_pieces[i]);
+                            for (w, &word) in words.iter().enumerate() {
+                                let mut bits = word;
+                                while bits != 0 {
+                                    let t = (w * 64) as u32 + bits.trailing_zeros();
+                                    bits &= bits - 1;
+                                    if marks.mark(tr.slot, t)
+                                        && self.found::<M>(g, &mut next, tr, t)
+                                    {
+                                        break 'scan true;
+                                    }
                                 }
                             }
                             i += 1;
                         }
-                        stop
+                        false
                     }
                     Op::On => {
                         g.on_set(tr.arg, s.piece(v))

@@ -6,7 +6,7 @@ use crate::compile::{Compiled, NONE};
 /// rules index (automaton state) and the current position. Cheap to clone.
 ///
 /// Equality and hashing look at the game position only (board, variables,
-/// player, rules index, position), not at the order of the piece lists.
+/// player, rules index, position); the piece lists follow from the board.
 #[derive(Debug)]
 pub struct State {
     /// Piece on every vertex.
@@ -22,11 +22,11 @@ pub struct State {
     pub(crate) rule_state: u32,
     /// Current position.
     pub(crate) pos: u32,
-    /// Vertices of every tracked piece (`Compiled::piece_list`): list `k`
-    /// is `lists[k * nv .. k * nv + counts[piece]]`, in no particular order.
-    pub(crate) lists: Vec<u32>,
-    /// Index in `lists` of each vertex holding a tracked piece.
-    pub(crate) list_pos: Vec<u32>,
+    /// Vertices of every tracked piece (`Compiled::piece_list`), as bit
+    /// sets: piece list `k` is `bits[k * w .. (k + 1) * w]` with
+    /// `w = Compiled::words` words, bit `v % 64` of word `v / 64` for
+    /// vertex `v`.
+    pub(crate) bits: Vec<u64>,
     /// Id of the game's lowering (`Compiled::id`).
     pub(crate) game: u64,
 }
@@ -67,8 +67,7 @@ impl Clone for State {
             player: self.player,
             rule_state: self.rule_state,
             pos: self.pos,
-            lists: self.lists.clone(),
-            list_pos: self.list_pos.clone(),
+            bits: self.bits.clone(),
             game: self.game,
         }
     }
@@ -81,8 +80,7 @@ impl Clone for State {
         self.player = src.player;
         self.rule_state = src.rule_state;
         self.pos = src.pos;
-        self.lists.clone_from(&src.lists);
-        self.list_pos.clone_from(&src.list_pos);
+        self.bits.clone_from(&src.bits);
         self.game = src.game;
     }
 }
@@ -99,8 +97,7 @@ impl State {
             player: g.num_players,
             rule_state: g.starts[0],
             pos: 0,
-            lists: vec![0; g.num_lists as usize * nv],
-            list_pos: vec![0; nv],
+            bits: vec![0; g.num_lists as usize * g.words as usize],
             game: g.id,
         };
         for v in 0..nv {
@@ -108,9 +105,7 @@ impl State {
             s.counts[p] += 1;
             let k = g.piece_list[p];
             if k != NONE {
-                let i = k as usize * nv + s.counts[p] as usize - 1;
-                s.lists[i] = v as u32;
-                s.list_pos[v] = i as u32;
+                s.bits[k as usize * g.words as usize + v / 64] |= 1 << (v % 64);
             }
         }
         s
@@ -122,44 +117,34 @@ impl State {
     pub(crate) fn set_piece(&mut self, g: &Compiled, v: u32, piece: u32) -> u32 {
         debug_assert!(v < g.num_vertices && piece < g.num_pieces);
         debug_assert!(self.board.len() == g.num_vertices as usize);
-        let nv = g.num_vertices as usize;
+        let w = g.words as usize;
+        let (word, bit) = (v as usize / 64, 1u64 << (v % 64));
         // SAFETY: `v` is a vertex and `piece` a piece of this state's game
         // (see `Compiled::check_state`), so every index is in bounds: the
-        // board and `list_pos` have `nv` cells, `counts` and `piece_list`
-        // one per piece, and list `k` has `nv` cells of which the first
-        // `counts[p]` are used.
+        // board has `nv` cells, `counts` and `piece_list` one per piece, and
+        // each piece list `w` words covering `nv` bits.
         unsafe {
             let old = std::mem::replace(self.board.get_unchecked_mut(v as usize), piece);
-            let c = self.counts.get_unchecked_mut(old as usize);
-            *c -= 1;
-            let len = *c as usize;
+            *self.counts.get_unchecked_mut(old as usize) -= 1;
+            *self.counts.get_unchecked_mut(piece as usize) += 1;
             let k = *g.piece_list.get_unchecked(old as usize);
             if k != NONE {
-                // Move the list's last vertex into v's place.
-                let i = *self.list_pos.get_unchecked(v as usize) as usize;
-                let last = *self.lists.get_unchecked(k as usize * nv + len);
-                *self.lists.get_unchecked_mut(i) = last;
-                *self.list_pos.get_unchecked_mut(last as usize) = i as u32;
+                *self.bits.get_unchecked_mut(k as usize * w + word) &= !bit;
             }
-            let c = self.counts.get_unchecked_mut(piece as usize);
-            *c += 1;
-            let len = *c as usize;
             let k = *g.piece_list.get_unchecked(piece as usize);
             if k != NONE {
-                let i = k as usize * nv + len - 1;
-                *self.lists.get_unchecked_mut(i) = v;
-                *self.list_pos.get_unchecked_mut(v as usize) = i as u32;
+                *self.bits.get_unchecked_mut(k as usize * w + word) |= bit;
             }
             old
         }
     }
 
-    /// Vertices holding `piece`, which must be tracked.
+    /// The bit set of the vertices holding `piece`, which must be tracked.
     #[inline(always)]
-    pub(crate) fn piece_list(&self, g: &Compiled, piece: u32) -> &[u32] {
+    pub(crate) fn piece_bits(&self, g: &Compiled, piece: u32) -> &[u64] {
+        let w = g.words as usize;
         let k = g.piece_list[piece as usize] as usize;
-        let nv = g.num_vertices as usize;
-        &self.lists[k * nv..k * nv + self.counts[piece as usize] as usize]
+        &self.bits[k * w..(k + 1) * w]
     }
 
     /// Piece on `v`, unchecked in release builds.
