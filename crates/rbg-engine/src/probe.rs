@@ -34,9 +34,9 @@ use std::collections::HashMap;
 
 use crate::compile::{Compiled, Op, NONE};
 
-/// The next instruction cell meaning "the pattern holds".
+/// A program counter meaning "the pattern holds".
 const ACCEPT: u32 = u32::MAX - 1;
-/// The next instruction cell meaning "the pattern does not hold".
+/// A program counter meaning "the pattern does not hold".
 const FAIL: u32 = u32::MAX;
 /// Row cells: the step fails, goes on to `ok`, or reaches an accepting
 /// state.
@@ -278,14 +278,7 @@ impl Builder<'_> {
             let targets = row.targets(c);
             // Split by non-accepting target; accepting ones go with the
             // first.
-            let mut inner: Vec<u32> = targets
-                .iter()
-                .copied()
-                .filter(|&t| t != NONE && !c.accepting[t as usize])
-                .collect();
-            inner.dedup();
-            inner.sort_unstable();
-            inner.dedup();
+            let inner = inner_states(c, &targets);
             if inner.len() <= 1 {
                 steps.push((col, targets));
                 continue;
@@ -294,7 +287,7 @@ impl Builder<'_> {
                 let part = (0..np as usize)
                     .map(|p| {
                         let t = targets[p];
-                        let keep = t == to || (k == 0 && t != NONE && c.accepting[t as usize]);
+                        let keep = t == to || (k == 0 && t != NONE && !goes_on(c, t));
                         if keep {
                             t
                         } else {
@@ -361,10 +354,7 @@ impl Builder<'_> {
         self.memo.insert((q, reg, fail), (base, n));
         for (i, (_, targets)) in steps.iter().enumerate() {
             let pc = base + i as u32;
-            let Some(&to) = targets
-                .iter()
-                .find(|&&t| t != NONE && !c.accepting[t as usize])
-            else {
+            let Some(&to) = targets.iter().find(|&&t| goes_on(c, t)) else {
                 continue;
             };
             self.path.push(pc);
@@ -394,12 +384,25 @@ impl Builder<'_> {
     }
 }
 
+/// Whether reaching state `t` (or `NONE`) continues the program: `t` is a
+/// state that is not accepting.
+fn goes_on(c: &Compiled, t: u32) -> bool {
+    t != NONE && !c.accepting[t as usize]
+}
+
+/// The distinct non-accepting states among `targets`, ascending.
+fn inner_states(c: &Compiled, targets: &[u32]) -> Vec<u32> {
+    let mut states: Vec<u32> = targets.iter().copied().filter(|&t| goes_on(c, t)).collect();
+    states.sort_unstable();
+    states.dedup();
+    states
+}
+
 /// Merges steps along the same column whose pieces do not overlap, when the
 /// merged step still reaches at most one non-accepting state: the walk
 /// order does not matter to a pattern, and `r {e} ... + r {x}` becomes one
 /// step that branches on the piece (so a loop through it can be probed).
 fn merge_steps(c: &Compiled, steps: Vec<(u32, Vec<u32>)>) -> Vec<(u32, Vec<u32>)> {
-    let inner = |t: u32| t != NONE && !c.accepting[t as usize];
     let mut merged: Vec<(u32, Vec<u32>)> = Vec::new();
     'steps: for (col, targets) in steps {
         for (mcol, mtargets) in merged.iter_mut() {
@@ -410,15 +413,8 @@ fn merge_steps(c: &Compiled, steps: Vec<(u32, Vec<u32>)>) -> Vec<(u32, Vec<u32>)
                 .iter()
                 .zip(mtargets.iter())
                 .any(|(&a, &b)| a != NONE && b != NONE);
-            let mut states: Vec<u32> = targets
-                .iter()
-                .chain(mtargets.iter())
-                .copied()
-                .filter(|&t| inner(t))
-                .collect();
-            states.sort_unstable();
-            states.dedup();
-            if !overlap && states.len() <= 1 {
+            let both: Vec<u32> = targets.iter().chain(mtargets.iter()).copied().collect();
+            if !overlap && inner_states(c, &both).len() <= 1 {
                 for (m, t) in mtargets.iter_mut().zip(targets) {
                     if t != NONE {
                         *m = t;
