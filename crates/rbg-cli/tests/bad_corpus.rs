@@ -17,7 +17,27 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     ("arity.rbg", "6:10", "macro `m` takes 1 argument, 2 given"),
     ("paste.rbg", "1:10", "invalid token paste"),
-    ("unbalanced.rbg", "5:16", "expected `)`"),
+    ("unbalanced.rbg", "5:17", "expected `)`"),
+    (
+        "unclosed.rbg",
+        "6:9",
+        "expected `)`, `+` or an action, found the end of the #rules section",
+    ),
+    (
+        "noargs.rbg",
+        "6:10",
+        "macro `turn` takes 1 argument but is used without `(`: write `turn(p)`",
+    ),
+    (
+        "recursive.rbg",
+        "5:17",
+        "macro `loop` is used in its own definition: macros cannot be recursive",
+    ),
+    (
+        "mutual.rbg",
+        "5:13",
+        "macro `pong` is defined after macro `ping`, which uses it",
+    ),
     (
         "ragged.rbg",
         "4:46",
@@ -94,4 +114,15 @@ fn exponential_macros_and_deep_nesting_fail_fast() {
         assert!(stderr.starts_with(&want), "{name}: {stderr}");
         assert!(took < Duration::from_secs(5), "{name} took {took:?}");
     }
+}
+
+#[test]
+fn unclosed_parenthesis_shows_where_it_was_opened() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad/unclosed.rbg");
+    let (_, stderr, _) = rbg_check(path);
+    // The caret is after `{}` on line 6; the `(` on line 5 is labelled.
+    assert!(
+        stderr.contains("5 │ #rules = ->a ( {e} [e]\n  │              - this `(` is not closed\n6 │   ->> {}\n  │         ^"),
+        "{stderr}"
+    );
 }

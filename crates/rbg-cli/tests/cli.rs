@@ -81,6 +81,28 @@ fn check_good_stdin() {
 }
 
 #[test]
+fn check_accepts_a_byte_order_mark() {
+    let with_bom = format!("\u{feff}{GOOD}");
+    let file = write("bom.rbg", &with_bom);
+    let out = rbg().arg("check").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{}: {GOOD_SUMMARY}\n", file.display())
+    );
+    let out = run_stdin(&["check", "-"], &with_bom);
+    assert_eq!(text(&out.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
+    // Columns on the first line do not count the mark.
+    let out = run_stdin(&["check", "-"], "\u{feff}#players = solo(1) @");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("<stdin>:1:20: error: unexpected character '@'"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn check_bad_file() {
     let bad = write("bad.rbg", BAD);
     let out = rbg().arg("check").arg(&bad).output().unwrap();

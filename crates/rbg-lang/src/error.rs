@@ -71,6 +71,24 @@ impl Error {
     }
 }
 
+impl fmt::Display for Error {
+    /// The message and the byte range (a [`SourceFile`] gives line and
+    /// column: [`SourceFile::diagnostic`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (at bytes {}..{})",
+            self.message, self.span.start, self.span.end
+        )?;
+        for note in &self.notes {
+            write!(f, "; {note}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
 /// Result type of the front end.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -84,11 +102,16 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    /// A source file from its name and text.
+    /// A source file from its name and text; a leading UTF-8 byte-order
+    /// mark is dropped (so columns on the first line count from the text).
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let mut text = text.into();
+        if text.starts_with(crate::lexer::BOM) {
+            text.drain(..crate::lexer::BOM.len_utf8());
+        }
         SourceFile {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 

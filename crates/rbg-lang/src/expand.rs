@@ -62,6 +62,11 @@ pub struct Sections {
     pub rules: Section,
     /// An empty span at the end of the file (for "unexpected end" errors).
     pub end: Span,
+    /// Identifiers naming macros that were left as plain tokens (a macro
+    /// with parameters without `(`, a macro used in or before its own
+    /// definition), each with the error that explains it. A parse error at
+    /// such a token is replaced by its explanation.
+    pub unexpanded: Vec<Error>,
 }
 
 impl Sections {
@@ -234,6 +239,7 @@ pub fn expand_with_limits(tokens: &[Token], text_len: usize, limits: Limits) -> 
         used: 0,
         pasted_bytes: 0,
         outer_use: None,
+        unexpanded: Vec::new(),
     };
     let mut out = Sections {
         end,
@@ -263,6 +269,7 @@ pub fn expand_with_limits(tokens: &[Token], text_len: usize, limits: Limits) -> 
             tokens: toks,
         };
     }
+    out.unexpanded = ex.unexpanded;
     Ok(out)
 }
 
@@ -475,6 +482,8 @@ struct Expander<'a> {
     /// The macro use, written in the section being expanded, whose expansion
     /// is in progress.
     outer_use: Option<Span>,
+    /// See [`Sections::unexpanded`].
+    unexpanded: Vec<Error>,
 }
 
 impl<'a> Expander<'a> {
@@ -705,6 +714,7 @@ impl<'a> Expander<'a> {
                 && tokens.get(at + 1).map(|t| &t.kind) == Some(&TokenKind::LParen)
                 && entry.with_params.iter().any(visible));
         if !is_call {
+            self.left_plain(ctx.def, tok, entry);
             out.push(tok.clone());
             *pos += 1;
             return Ok(());
@@ -724,6 +734,64 @@ impl<'a> Expander<'a> {
             Err(e) if outermost => Err(with_use(e, tok.span)),
             r => r,
         }
+    }
+
+    /// Records why `tok`, a name of the macros `entry` read in definition
+    /// `d`, stays a plain token (see [`Sections::unexpanded`]).
+    #[cold]
+    #[inline(never)]
+    fn left_plain(&mut self, d: usize, tok: &Token, entry: &Entry) {
+        let defs = self.defs;
+        let name = tok.kind.text();
+        let order = defs[d].order;
+        let mut e = if entry.with_params.iter().any(|&m| defs[m].order < order) {
+            let mut arities: Vec<usize> = entry
+                .with_params
+                .iter()
+                .map(|&m| defs[m].params.len())
+                .collect();
+            arities.sort_unstable();
+            let first = &defs[entry.with_params[0]];
+            Error::new(
+                tok.span,
+                format!(
+                    "macro `{name}` takes {} but is used without `(`: write `{name}({})`",
+                    plural(arities[0], "argument"),
+                    first.params.join("; ")
+                ),
+            )
+            .with_secondary(first.header, "defined here")
+        } else {
+            // Only definitions at or after this one: a definition sees the
+            // macros above it only.
+            let callee = entry.zero.or(entry.with_params.first().copied());
+            let Some(callee) = callee else { return };
+            if callee == d {
+                Error::new(
+                    tok.span,
+                    format!(
+                        "macro `{name}` is used in its own definition: macros cannot be recursive"
+                    ),
+                )
+            } else {
+                let user = if defs[d].section.is_some() {
+                    format!("section `#{}`", defs[d].name)
+                } else {
+                    format!("macro `{}`", defs[d].name)
+                };
+                Error::new(
+                    tok.span,
+                    format!(
+                        "macro `{name}` is defined after {user}, which uses it: a definition sees only the macros above it (so macros cannot be recursive)"
+                    ),
+                )
+                .with_secondary(defs[callee].header, "defined here")
+            }
+        };
+        if let Some(u) = self.outer_use.filter(|&u| u != tok.span) {
+            e = e.with_secondary(u, "in the expansion of this macro use");
+        }
+        self.unexpanded.push(e);
     }
 
     /// Expands the call of a macro with parameters whose name is at `*pos`

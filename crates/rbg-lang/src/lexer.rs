@@ -125,11 +125,20 @@ impl Token {
     }
 }
 
-/// Splits `text` into tokens, dropping whitespace and comments.
+/// The byte-order mark some editors put at the start of UTF-8 files.
+pub const BOM: char = '\u{feff}';
+
+/// Splits `text` into tokens, dropping whitespace, comments and a leading
+/// byte-order mark.
 pub fn lex(text: &str) -> Result<Vec<Token>> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
-    let mut i = 0;
+    // A UTF-8 byte-order mark at the start is not part of the text.
+    let mut i = if text.starts_with(BOM) {
+        BOM.len_utf8()
+    } else {
+        0
+    };
     while i < bytes.len() {
         let b = bytes[i];
         if b.is_ascii_whitespace() {

@@ -38,6 +38,25 @@ pub const MAX_ACTIONS: u64 = 4_000_000;
 
 /// Parses and checks the expanded sections into a [`Game`].
 pub fn parse_game(s: &Sections) -> Result<Game> {
+    parse_sections(s).map_err(|e| explain_plain_macro(s, e))
+}
+
+/// An error at an identifier that names a macro left unexpanded (see
+/// [`Sections::unexpanded`]): "unknown identifier" becomes the reason, other
+/// messages get it as a note.
+#[cold]
+fn explain_plain_macro(s: &Sections, e: Error) -> Error {
+    let Some(why) = s.unexpanded.iter().find(|u| u.span == e.span) else {
+        return e;
+    };
+    if e.message.starts_with("unknown identifier") {
+        why.clone()
+    } else {
+        e.with_note(why.message.clone())
+    }
+}
+
+fn parse_sections(s: &Sections) -> Result<Game> {
     let mut names = Names::default();
 
     let players = parse_bounded(&s.players, "players", "a player name", false)?;
@@ -252,10 +271,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Where "found the end of the section" errors point: the last token of
-    /// the section, or its header if it is empty.
+    /// Where "found the end of the section" errors point: just after the
+    /// last token of the section, where the missing token was due (the
+    /// header of an empty section).
     pub(crate) fn end_span(&self) -> Span {
-        self.toks.last().map_or(self.header, |t| t.span)
+        match self.toks.last() {
+            Some(t) => Span::new(t.span.end as usize, t.span.end as usize),
+            None => self.header,
+        }
     }
 
     /// Span of the next token (or [`Cursor::end_span`]).

@@ -141,7 +141,7 @@ fn unexpected_end_of_sections() {
     check(
         "#players = a(1)\n#pieces = e,\n#variables =\n#board = v[e]{}\n#rules = .",
         2,
-        12,
+        13,
         "expected a piece name, found the end of the #pieces section",
     );
     check(
@@ -153,33 +153,86 @@ fn unexpected_end_of_sections() {
     check(
         &game(RECT, "up (down"),
         5,
-        14,
+        18,
         "expected `)`, `+` or an action, found the end of the #rules section",
     );
     check(
         &game(RECT, "up +"),
         5,
-        13,
+        14,
         "expected an action or `(`, found the end of the #rules section",
     );
     check(
         &game(RECT, "{$ v <"),
         5,
-        15,
+        16,
         "found the end of the #rules section",
     );
     check(
         &game("rectangle(up, down, left, right, [e, w]", "up"),
         4,
-        48,
+        49,
         "found the end of the #board section",
     );
     check(
         &game("v[e]{up: v", "up"),
         4,
-        19,
+        20,
         "expected `,` or `}`, found the end of the #board section",
     );
+}
+
+#[test]
+fn unclosed_brackets_point_where_the_closing_one_was_due() {
+    let text = game(RECT, "(up ->white\n// a comment\n");
+    let e = parse_str(&text).unwrap_err();
+    let d = SourceFile::new("t.rbg", text.as_str()).diagnostic(e.clone());
+    // Just after `white`, not at the comment or the end of the file.
+    assert_eq!((d.line, d.column), (5, 21));
+    assert_eq!(e.span.start, e.span.end);
+    assert_eq!(
+        e.secondary,
+        [(
+            rbg_lang::Span::new(text.rfind("(up").unwrap(), text.rfind("(up").unwrap() + 1),
+            "this `(` is not closed".to_string()
+        )]
+    );
+    check(
+        &game(RECT, "->white {? up {e}"),
+        5,
+        27,
+        "expected `}`, `+` or an action, found the end of the #rules section",
+    );
+    check(
+        &game(RECT, "(up ] ->white"),
+        5,
+        14,
+        "expected `)`, `+` or an action, found `]`",
+    );
+}
+
+#[test]
+fn byte_order_mark_is_skipped() {
+    let text = format!("\u{feff}{}", game(RECT, "up"));
+    assert!(parse_str(&text).is_ok());
+    // The file drops it, so columns on the first line are unchanged.
+    let file = SourceFile::from_bytes("t.rbg", "\u{feff}#players = a(1) @".as_bytes());
+    let e = parse_str(&file.text).unwrap_err();
+    let d = file.diagnostic(e);
+    assert_eq!((d.line, d.column), (1, 17), "{d}");
+    // Elsewhere it is an unexpected character.
+    check(&game(RECT, "up \u{feff}"), 5, 13, "unexpected character");
+}
+
+#[test]
+fn errors_are_std_errors() {
+    let e = parse_str(&game(RECT, "sideways")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown identifier `sideways`, expected a direction (edge label) (at bytes 136..144)"
+    );
+    let boxed: Box<dyn std::error::Error> = Box::new(e);
+    assert!(boxed.to_string().starts_with("unknown identifier"));
 }
 
 #[test]
@@ -208,7 +261,7 @@ fn explicit_board_errors() {
         19,
         "unknown identifier `q`, expected a piece",
     );
-    check(&game("v[e]{} u[e]", "."), 4, 20, "expected `{`");
+    check(&game("v[e]{} u[e]", "."), 4, 21, "expected `{`");
     check(&game("", "."), 4, 1, "expected a vertex name");
 }
 

@@ -218,6 +218,56 @@ fn only_earlier_macros_are_visible() {
     assert_eq!(texts(&run(&text).unwrap().rules.tokens), "late");
 }
 
+/// The parse error of `defs` + the other sections + `#rules = rules`:
+/// (line, column, message).
+fn parse_error(defs: &str, rules: &str) -> (usize, usize, String) {
+    let text = format!("{defs}\n{OTHER}#rules = {rules}\n");
+    let e = rbg_lang::parse_str(&text).expect_err("expected an error");
+    let d = SourceFile::new("t", text).diagnostic(e);
+    (d.line, d.column, d.error.message.clone())
+}
+
+#[test]
+fn macros_left_unexpanded_are_named_as_such() {
+    // With parameters but used without arguments.
+    let (line, col, msg) = parse_error("#m(x; y) = ->x", "m");
+    assert_eq!((line, col), (6, 10));
+    assert_eq!(
+        msg,
+        "macro `m` takes 2 arguments but is used without `(`: write `m(x; y)`"
+    );
+    // Used in its own definition, with and without parameters.
+    let (line, col, msg) = parse_error("#m = ->white m", "m");
+    assert_eq!((line, col), (1, 14));
+    assert_eq!(
+        msg,
+        "macro `m` is used in its own definition: macros cannot be recursive"
+    );
+    let (_, _, msg) = parse_error("#m(a) = ->a m(a)", "m(white)");
+    assert_eq!(
+        msg,
+        "macro `m` is used in its own definition: macros cannot be recursive"
+    );
+    // Defined in terms of each other.
+    let (line, col, msg) = parse_error("#m = n\n#n = m", "m");
+    assert_eq!((line, col), (1, 6));
+    assert_eq!(
+        msg,
+        "macro `n` is defined after macro `m`, which uses it: a definition sees only the macros above it (so macros cannot be recursive)"
+    );
+    // Used by the rules before its definition.
+    let text = format!("{OTHER}#rules = late\n#late = ->white\n");
+    let e = rbg_lang::parse_str(&text).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("macro `late` is defined after section `#rules`, which uses it"),
+        "{e}"
+    );
+    // A plain token that is fine where it stands stays fine.
+    let text = format!("#white(x) = x\n{OTHER}#rules = ->white\n");
+    assert!(rbg_lang::parse_str(&text).is_ok());
+}
+
 #[test]
 fn arguments_are_expanded_in_the_callers_context() {
     let defs = "#x = outer\n#f(a) = [a]\n#g(x) = f(x x)\n#h(p) = f(p~q)";

@@ -114,8 +114,8 @@ impl Parser<'_, '_> {
         }];
         loop {
             let span = self.c.here();
-            let kind = match stack.last() {
-                Some(g) => g.kind,
+            let (kind, open) = match stack.last() {
+                Some(g) => (g.kind, g.open),
                 None => return Err(self.c.expected(ATOM)),
             };
             match (self.c.peek_kind(), self.c.peek2_kind()) {
@@ -164,8 +164,14 @@ impl Parser<'_, '_> {
                                     Ok(()) => self.c.expected(ATOM),
                                 }
                             }
-                            GroupKind::Paren => self.c.expected("`)`, `+` or an action"),
-                            GroupKind::Pattern(_) => self.c.expected("`}`, `+` or an action"),
+                            GroupKind::Paren => self
+                                .c
+                                .expected("`)`, `+` or an action")
+                                .with_secondary(open, "this `(` is not closed"),
+                            GroupKind::Pattern(_) => self
+                                .c
+                                .expected("`}`, `+` or an action")
+                                .with_secondary(open, "this pattern is not closed"),
                         });
                     }
                     let Some(mut g) = stack.pop() else {
