@@ -40,6 +40,14 @@ fn examples_parse_and_round_trip() {
         let text = std::fs::read_to_string(&path).expect("readable example");
         let game = parse_game(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
         assert!(!game.edges.is_empty(), "{}", path.display());
+        let checked =
+            rg_lang::check::check(&game).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        assert!(
+            checked.warnings.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            checked.warnings
+        );
         let printed = print_game(&game);
         let again = parse_game(&printed)
             .unwrap_or_else(|e| panic!("{}: reprint: {e:?}\n{printed}", path.display()));

@@ -1,0 +1,5 @@
+// expect 5:23: expected a default value
+type Player = {x, y};
+type Score = {0, 1};
+begin, end: player = keeper;
+const c: {a} -> {b} = {};

@@ -1,0 +1,5 @@
+// expect 5:16: expected a variable other than `player`
+type Player = {x, y};
+type Score = {0, 1};
+begin, end: player = keeper;
+begin, end: $$ player;
