@@ -136,7 +136,8 @@ fn match_bad_agents_exit_2() {
     }
 }
 
-/// Squares are numbered 1..=9 row by row; cross's modifiers are `2 3`,
+/// Squares are numbered 1..=9 row by row (as the original manager numbers
+/// them: 7 is x0y2); cross's modifiers are `2 3`,
 /// nought's `11 12`. Cross: 5 (typed as listing number 5), 1, 3, 7 (the
 /// diagonal 3-5-7 wins); nought: 4, 9, 2. Nought first types cross's move,
 /// later an occupied square, a number out of range and a word.
@@ -182,7 +183,7 @@ fn play_humans_with_bad_input_and_record() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("cross plays puts x at x2y0  [7 2 7 3]\n"),
+        stdout.contains("cross plays puts x at x0y2  [7 2 7 3]\n"),
         "{stdout}"
     );
     assert!(
@@ -248,7 +249,7 @@ fn replay_shows_every_move() {
     let s = text(&out.stdout);
     assert_eq!(s.matches("\nmove ").count(), 7, "{s}");
     assert!(
-        s.contains("move 7: cross plays puts x at x2y0  [7 2 7 3]\n"),
+        s.contains("move 7: cross plays puts x at x0y2  [7 2 7 3]\n"),
         "{s}"
     );
     assert!(s.contains("y0 x  o  x\ny1 o  x  .\ny2 x  .  o\n"), "{s}");

@@ -6,23 +6,12 @@
 //! with `RBG_SUITE`). When it is missing the tests skip, except under
 //! `CI=true`, where a missing suite is an error.
 
-use std::path::PathBuf;
+mod common;
 
 use rbg_engine::{perft::perft_parallel, GameModel};
 
-fn suite_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("RBG_SUITE") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
-    };
-    if dir.join("perft.tsv").exists() {
-        Some(dir)
-    } else if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("conformance suite not found at {}", dir.display());
-    } else {
-        eprintln!("skipped: conformance suite not found at {}", dir.display());
-        None
-    }
+fn suite_dir() -> Option<std::path::PathBuf> {
+    common::suite_dir("perft.tsv")
 }
 
 struct Line {

@@ -128,11 +128,14 @@ fn explicit_3x3_board() {
     let b = &g.board;
     assert_eq!(b.vertices.len(), 9);
     assert_eq!(b.vertices[0].name, "v11");
-    assert_eq!(b.dirs, vec!["up", "right", "down", "left"]);
-    let (_, v22) = vertex(b, "v22");
+    // directions in order of first appearance (`left` at v21, `down` at v12)
+    assert_eq!(b.dirs, vec!["up", "right", "left", "down"]);
+    // vertices in the written order
+    let (i, v22) = vertex(b, "v22");
+    assert_eq!(i, 4);
     assert_eq!(v22.piece, 2);
-    // declaration order of the edges is kept
-    assert_eq!(v22.edges, vec![(0, 5), (1, 7), (3, 1), (2, 3)]);
+    // declaration order of the edges is kept: v23, v32, v12, v21
+    assert_eq!(v22.edges, vec![(0, 7), (1, 5), (2, 3), (3, 1)]);
     assert_eq!(vertex(b, "v13").1.piece, 1);
     assert_eq!(edges(b, "v33"), pairs(&[("left", "v23"), ("down", "v32")]));
     // Self loops and empty edge lists are fine.
@@ -157,7 +160,7 @@ fn ll_breakthrough_rules() {
     };
     assert_eq!(parts.len(), 18);
     // (up* + down*)
-    let (up, right, down, left) = (0, 1, 2, 3);
+    let (up, right, left, down) = (0, 1, 2, 3);
     assert_eq!(
         parts[0],
         Rule::Alt(vec![
@@ -238,20 +241,21 @@ fn rectangle_board() {
     let b = &g.board;
     // Directions are numbered in order of first appearance on the edges
     // (see `Game::canonicalize_directions`).
-    assert_eq!(b.dirs, vec!["down", "right", "up", "left"]);
+    assert_eq!(b.dirs, vec!["down", "right", "left", "up"]);
     assert_eq!(b.vertices.len(), 9);
     let names: Vec<&str> = b.vertices.iter().map(|v| v.name.as_str()).collect();
-    // The original RBG parser's numbering: the first generated square, then
-    // the others by name (so column by column here).
+    // The original RBG parser's numbering: row by row from the first written
+    // line, left to right.
     assert_eq!(
         names,
-        vec!["x0y0", "x0y1", "x0y2", "x1y0", "x1y1", "x1y2", "x2y0", "x2y1", "x2y2"]
+        vec!["x0y0", "x1y0", "x2y0", "x0y1", "x1y1", "x2y1", "x0y2", "x1y2", "x2y2"]
     );
     // top-left is the start; the first written line is the top
     assert_eq!(b.vertices[0].piece, 2);
     assert_eq!(b.vertices[8].piece, 1);
-    assert_eq!(b.vertices[0].edges, vec![(0, 1), (1, 3)]);
-    assert_eq!(b.vertices[4].edges, vec![(2, 3), (0, 5), (3, 1), (1, 7)]);
+    // edges in the generator's order (up, down, left, right)
+    assert_eq!(b.vertices[0].edges, vec![(0, 3), (1, 1)]);
+    assert_eq!(b.vertices[4].edges, vec![(3, 1), (0, 7), (2, 3), (1, 5)]);
 }
 
 #[test]
@@ -305,9 +309,9 @@ fn hexagon_spec_example() {
             "east",
             "southEast",
             "southWest",
+            "west",
             "northEast",
-            "northWest",
-            "west"
+            "northWest"
         ]
     );
     assert_eq!(gb.vertices.len(), eb.vertices.len());
@@ -363,13 +367,16 @@ fn cuboid_board() {
         "front",
     );
     let b = &g.board;
-    assert_eq!(b.dirs, vec!["down", "right", "front", "back", "up", "left"]);
+    assert_eq!(b.dirs, vec!["down", "right", "front", "left", "up", "back"]);
     assert_eq!(b.vertices.len(), 17);
-    // the first generated square, then the others by name
+    // layer by layer, row by row, left to right; the hole is skipped
     assert_eq!(b.vertices[0].name, "x0y0z0");
-    assert_eq!(b.vertices[1].name, "x0y0z1");
-    assert_eq!(b.vertices[1].piece, 1);
-    assert_eq!(b.vertices[6].name, "x1y0z0");
+    assert_eq!(b.vertices[1].name, "x1y0z0");
+    assert_eq!(b.vertices[1].piece, 0);
+    assert_eq!(b.vertices[6].name, "x0y0z1");
+    assert_eq!(b.vertices[6].piece, 1);
+    assert_eq!(b.vertices[10].name, "x2y1z1");
+    assert_eq!(b.vertices[11].name, "x0y0z2");
     assert_eq!(b.vertices[16].name, "x2y1z2");
     assert_eq!(b.vertices[16].piece, 2);
     assert_eq!(

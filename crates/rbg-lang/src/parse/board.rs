@@ -29,45 +29,7 @@ pub(super) fn parse_board(c: &mut Cursor, names: &mut Names) -> Result<Board> {
         None => explicit(c, names)?,
     };
     c.finish("a vertex")?;
-    Ok(original_vertex_order(board))
-}
-
-/// Renumbers the vertices as the original RBG parser does (its
-/// `unchecked_graph::create_name_number_correspondence`, used for explicit
-/// and generated boards alike): the first declared (or generated) vertex
-/// keeps number 0, the others follow in byte-wise order of their names.
-/// Move texts of the original game manager's protocol number vertices in
-/// this order, so ours must too. The order is a fixed point: printing the
-/// board and parsing it again changes nothing.
-fn original_vertex_order(board: Board) -> Board {
-    let n = board.vertices.len();
-    let mut order: Vec<usize> = (1..n).collect();
-    order.sort_by(|&a, &b| board.vertices[a].name.cmp(&board.vertices[b].name));
-    if n > 0 {
-        order.insert(0, 0);
-    }
-    if order.iter().enumerate().all(|(i, &old)| i == old) {
-        return board;
-    }
-    let mut new_id = vec![0 as VertexId; n];
-    for (new, &old) in order.iter().enumerate() {
-        new_id[old] = new as VertexId;
-    }
-    let mut old_vertices: Vec<Option<Vertex>> = board.vertices.into_iter().map(Some).collect();
-    let vertices = order
-        .iter()
-        .map(|&old| {
-            let mut v = old_vertices[old].take().expect("each vertex is moved once");
-            for e in &mut v.edges {
-                e.1 = new_id[e.1 as usize];
-            }
-            v
-        })
-        .collect();
-    Board {
-        dirs: board.dirs,
-        vertices,
-    }
+    Ok(board)
 }
 
 /// Resolves a piece name.
@@ -227,10 +189,11 @@ fn check_rectangular(lines: &[(Span, Line)]) -> Result<()> {
 /// A generated board's cells: `cells[layer][row][col]`.
 type Cells = Vec<Vec<Line>>;
 
-/// The order in which generated vertices are created: layer by layer, each
-/// layer row by row starting with the first written line (the top), each row
-/// left to right; empty slots are skipped. The first one is the start; the
-/// final numbering is [`original_vertex_order`]'s.
+/// The order in which generated vertices are created, which is also their
+/// numbering (as in the original RBG parser, whose game manager numbers the
+/// vertices of its move texts this way): layer by layer, each layer row by
+/// row starting with the first written line (the top), each row left to
+/// right; empty slots are skipped. The first one is the start.
 fn generated_vertex_order(cells: &Cells) -> Vec<(usize, usize, usize)> {
     let mut order = Vec::new();
     for (l, layer) in cells.iter().enumerate() {
