@@ -1,0 +1,163 @@
+//! Which nodes need a visited check.
+//!
+//! The reference drops a walk state whose key (node, tags, user variables)
+//! was already seen in the same enumeration. A node needs that check only if
+//! one enumeration can reach it twice with one key. It cannot when
+//!
+//! - it is entered by a single edge (or is only ever a walk's start: then it
+//!   is visited once per enumeration — *single*), and
+//! - the edge comes from a node visited at most once per key (*unique*: a
+//!   checked node, or one this rule applies to) by an action that is
+//!   injective on keys (anything but an assignment to a user variable), or
+//!   from a *single* node by any action (an any-assignment to a user
+//!   variable then gives distinct keys; to another variable, equal ones).
+//!
+//! Starts are `begin`, targets of `player` assignments and check starts. In
+//! checks `player` assignments are ordinary edges, so they count as incoming
+//! edges of nodes reachable from a check start. `@unique` nodes are never
+//! checked; their successors are then checked as if they could repeat.
+
+use rg_lang::checked::CheckedGame;
+
+use crate::tables::{Check, Edge, Guard, MapRef, Op};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    /// Visited at most once per enumeration.
+    Single,
+    /// Visited at most once per key.
+    Unique,
+    /// Checked (so visited at most once per key).
+    Checked,
+    /// `@unique` where a check would be needed: may repeat keys.
+    Repeats,
+}
+
+/// Facts about the lowered edges the analysis needs.
+pub struct EdgeFacts<'a> {
+    /// Edges per source node.
+    pub per_node: &'a [Vec<Edge>],
+    /// Slots below this are user variables (the key).
+    pub user_slots: usize,
+    /// Map operands of map assignments.
+    pub map_pairs: &'a [(MapRef, MapRef)],
+    /// The reachability checks.
+    pub checks: &'a [Check],
+}
+
+impl EdgeFacts<'_> {
+    /// Whether `op` writes a slot of the key.
+    fn writes_key(&self, op: &Op) -> bool {
+        match op {
+            Op::Assign(p, _) | Op::AssignAny(p, _) => (p.base as usize) < self.user_slots,
+            Op::AssignMap(i) => (self.map_pairs[*i as usize].0.at.base as usize) < self.user_slots,
+            _ => false,
+        }
+    }
+}
+
+/// The visited check of every node (`@unique` nodes given by `unique`).
+pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
+    let n = facts.per_node.len();
+    // Nodes a check walk can visit.
+    let mut in_check = vec![false; n];
+    let mut stack: Vec<u32> = facts.checks.iter().map(|c| c.start).collect();
+    for &s in &stack {
+        in_check[s as usize] = true;
+    }
+    while let Some(v) = stack.pop() {
+        for e in &facts.per_node[v as usize] {
+            if !in_check[e.to as usize] {
+                in_check[e.to as usize] = true;
+                stack.push(e.to);
+            }
+        }
+    }
+    let mut is_start = vec![false; n];
+    is_start[CheckedGame::BEGIN.0 as usize] = true;
+    for c in facts.checks {
+        is_start[c.start as usize] = true;
+    }
+    // Incoming walk edges: (count, the last one as (source, edge index)).
+    let mut incoming: Vec<(u32, Option<(u32, usize)>)> = vec![(0, None); n];
+    for (from, list) in facts.per_node.iter().enumerate() {
+        for (i, e) in list.iter().enumerate() {
+            if matches!(e.op, Op::SetPlayer(_)) {
+                is_start[e.to as usize] = true;
+                if !in_check[from] {
+                    continue;
+                }
+            }
+            let entry = &mut incoming[e.to as usize];
+            entry.0 += 1;
+            entry.1 = Some((from as u32, i));
+        }
+    }
+    let mut status: Vec<Option<Status>> = vec![None; n];
+    let mut on_chain = vec![false; n];
+    for root in 0..n {
+        // Follow single incoming edges back to a node whose status is known
+        // or basic, then resolve the chain forwards.
+        let mut chain: Vec<usize> = Vec::new();
+        let mut q = root;
+        let base = loop {
+            if let Some(s) = status[q] {
+                break s;
+            }
+            let (count, last) = incoming[q];
+            let total = count + is_start[q] as u32;
+            if total != 1 || is_start[q] || on_chain[q] {
+                let s = if total >= 2 || on_chain[q] {
+                    Status::Checked
+                } else {
+                    Status::Single
+                };
+                let s = adjust(s, unique[q]);
+                status[q] = Some(s);
+                break s;
+            }
+            chain.push(q);
+            on_chain[q] = true;
+            q = last.expect("one incoming edge").0 as usize;
+        };
+        let mut prev = base;
+        while let Some(q) = chain.pop() {
+            on_chain[q] = false;
+            if let Some(s) = status[q] {
+                // A node of a cycle, checked above.
+                prev = s;
+                continue;
+            }
+            let (from, i) = incoming[q].1.expect("one incoming edge");
+            let op = &facts.per_node[from as usize][i].op;
+            let s = match prev {
+                Status::Single if matches!(op, Op::AssignAny(..)) && !facts.writes_key(op) => {
+                    Status::Checked
+                }
+                Status::Single if matches!(op, Op::AssignAny(..)) => Status::Unique,
+                Status::Single => Status::Single,
+                Status::Unique | Status::Checked if !facts.writes_key(op) => Status::Unique,
+                _ => Status::Checked,
+            };
+            let s = adjust(s, unique[q]);
+            status[q] = Some(s);
+            prev = s;
+        }
+    }
+    status
+        .into_iter()
+        .map(|s| match s {
+            Some(Status::Checked) => Guard::Full,
+            _ => Guard::None,
+        })
+        .collect()
+}
+
+/// `@unique` turns a needed check into a node that may repeat keys.
+fn adjust(s: Status, unique: bool) -> Status {
+    if unique && s == Status::Checked {
+        Status::Repeats
+    } else {
+        s
+    }
+}

@@ -1,0 +1,401 @@
+//! Lowering a [`CheckedGame`] to [`Tables`]: slot layout of the variables and
+//! constants, expressions to operands (constant parts folded), edges grouped
+//! by node, pragmas, visited guards (`analysis.rs`).
+
+use std::collections::HashMap;
+
+use rg_lang::ast::Pragma;
+use rg_lang::checked::{CExpr, CLabel, CheckedGame};
+use rg_lang::types::Ty;
+
+use crate::analysis;
+use crate::layout::{Layouts, MAX_SLOTS};
+use crate::tables::{
+    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, NodeInfo, Op, Operand, Tables,
+};
+use crate::LoadError;
+
+struct Lowerer<'a> {
+    g: &'a CheckedGame,
+    layouts: Layouts<'a>,
+    var_offsets: Vec<u32>,
+    const_offsets: Vec<u32>,
+    consts: Vec<u16>,
+    reads: Vec<Access>,
+    steps: Vec<KeyStep>,
+}
+
+/// Lowers a checked game.
+pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
+    if g.symbols.len() >= u16::MAX as usize {
+        return Err(LoadError(format!(
+            "the game has {} symbols; at most {} are supported",
+            g.symbols.len(),
+            u16::MAX - 1
+        )));
+    }
+    let mut l = Lowerer {
+        g,
+        layouts: Layouts::new(&g.types, g.symbols.len()),
+        var_offsets: Vec::new(),
+        const_offsets: Vec::new(),
+        consts: Vec::new(),
+        reads: Vec::new(),
+        steps: Vec::new(),
+    };
+    let mut total = 0usize;
+    for c in &g.constants {
+        l.const_offsets.push(total as u32);
+        total += l.layouts.size(c.ty)?;
+        if total > MAX_SLOTS {
+            return Err(LoadError(format!(
+                "the constants need more than {MAX_SLOTS} slots"
+            )));
+        }
+    }
+    l.consts = vec![0; total];
+    for (i, c) in g.constants.iter().enumerate() {
+        let mut mem = std::mem::take(&mut l.consts);
+        l.layouts
+            .store(&c.value, c.ty, &mut mem, l.const_offsets[i] as usize)?;
+        l.consts = mem;
+    }
+    let mut total = 0usize;
+    let mut user_slots = 0;
+    for (i, v) in g.variables.iter().enumerate() {
+        if i == g.user_variables() {
+            user_slots = total;
+        }
+        l.var_offsets.push(total as u32);
+        total += l.layouts.size(v.ty)?;
+        if total > MAX_SLOTS {
+            return Err(LoadError(format!(
+                "the variables need more than {MAX_SLOTS} slots"
+            )));
+        }
+    }
+    let mut initial = vec![0; total];
+    for (i, v) in g.variables.iter().enumerate() {
+        l.layouts
+            .store(&v.value, v.ty, &mut initial, l.var_offsets[i] as usize)?;
+    }
+
+    let mut checks: Vec<Check> = Vec::new();
+    let mut check_ids: HashMap<Check, u32> = HashMap::new();
+    let mut any_syms: Vec<u16> = Vec::new();
+    let mut map_pairs: Vec<(MapRef, MapRef)> = Vec::new();
+    let mut per_node: Vec<Vec<Edge>> = vec![Vec::new(); g.nodes.len()];
+    for e in &g.edges {
+        let op = match &e.label {
+            CLabel::Skip => Op::Skip,
+            CLabel::Tag(s) => Op::Tag(s.0 as u16),
+            CLabel::TagVariable(v) => Op::TagVar(l.var_offsets[*v]),
+            CLabel::Assign(CExpr::Var(v), value) if *v == g.player => {
+                Op::SetPlayer(l.operand(value)?)
+            }
+            CLabel::Assign(target, value) => {
+                if l.is_map(target) {
+                    map_pairs.push((l.map_ref(target)?, l.map_ref(value)?));
+                    Op::AssignMap(map_pairs.len() as u32 - 1)
+                } else {
+                    Op::Assign(l.place(target)?, l.operand(value)?)
+                }
+            }
+            CLabel::AssignAny(target, syms) => {
+                let start = any_syms.len() as u32;
+                any_syms.extend(syms.iter().map(|s| s.0 as u16));
+                Op::AssignAny(l.place(target)?, (start, syms.len() as u32))
+            }
+            CLabel::Compare(a, b, eq) => {
+                if l.is_map(a) || l.is_map(b) {
+                    map_pairs.push((l.map_ref(a)?, l.map_ref(b)?));
+                    Op::CmpMap(map_pairs.len() as u32 - 1, *eq)
+                } else {
+                    Op::Cmp(l.operand(a)?, l.operand(b)?, *eq)
+                }
+            }
+            CLabel::Reach(positive, a, b) => {
+                let c = Check {
+                    start: a.0,
+                    target: b.0,
+                };
+                let id = *check_ids.entry(c).or_insert_with(|| {
+                    checks.push(c);
+                    checks.len() as u32 - 1
+                });
+                Op::Reach(id, *positive)
+            }
+        };
+        per_node[e.from.0 as usize].push(Edge { op, to: e.to.0 });
+    }
+    let mut edges = Vec::with_capacity(g.edges.len());
+    let mut nodes = Vec::with_capacity(g.nodes.len());
+    for list in &per_node {
+        let first = edges.len() as u32;
+        edges.extend_from_slice(list);
+        nodes.push(NodeInfo {
+            first,
+            end: edges.len() as u32,
+            guard: Guard::None,
+            disjoint: false,
+        });
+    }
+    let mut unique = vec![false; nodes.len()];
+    let mut repeat: Vec<Option<Vec<u32>>> = vec![None; nodes.len()];
+    for p in &g.pragmas {
+        match p {
+            Pragma::Disjoint { node, targets, .. } => {
+                if let Some(n) = g.node(&node.text) {
+                    let info = &mut nodes[n.0 as usize];
+                    if (info.end - info.first) as usize == targets.len() {
+                        info.disjoint = true;
+                    }
+                }
+            }
+            Pragma::Unique(list) => {
+                for n in list.iter().filter_map(|n| g.node(&n.text)) {
+                    unique[n.0 as usize] = true;
+                }
+            }
+            Pragma::Repeat {
+                nodes: list,
+                variables,
+            } => {
+                let mut slots = Vec::new();
+                for v in variables.iter().filter_map(|v| g.variable(&v.text)) {
+                    if v < g.user_variables() {
+                        let size = l.layouts.size(g.variables[v].ty)? as u32;
+                        let base = l.var_offsets[v];
+                        slots.extend(base..base + size);
+                    }
+                }
+                for n in list.iter().filter_map(|n| g.node(&n.text)) {
+                    repeat[n.0 as usize] = Some(slots.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    let facts = analysis::EdgeFacts {
+        per_node: &per_node,
+        user_slots,
+        map_pairs: &map_pairs,
+        checks: &checks,
+    };
+    let guards = analysis::guards(&facts, &unique);
+    let mut repeat_slots = Vec::new();
+    for (i, guard) in guards.into_iter().enumerate() {
+        nodes[i].guard = match &repeat[i] {
+            Some(slots) if !unique[i] => {
+                repeat_slots.push(slots.clone());
+                Guard::Repeat(repeat_slots.len() as u32 - 1)
+            }
+            _ => guard,
+        };
+    }
+    let goal_slots = l.player_slots(g.goals)?;
+    let visible = l.player_slots(g.visible)?;
+    let visible_one = g.symbols.get("1").map_or(u16::MAX, |s| s.0 as u16);
+    let changes_visible = g.edges.iter().any(|e| match &e.label {
+        CLabel::Assign(t, _) | CLabel::AssignAny(t, _) => t.root_var() == Some(g.visible),
+        _ => false,
+    });
+    let visible_slots =
+        if changes_visible || visible.iter().any(|&s| initial[s as usize] != visible_one) {
+            if g.players.len() > 64 {
+                return Err(LoadError(format!(
+                    "hidden information with {} players; at most 64 are supported",
+                    g.players.len()
+                )));
+            }
+            Some(visible)
+        } else {
+            None
+        };
+    let mut sizes = HashMap::new();
+    for (a, b) in &map_pairs {
+        for mut t in [a.ty, b.ty] {
+            loop {
+                sizes.insert(t, l.layouts.size(t)?);
+                match l.layouts.arrow(t) {
+                    Some((_, b)) => t = b,
+                    None => break,
+                }
+            }
+        }
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let hash_mul = (0..initial.len())
+        .map(|i| {
+            if i < user_slots {
+                splitmix(&mut seed) | 1
+            } else {
+                0
+            }
+        })
+        .collect();
+    Ok(Tables {
+        nodes,
+        edges,
+        reads: l.reads,
+        steps: l.steps,
+        map_pairs,
+        any_syms,
+        checks,
+        repeat_slots,
+        keys: std::mem::take(&mut l.layouts.keys),
+        consts: l.consts,
+        initial,
+        user_slots,
+        hash_mul,
+        player_slot: l.var_offsets[g.player],
+        goal_slots,
+        visible_slots,
+        visible_one,
+        types: g.types.clone(),
+        sizes,
+    })
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Lowerer<'_> {
+    /// The storage type of an expression: the declared type of its root
+    /// followed through the accesses (casts are gone); `None` for a symbol.
+    fn storage(&self, e: &CExpr) -> Option<Ty> {
+        match e {
+            CExpr::Const(c) => Some(self.g.constants[*c].ty),
+            CExpr::Var(v) => Some(self.g.variables[*v].ty),
+            CExpr::Sym(_) => None,
+            CExpr::Access(m, _) => self.layouts.arrow(self.storage(m)?).map(|(_, b)| b),
+        }
+    }
+
+    fn is_map(&self, e: &CExpr) -> bool {
+        self.storage(e)
+            .is_some_and(|t| self.layouts.arrow(t).is_some())
+    }
+
+    /// Per player, the slot of its entry in the map variable `var` (`goals`,
+    /// `visible`); the default entry for a player outside the map's keys.
+    fn player_slots(&mut self, var: usize) -> Result<Vec<u32>, LoadError> {
+        let ty = self.g.variables[var].ty;
+        let Some((keys, target)) = self.layouts.arrow(ty) else {
+            return Err(LoadError(format!(
+                "`{}` is not a map",
+                self.g.variables[var].name
+            )));
+        };
+        let step = self.layouts.size(target)? as u32;
+        Ok(self
+            .g
+            .players
+            .iter()
+            .map(|p| {
+                let i = keys.iter().position(|k| k == p).unwrap_or(keys.len()) as u32;
+                self.var_offsets[var] + i * step
+            })
+            .collect())
+    }
+
+    /// The memory, base and key steps of an expression rooted at a variable
+    /// or constant; constant keys are folded into the base when inside the
+    /// source set.
+    fn access(&mut self, e: &CExpr) -> Result<(Access, Ty), LoadError> {
+        match e {
+            CExpr::Var(v) => Ok((
+                Access {
+                    mem: Mem::State,
+                    base: self.var_offsets[*v],
+                    steps: (self.steps.len() as u32, 0),
+                },
+                self.g.variables[*v].ty,
+            )),
+            CExpr::Const(c) => Ok((
+                Access {
+                    mem: Mem::Const,
+                    base: self.const_offsets[*c],
+                    steps: (self.steps.len() as u32, 0),
+                },
+                self.g.constants[*c].ty,
+            )),
+            CExpr::Sym(_) => Err(LoadError("a symbol is not a map".to_string())),
+            CExpr::Access(m, k) => {
+                let (mut a, mt) = self.access(m)?;
+                let Some((keys, target)) = self.layouts.arrow(mt) else {
+                    return Err(LoadError(
+                        "an access into a value that is not a map".to_string(),
+                    ));
+                };
+                let stride = self.layouts.size(target)? as u32;
+                let key = self.operand(k)?;
+                let table = self.layouts.keys.of(keys);
+                let limit = keys.len() as u16;
+                match key {
+                    Operand::Imm(s)
+                        if (self.layouts.keys.table[table as usize + s as usize]) < limit =>
+                    {
+                        a.base +=
+                            self.layouts.keys.table[table as usize + s as usize] as u32 * stride;
+                    }
+                    _ => {
+                        // Steps of one access are contiguous: the key's own
+                        // steps were pushed before, so move ours after them.
+                        let step = KeyStep {
+                            key,
+                            table,
+                            limit,
+                            stride,
+                        };
+                        let (start, len) = a.steps;
+                        if start + len != self.steps.len() as u32 {
+                            let mine: Vec<KeyStep> =
+                                self.steps[start as usize..(start + len) as usize].to_vec();
+                            let new_start = self.steps.len() as u32;
+                            self.steps.extend(mine);
+                            a.steps = (new_start, len);
+                        }
+                        self.steps.push(step);
+                        a.steps.1 += 1;
+                    }
+                }
+                Ok((a, target))
+            }
+        }
+    }
+
+    /// A symbol-valued expression as an operand.
+    fn operand(&mut self, e: &CExpr) -> Result<Operand, LoadError> {
+        if let CExpr::Sym(s) = e {
+            return Ok(Operand::Imm(s.0 as u16));
+        }
+        let (a, _) = self.access(e)?;
+        Ok(match (a.mem, a.steps.1) {
+            (Mem::Const, 0) => Operand::Imm(self.consts[a.base as usize]),
+            (Mem::State, 0) => Operand::Slot(a.base),
+            _ => {
+                self.reads.push(a);
+                Operand::Read(self.reads.len() as u32 - 1)
+            }
+        })
+    }
+
+    /// An assigned place (rooted at a variable).
+    fn place(&mut self, e: &CExpr) -> Result<Access, LoadError> {
+        let (a, _) = self.access(e)?;
+        debug_assert_eq!(a.mem, Mem::State);
+        Ok(a)
+    }
+
+    /// A whole map value.
+    fn map_ref(&mut self, e: &CExpr) -> Result<MapRef, LoadError> {
+        let (at, ty) = self.access(e)?;
+        Ok(MapRef { at, ty })
+    }
+}

@@ -1,0 +1,177 @@
+//! The lowered game: dense tables the walk reads (leaf module).
+//!
+//! The semistate is one flat array of `u16` slots holding symbol numbers
+//! (`layout.rs`): the user's variables first (the part the visited key looks
+//! at), then `goals`, `visible`, `player`. Constants live in a second array of
+//! the same kind. Expressions are operands: an immediate symbol, a slot of
+//! either array, or a computed read (`Read`: a base plus key steps).
+
+use rg_lang::types::{Ty, TypeArena};
+
+use crate::layout::KeyTables;
+
+/// A value the walk reads: a symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A known symbol.
+    Imm(u16),
+    /// A semistate slot.
+    Slot(u32),
+    /// A computed read (index into [`Tables::reads`]).
+    Read(u32),
+}
+
+/// Which array a read or map reference looks in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem {
+    /// The semistate.
+    State,
+    /// The constants.
+    Const,
+}
+
+/// One access step: `offset += keys[table + value(key)] * stride`.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyStep {
+    /// The key's value.
+    pub key: Operand,
+    /// Offset of the source set's key table.
+    pub table: u32,
+    /// Size of the source set (the index of the default entry).
+    pub limit: u16,
+    /// Slots per entry.
+    pub stride: u32,
+}
+
+/// A place in memory: `base` plus the key steps `steps.0 .. steps.0 + steps.1`.
+#[derive(Clone, Copy, Debug)]
+pub struct Access {
+    /// Which array.
+    pub mem: Mem,
+    /// The root's first slot.
+    pub base: u32,
+    /// Range in [`Tables::steps`].
+    pub steps: (u32, u32),
+}
+
+/// A whole value of a map type somewhere in memory (for map comparisons and
+/// assignments, which are rare and take a slow path).
+#[derive(Clone, Copy, Debug)]
+pub struct MapRef {
+    /// Where it is.
+    pub at: Access,
+    /// Its storage type.
+    pub ty: Ty,
+}
+
+/// The action of an edge, lowered.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    /// No action.
+    Skip,
+    /// `$ s`.
+    Tag(u16),
+    /// `$$ v`: the slot of `v`.
+    TagVar(u32),
+    /// `a == b` (`eq`) or `a != b` on symbols.
+    Cmp(Operand, Operand, bool),
+    /// The same on maps (index into [`Tables::map_pairs`]).
+    CmpMap(u32, bool),
+    /// `? check` (`true`) or `! check`.
+    Reach(u32, bool),
+    /// `place = value` on a symbol slot (a slot of the semistate).
+    Assign(Access, Operand),
+    /// `place = value` on maps (index into [`Tables::map_pairs`], place first).
+    AssignMap(u32),
+    /// `place = T(*)`: symbols `syms.0 .. syms.0 + syms.1` of [`Tables::any_syms`].
+    AssignAny(Access, (u32, u32)),
+    /// `player = value`: ends a move walk.
+    SetPlayer(Operand),
+}
+
+/// An edge: action and target node.
+#[derive(Clone, Copy, Debug)]
+pub struct Edge {
+    /// The action.
+    pub op: Op,
+    /// The target node.
+    pub to: u32,
+}
+
+/// How the walk avoids visiting a node twice with the same key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Never needed: the node cannot be reached twice with one key (or the
+    /// game's `@unique` says to skip the check).
+    None,
+    /// Checked on (node, tags, user variables).
+    Full,
+    /// Checked on (node, tags, the listed variables) (`@repeat`; index into
+    /// [`Tables::repeat_slots`]).
+    Repeat(u32),
+}
+
+/// Per-node facts.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeInfo {
+    /// First edge in [`Tables::edges`].
+    pub first: u32,
+    /// One past the last edge.
+    pub end: u32,
+    /// Visited check.
+    pub guard: Guard,
+    /// `@disjoint`: only the first legal edge (file order) is taken.
+    pub disjoint: bool,
+}
+
+/// A reachability check: from `start`, can the walk reach `target`?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Check {
+    /// Start node.
+    pub start: u32,
+    /// Node to reach.
+    pub target: u32,
+}
+
+/// Everything the walk needs.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    /// Nodes (`begin` = 0, `end` = 1).
+    pub nodes: Vec<NodeInfo>,
+    /// Edges grouped by source node, file order within a node.
+    pub edges: Vec<Edge>,
+    /// Computed reads.
+    pub reads: Vec<Access>,
+    /// Key steps of reads and places.
+    pub steps: Vec<KeyStep>,
+    /// Operand pairs of map comparisons and map assignments.
+    pub map_pairs: Vec<(MapRef, MapRef)>,
+    /// Symbols of any-assignments.
+    pub any_syms: Vec<u16>,
+    /// Reachability checks.
+    pub checks: Vec<Check>,
+    /// Slots kept in the key at `@repeat` nodes.
+    pub repeat_slots: Vec<Vec<u32>>,
+    /// Key index tables.
+    pub keys: KeyTables,
+    /// The constants.
+    pub consts: Vec<u16>,
+    /// The initial semistate.
+    pub initial: Vec<u16>,
+    /// Slots of the user's variables (the key): `0 .. user_slots`.
+    pub user_slots: usize,
+    /// Random multipliers of the key hash, per slot (0 outside the key).
+    pub hash_mul: Vec<u64>,
+    /// The `player` slot.
+    pub player_slot: u32,
+    /// Per player: the slot of its `goals` entry.
+    pub goal_slots: Vec<u32>,
+    /// Per player: the slot of its `visible` entry, when `visible` can change.
+    pub visible_slots: Option<Vec<u32>>,
+    /// The symbol that means visible (`1`).
+    pub visible_one: u16,
+    /// Types, for map comparisons and assignments.
+    pub types: TypeArena,
+    /// Slot counts of the types used by map operations.
+    pub sizes: std::collections::HashMap<Ty, usize>,
+}

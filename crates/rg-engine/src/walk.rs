@@ -1,0 +1,508 @@
+//! Move walks and reachability checks: one depth-first walk over (node,
+//! semistate) with the actions applied in place and undone from a log.
+//!
+//! The walk follows `rg-language.md` §5.4 so that counts match the reference:
+//! a node's edges are tried last to first (the reference pushes them in file
+//! order and pops them), the symbols of `T(*)` likewise; a state is dropped
+//! when its key (node, tags, user variables) was seen before in the same
+//! enumeration — checked only at the nodes `analysis.rs` says can repeat a
+//! key; a `player` assignment ends a move walk and yields a move. `@disjoint`
+//! nodes take only their first legal edge in file order.
+//!
+//! Frames are pushed only at nodes with a choice (several edges or a
+//! `T(*)`); chains of single edges are followed inline. A frame remembers the
+//! undo-log length, tag count, key hash and semistate *version* at its node;
+//! every assignment gives the semistate a fresh version, so a reachability
+//! check's result is reused while the version is unchanged. A check runs the
+//! same walk (tags ignored, `player` assignments ordinary) with its own
+//! visited set, nested at most [`MAX_CHECK_DEPTH`] deep.
+
+use crate::moves::MoveList;
+use crate::seen::Seen;
+use crate::tables::{Access, Guard, Mem, Op, Operand, Tables};
+use crate::RunError;
+
+/// Checks nested deeper than this are an error.
+pub const MAX_CHECK_DEPTH: usize = 64;
+/// Moves longer than this many tags are an error (a tag on a cycle).
+pub const MAX_TAGS: usize = 1 << 16;
+/// Walks with more nested choices than this are an error.
+pub const MAX_FRAMES: usize = 1 << 22;
+
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Edges `first .. next` are still to be tried, last first.
+    next: u32,
+    first: u32,
+    /// Symbols of the any-assignment at edge `next` still to be tried.
+    sub: u32,
+    log: u32,
+    tags: u32,
+    hash: u64,
+    tag_hash: u64,
+    version: u64,
+}
+
+/// What an enumeration is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Collect every move walk.
+    Moves,
+    /// Stop when this node is reached.
+    Reach(u32),
+}
+
+/// A reusable walk workspace (one per thread).
+#[derive(Clone, Default)]
+pub struct Walker {
+    frames: Vec<Frame>,
+    log: Vec<(u32, u16)>,
+    tags: Vec<u16>,
+    vis: Vec<u64>,
+    seen: Vec<Seen>,
+    memo: Vec<(u64, bool)>,
+    /// Check starts being evaluated (for recursion).
+    active: Vec<u32>,
+    scratch: Vec<u16>,
+    map_writes: Vec<(u32, u16)>,
+    hash: u64,
+    tag_hash: u64,
+    version: u64,
+    next_version: u64,
+}
+
+#[inline(always)]
+fn mix(h: u64) -> u64 {
+    let h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 32)
+}
+
+#[inline(always)]
+fn tag_step(h: u64, tag: u16) -> u64 {
+    (h ^ (tag as u64 + 1))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(17)
+}
+
+/// The value of an operand.
+#[inline(always)]
+pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
+    match o {
+        Operand::Imm(v) => v,
+        Operand::Slot(s) => st[s as usize],
+        Operand::Read(i) => {
+            let a = &t.reads[i as usize];
+            let off = offset(t, st, a);
+            match a.mem {
+                Mem::State => st[off as usize],
+                Mem::Const => t.consts[off as usize],
+            }
+        }
+    }
+}
+
+/// The slot an access reads (a key outside a map's keys reads its default).
+#[inline]
+pub(crate) fn offset(t: &Tables, st: &[u16], a: &Access) -> u32 {
+    let mut off = a.base;
+    for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
+        let k = read(t, st, s.key);
+        off += t.keys.table[(s.table + k as u32) as usize] as u32 * s.stride;
+    }
+    off
+}
+
+/// The slot an assignment writes; a key outside a map's keys is an error.
+#[inline]
+pub(crate) fn place(t: &Tables, st: &[u16], a: &Access) -> Result<u32, RunError> {
+    let mut off = a.base;
+    for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
+        let k = read(t, st, s.key);
+        let i = t.keys.table[(s.table + k as u32) as usize];
+        if i == s.limit {
+            return Err(RunError::ForeignKey(k));
+        }
+        off += i as u32 * s.stride;
+    }
+    Ok(off)
+}
+
+impl Walker {
+    /// A workspace for `t`.
+    pub fn new(t: &Tables) -> Walker {
+        Walker {
+            memo: vec![(0, false); t.checks.len()],
+            next_version: 1,
+            ..Walker::default()
+        }
+    }
+
+    /// Every move walk from the state (`st`, `node`) into `out` (cleared
+    /// first). `st` is unchanged afterwards, also on error.
+    pub fn moves(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+        out: &mut MoveList,
+    ) -> Result<(), RunError> {
+        out.clear();
+        self.begin(t, st);
+        let r = self.run(t, st, node, Mode::Moves, Some(out));
+        if r.is_err() {
+            self.rollback(st, 0);
+            self.frames.clear();
+            self.active.clear();
+        }
+        r.map(|_| ())
+    }
+
+    /// Whether a walk from (`st`, `start`) reaches `target` (a check outside
+    /// any move walk).
+    pub fn reaches(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        start: u32,
+        target: u32,
+    ) -> Result<bool, RunError> {
+        self.begin(t, st);
+        let r = self.run(t, st, start, Mode::Reach(target), None);
+        if r.is_err() {
+            self.rollback(st, 0);
+            self.frames.clear();
+            self.active.clear();
+        }
+        r
+    }
+
+    fn begin(&mut self, t: &Tables, st: &[u16]) {
+        self.log.clear();
+        self.tags.clear();
+        self.vis.clear();
+        self.tag_hash = 0;
+        self.hash = st[..t.user_slots]
+            .iter()
+            .zip(&t.hash_mul)
+            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        self.version = self.fresh_version();
+    }
+
+    fn fresh_version(&mut self) -> u64 {
+        let v = self.next_version;
+        self.next_version += 1;
+        v
+    }
+
+    #[inline]
+    fn rollback(&mut self, st: &mut [u16], to: usize) {
+        while self.log.len() > to {
+            let (slot, old) = self.log.pop().expect("longer than `to`");
+            st[slot as usize] = old;
+        }
+    }
+
+    #[inline(always)]
+    fn write(&mut self, t: &Tables, st: &mut [u16], slot: u32, v: u16) {
+        let old = st[slot as usize];
+        self.log.push((slot, old));
+        st[slot as usize] = v;
+        let m = t.hash_mul[slot as usize];
+        self.hash = self
+            .hash
+            .wrapping_add(m.wrapping_mul((v as u64).wrapping_sub(old as u64)));
+        self.version = self.next_version;
+        self.next_version += 1;
+    }
+
+    fn push_tag(&mut self, t: &Tables, st: &[u16], tag: u16) -> Result<(), RunError> {
+        if self.tags.len() >= MAX_TAGS {
+            return Err(RunError::EndlessWalk(MAX_TAGS));
+        }
+        self.tags.push(tag);
+        self.tag_hash = tag_step(self.tag_hash, tag);
+        if let Some(vis) = &t.visible_slots {
+            let mut mask = 0u64;
+            for (p, &s) in vis.iter().enumerate() {
+                mask |= ((st[s as usize] == t.visible_one) as u64) << p;
+            }
+            self.vis.push(mask);
+        }
+        Ok(())
+    }
+
+    /// Whether (node, key) is new in the current enumeration (and records it).
+    #[inline]
+    fn visit(
+        &mut self,
+        t: &Tables,
+        st: &[u16],
+        node: u32,
+        depth: usize,
+        mode: Mode,
+    ) -> Result<bool, RunError> {
+        let guard = t.nodes[node as usize].guard;
+        if guard == Guard::None {
+            return Ok(true);
+        }
+        let tags: &[u16] = if mode == Mode::Moves { &self.tags } else { &[] };
+        let tag_hash = if mode == Mode::Moves {
+            self.tag_hash
+        } else {
+            0
+        };
+        let seen = &mut self.seen[depth];
+        match guard {
+            Guard::Full => {
+                let h = mix(self.hash
+                    ^ tag_hash.rotate_left(29)
+                    ^ (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                seen.insert(h, node, &st[..t.user_slots], tags)
+            }
+            Guard::Repeat(i) => {
+                self.scratch.clear();
+                let mut h =
+                    tag_hash.rotate_left(29) ^ (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                for &s in &t.repeat_slots[i as usize] {
+                    self.scratch.push(st[s as usize]);
+                    h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
+                }
+                seen.insert(mix(h), node, &self.scratch, tags)
+            }
+            Guard::None => Ok(true),
+        }
+    }
+
+    fn push_frame(&mut self, t: &Tables, st: &mut [u16], node: u32) -> Result<(), RunError> {
+        if self.frames.len() >= MAX_FRAMES {
+            return Err(RunError::TooManyStates(MAX_FRAMES));
+        }
+        let info = t.nodes[node as usize];
+        let (first, next) = if info.disjoint {
+            match self.first_legal(t, st, node)? {
+                Some(e) => (e, e + 1),
+                None => (info.first, info.first),
+            }
+        } else {
+            (info.first, info.end)
+        };
+        self.frames.push(Frame {
+            next,
+            first,
+            sub: 0,
+            log: self.log.len() as u32,
+            tags: self.tags.len() as u32,
+            hash: self.hash,
+            tag_hash: self.tag_hash,
+            version: self.version,
+        });
+        Ok(())
+    }
+
+    /// The first edge of `node` (file order) whose action is legal now.
+    fn first_legal(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+    ) -> Result<Option<u32>, RunError> {
+        let info = t.nodes[node as usize];
+        for i in info.first..info.end {
+            let legal = match t.edges[i as usize].op {
+                Op::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                Op::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
+                Op::Reach(c, positive) => self.check(t, st, c)? == positive,
+                _ => true,
+            };
+            if legal {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Evaluates check `c` in the current semistate (memoised per version).
+    fn check(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
+        let (version, result) = self.memo[c as usize];
+        if version == self.version {
+            return Ok(result);
+        }
+        let check = t.checks[c as usize];
+        if self.active.contains(&check.start) {
+            return Err(RunError::RecursiveCheck(check.start));
+        }
+        if self.active.len() >= MAX_CHECK_DEPTH {
+            return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+        }
+        self.active.push(check.start);
+        let r = self.run(t, st, check.start, Mode::Reach(check.target), None)?;
+        self.active.pop();
+        self.memo[c as usize] = (self.version, r);
+        Ok(r)
+    }
+
+    /// One enumeration from `root`; in `Reach` mode, whether the target was
+    /// reached. Leaves the semistate, tags and frames as it found them.
+    fn run(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        root: u32,
+        mode: Mode,
+        mut out: Option<&mut MoveList>,
+    ) -> Result<bool, RunError> {
+        let depth = self.active.len();
+        if self.seen.len() <= depth {
+            self.seen.resize_with(depth + 1, Seen::default);
+        }
+        self.seen[depth].clear();
+        if mode == Mode::Reach(root) {
+            return Ok(true);
+        }
+        let base = self.frames.len();
+        let entry = (
+            self.log.len(),
+            self.tags.len(),
+            self.hash,
+            self.tag_hash,
+            self.version,
+        );
+        self.visit(t, st, root, depth, mode)?;
+        self.push_frame(t, st, root)?;
+        let mut found = false;
+        'frames: while self.frames.len() > base {
+            let top = self.frames.len() - 1;
+            let f = self.frames[top];
+            self.rollback(st, f.log as usize);
+            self.tags.truncate(f.tags as usize);
+            self.vis.truncate(f.tags as usize);
+            self.hash = f.hash;
+            self.tag_hash = f.tag_hash;
+            self.version = f.version;
+            // The next (edge, symbol) of the frame.
+            let mut sym = 0u16;
+            let mut edge = {
+                let f = &mut self.frames[top];
+                if f.sub > 0 {
+                    f.sub -= 1;
+                    if let Op::AssignAny(_, (start, _)) = t.edges[f.next as usize].op {
+                        sym = t.any_syms[(start + f.sub) as usize];
+                    }
+                    f.next
+                } else if f.next > f.first {
+                    f.next -= 1;
+                    if let Op::AssignAny(_, (start, len)) = t.edges[f.next as usize].op {
+                        f.sub = len - 1;
+                        sym = t.any_syms[(start + len - 1) as usize];
+                    }
+                    f.next
+                } else {
+                    self.frames.pop();
+                    continue;
+                }
+            };
+            // Follow the chain from this edge.
+            loop {
+                let e = t.edges[edge as usize];
+                match e.op {
+                    Op::Skip => {}
+                    Op::Tag(s) => {
+                        if mode == Mode::Moves {
+                            self.push_tag(t, st, s)?;
+                        }
+                    }
+                    Op::TagVar(slot) => {
+                        if mode == Mode::Moves {
+                            self.push_tag(t, st, st[slot as usize])?;
+                        }
+                    }
+                    Op::Cmp(a, b, eq) => {
+                        if (read(t, st, a) == read(t, st, b)) != eq {
+                            continue 'frames;
+                        }
+                    }
+                    Op::CmpMap(i, eq) => {
+                        if crate::maps::equal(t, st, i) != eq {
+                            continue 'frames;
+                        }
+                    }
+                    Op::Reach(c, positive) => {
+                        if self.check(t, st, c)? != positive {
+                            continue 'frames;
+                        }
+                    }
+                    Op::Assign(p, v) => {
+                        let v = read(t, st, v);
+                        let slot = place(t, st, &p)?;
+                        self.write(t, st, slot, v);
+                    }
+                    Op::AssignAny(p, _) => {
+                        let slot = place(t, st, &p)?;
+                        self.write(t, st, slot, sym);
+                    }
+                    Op::AssignMap(i) => {
+                        let mut writes = std::mem::take(&mut self.map_writes);
+                        writes.clear();
+                        let r = crate::maps::assign(t, st, i, &mut writes);
+                        for &(slot, v) in &writes {
+                            self.write(t, st, slot, v);
+                        }
+                        self.map_writes = writes;
+                        r?;
+                    }
+                    Op::SetPlayer(v) => {
+                        let v = read(t, st, v);
+                        match mode {
+                            Mode::Moves => {
+                                if let Some(out) = out.as_deref_mut() {
+                                    out.push(
+                                        &self.tags,
+                                        &self.vis,
+                                        &self.log,
+                                        st,
+                                        t.player_slot,
+                                        v,
+                                        e.to,
+                                        self.tag_hash,
+                                    );
+                                }
+                                continue 'frames;
+                            }
+                            Mode::Reach(_) => self.write(t, st, t.player_slot, v),
+                        }
+                    }
+                }
+                let node = e.to;
+                if mode == Mode::Reach(node) {
+                    found = true;
+                    break 'frames;
+                }
+                if !self.visit(t, st, node, depth, mode)? {
+                    continue 'frames;
+                }
+                let info = t.nodes[node as usize];
+                let count = info.end - info.first;
+                if count == 1
+                    && !info.disjoint
+                    && !matches!(t.edges[info.first as usize].op, Op::AssignAny(..))
+                {
+                    edge = info.first;
+                    continue;
+                }
+                if count > 0 {
+                    self.push_frame(t, st, node)?;
+                }
+                continue 'frames;
+            }
+        }
+        self.frames.truncate(base);
+        let (log, tags, hash, tag_hash, version) = entry;
+        self.rollback(st, log);
+        self.tags.truncate(tags);
+        self.vis.truncate(tags);
+        self.hash = hash;
+        self.tag_hash = tag_hash;
+        self.version = version;
+        Ok(found)
+    }
+}
