@@ -10,8 +10,13 @@ fn rbg() -> Command {
 }
 
 fn ttt() -> String {
+    game_path("ticTacToe.rbg")
+}
+
+fn game_path(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../games/ticTacToe.rbg")
+        .join("../../games")
+        .join(name)
         .to_string_lossy()
         .into_owned()
 }
@@ -23,6 +28,10 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], input: &str) -> Output {
+    run_bytes(args, input.as_bytes())
+}
+
+fn run_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = rbg()
         .args(args)
         .stdin(Stdio::piped())
@@ -31,7 +40,7 @@ fn run(args: &[&str], input: &str) -> Output {
         .spawn()
         .unwrap();
     // The command may exit before reading everything (broken pipe is fine).
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input);
     child.wait_with_output().unwrap()
 }
 
@@ -179,7 +188,9 @@ fn play_humans_with_bad_input_and_record() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("expected a move number (1 to 6) or a move text such as `2 11 2 12`"),
+        stdout.contains(
+            "`foo` is not a square of this board, a move number or a move text; try again"
+        ),
         "{stdout}"
     );
     assert!(
@@ -198,6 +209,243 @@ fn play_humans_with_bad_input_and_record() {
             "// rbg record of ticTacToe.rbg: one move per line (`vertex modifier` pairs)\n{MOVES}"
         )
     );
+}
+
+/// The text printed before the first prompt.
+fn before_prompt(stdout: &str) -> &str {
+    &stdout[..stdout.find(" to move> ").expect("a prompt")]
+}
+
+#[test]
+fn play_lists_moves_in_board_order_and_takes_squares() {
+    let game = ttt();
+    // `x1y1` plays the centre; `x2` narrows nought's list to the right
+    // column; then `x2y0`, a whole square, plays; then `?` lists all.
+    let out = run(
+        &["play", &game, "--agents", "human,human"],
+        "x1y1\nx2\nx2y0\n?\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    // Row by row, as the board is drawn.
+    let first: Vec<&str> = before_prompt(&stdout)
+        .lines()
+        .filter(|l| l.contains(". puts"))
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "   1. puts x at x0y0  [1 2 1 3]",
+            "   2. puts x at x1y0  [4 2 4 3]",
+            "   3. puts x at x2y0  [7 2 7 3]",
+            "   4. puts x at x0y1  [2 2 2 3]",
+            "   5. puts x at x1y1  [5 2 5 3]",
+            "   6. puts x at x2y1  [8 2 8 3]",
+            "   7. puts x at x0y2  [3 2 3 3]",
+            "   8. puts x at x1y2  [6 2 6 3]",
+            "   9. puts x at x2y2  [9 2 9 3]",
+        ]
+    );
+    assert!(
+        stdout.contains("(type a move's squares as its description names them, e.g. `x0y0`"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("cross plays puts x at x1y1  [5 2 5 3]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "nought to move>    3. puts o at x2y0  [7 11 7 12]\n   \
+             5. puts o at x2y1  [8 11 8 12]\n   8. puts o at x2y2  [9 11 9 12]\nnought to move> "
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("nought plays puts o at x2y0  [7 11 7 12]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("cross to move>    1. puts x at x0y0  [1 2 1 3]\n   2. puts x at x1y0"),
+        "{stdout}"
+    );
+    // The hint is given once.
+    assert_eq!(stdout.matches("(type a move's squares").count(), 1);
+}
+
+#[test]
+fn play_narrows_long_lists_by_squares() {
+    let game = game_path("amazons.rbg");
+    let out = run(
+        &["play", &game, "--agents", "human,random"],
+        "x3y9\nx3y9 x3y5\nx3y9 x3y5 x3y9\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        before_prompt(&stdout)
+            .ends_with("2176 legal moves, starting at these squares:\n  x0y6 x9y6 x3y9 x6y9\n\
+                        (type a move's squares as its description names them, e.g. `x0y6 x5y1 x4y0`, \
+                        or their beginning to narrow the list; or the move's number or move text; \
+                        `?` lists every move)\nwhite"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "white to move> 544 moves begin with `x3y9`; their next squares:\n  x3y1 x3y2 x3y3 "
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("white to move> 32 moves begin with `x3y9 x3y5`; their next squares:\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "white plays whiteAmazon x3y9 -> x3y5, puts arrow at x3y9  [40 2 36 3 40 4 40 5]\n"
+        ),
+        "{stdout}"
+    );
+    // No numbered list of thousands of moves.
+    assert!(!stdout.contains("  100. "), "{stdout}");
+}
+
+#[test]
+fn play_hex_is_drawn_as_a_hex_grid_and_takes_cells() {
+    let game = game_path("hex.rbg");
+    let out = run(&["play", &game, "--agents", "human,random"], "x5y10\n");
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "pieces: . = empty, r = redStone, b = blueStone\n\
+             y0            .\ny1           . .\ny2          . . .\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("y10 . . . . . . . . . . .\ny11  . . . . . . . . . .\n"),
+        "{stdout}"
+    );
+    let listing = before_prompt(&stdout);
+    assert!(
+        listing.contains("121 legal moves, starting at these squares:\n  x0y0 x0y1 x1y1 x0y2"),
+        "{stdout}"
+    );
+    assert!(listing.lines().count() < 50, "{listing}");
+    assert!(
+        stdout.contains("red plays puts redStone at x5y10  [87 2 87 3]\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("y10 . . . . . r . . . . .\n"), "{stdout}");
+}
+
+#[test]
+fn play_skips_lines_that_are_not_utf8() {
+    let game = ttt();
+    let mut input = b"\xff\xfe\n".to_vec();
+    input.extend_from_slice(&vec![b'1'; 5000]);
+    input.extend_from_slice(b"\n5\n");
+    let out = run_bytes(
+        &["play", &game, "--agents", "human,mcts:iterations=50"],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("cross to move> the line is not valid UTF-8; try again\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("cross to move> the line is longer than 4096 bytes; try again\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("cross plays puts x at x1y1"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "then the input ends");
+}
+
+#[test]
+fn play_checks_the_record_path_before_the_game() {
+    let game = ttt();
+    let out = run(
+        &[
+            "play",
+            &game,
+            "--agents",
+            "human,human",
+            "--record",
+            "/nonexistent/dir/game.txt",
+        ],
+        "5\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr)
+            .starts_with("/nonexistent/dir/game.txt: error: cannot write the record: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(
+        &["play", &game, "--agents", "human,human", "--record", "-"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: --record needs a file: standard output shows the game\n"
+    );
+    // An abandoned game keeps the moves played so far.
+    let record = temp("abandoned.txt");
+    let out = run(
+        &[
+            "play",
+            &game,
+            "--agents",
+            "human,human",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        "5\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(std::fs::read_to_string(&record)
+        .unwrap()
+        .ends_with(")\n5 2 5 3\n"));
+}
+
+#[test]
+fn play_and_replay_read_standard_input() {
+    let game = ttt();
+    let text_of_game = std::fs::read_to_string(&game).unwrap();
+    let out = run(&["play", "-", "--agents", "random,random"], &text_of_game);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("result: "));
+    let out = run(&["play", "-", "--agents", "human,random"], &text_of_game);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("the game cannot be read from standard input when a human plays"),
+        "{}",
+        text(&out.stderr)
+    );
+    // replay: the record from standard input, or the game.
+    let out = run(&["replay", &game, "-"], MOVES);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("result: cross 100, nought 0 (cross wins)\n"));
+    let file = temp("stdin-replay.txt");
+    std::fs::write(&file, MOVES).unwrap();
+    let out = run(&["replay", "-", file.to_str().unwrap()], &text_of_game);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("result: cross 100, nought 0 (cross wins)\n"));
+    let out = run(&["replay", &game, "-"], "5 2 5 3\n5 11 5 12\n");
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:2: error: illegal move `5 11 5 12`: not one of the 8 legal moves of nought\n"
+    );
+    for args in [["replay", "-", "-", ""], ["replay", &game, "-", "--step"]] {
+        let args: Vec<&str> = args.iter().copied().filter(|a| !a.is_empty()).collect();
+        let out = run(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("standard input (`-`) can hold only one of"));
+    }
 }
 
 #[test]

@@ -6,11 +6,13 @@
 //! are abbreviated (camel-case initials, lengthened until unique) and
 //! coloured by their owner when a player's name starts the piece's name.
 
+mod describe;
+
 use std::io::IsTerminal;
 
 use rbg_agents::stats::{outcomes, Outcome};
 use rbg_agents::Playthrough;
-use rbg_engine::{GameModel, ModApp, State};
+use rbg_engine::{GameModel, State};
 
 /// Whether standard output should get colours: a terminal, `NO_COLOR`
 /// unset or empty, and `TERM` not `dumb`.
@@ -69,6 +71,18 @@ fn layout(game: &rbg_lang::Game) -> Layout {
     Layout::Grid { rows, hex }
 }
 
+/// Each vertex's position in drawing order (rows top to bottom, each left
+/// to right; vertex order for lists).
+fn drawing_ranks(layout: &Layout, vertices: usize) -> Vec<u32> {
+    let mut rank: Vec<u32> = (0..vertices as u32).collect();
+    if let Layout::Grid { rows, .. } = layout {
+        for (r, v) in rows.iter().flatten().flatten().enumerate() {
+            rank[*v as usize] = r as u32;
+        }
+    }
+    rank
+}
+
 /// Splits `whitePawn` / `white_pawn` into words.
 fn words(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -124,6 +138,8 @@ fn empty_piece(game: &rbg_lang::Game) -> Option<u32> {
 pub struct View {
     game: GameModel,
     layout: Layout,
+    /// Drawing order of the vertices (see [`View::rank`]).
+    rank: Vec<u32>,
     abbrevs: Vec<String>,
     width: usize,
     owners: Vec<Option<usize>>,
@@ -172,9 +188,11 @@ impl View {
                     .position(|pl| lower.starts_with(&pl.name.to_ascii_lowercase()))
             })
             .collect();
+        let layout = layout(ast);
         View {
             game: game.clone(),
-            layout: layout(ast),
+            rank: drawing_ranks(&layout, ast.board.vertices.len()),
+            layout,
             abbrevs,
             width,
             owners,
@@ -300,51 +318,20 @@ impl View {
         }
     }
 
-    /// What a move does to the board: `whitePawn x0y6 -> x0y5`, `puts x at
-    /// x1y1`, `removes b at x3y3`, `x2y2: w -> b`, followed by the move text.
-    /// `after` is the state after the move (and the keeper's completion).
-    pub fn describe(&self, before: &State, after: &State, m: &[ModApp]) -> String {
-        let ast = self.game.description();
-        let name = |v: usize| ast.board.vertices[v].name.as_str();
-        let piece = |p: u32| ast.pieces[p as usize].as_str();
-        let is_empty = |p: u32| Some(p) == self.empty;
-        let changed: Vec<(usize, u32, u32)> = (0..ast.board.vertices.len())
-            .map(|v| (v, before.piece_at(v as u32), after.piece_at(v as u32)))
-            .filter(|(_, a, b)| a != b)
-            .collect();
-        let vacated: Vec<&(usize, u32, u32)> = changed
-            .iter()
-            .filter(|c| !is_empty(c.1) && is_empty(c.2))
-            .collect();
-        let mut parts = Vec::new();
-        let mut used = Vec::new();
-        // A piece that left one square and arrived at another moved.
-        if let [from] = vacated[..] {
-            let arrivals: Vec<&(usize, u32, u32)> =
-                changed.iter().filter(|c| c.2 == from.1).collect();
-            if let [to] = arrivals[..] {
-                let mut text = format!("{} {} -> {}", piece(from.1), name(from.0), name(to.0));
-                if !is_empty(to.1) {
-                    text.push_str(&format!(" takes {}", piece(to.1)));
-                }
-                parts.push(text);
-                used.extend([from.0, to.0]);
-            }
-        }
-        for &(v, a, b) in &changed {
-            if used.contains(&v) {
-                continue;
-            }
-            parts.push(match (is_empty(a), is_empty(b)) {
-                (true, false) => format!("puts {} at {}", piece(b), name(v)),
-                (false, true) => format!("removes {} at {}", piece(a), name(v)),
-                _ => format!("{}: {} -> {}", name(v), piece(a), piece(b)),
-            });
-        }
-        if parts.is_empty() {
-            parts.push("no change on the board".to_string());
-        }
-        format!("{}  [{}]", parts.join(", "), self.game.move_to_text(m))
+    /// Vertex `v`'s position in drawing order: rows from the top, each from
+    /// the left (vertex order on boards drawn as lists).
+    pub fn rank(&self, v: u32) -> u32 {
+        self.rank[v as usize]
+    }
+
+    /// Number of vertices.
+    pub fn vertices(&self) -> u32 {
+        self.rank.len() as u32
+    }
+
+    /// Vertex `v`'s name.
+    pub fn square(&self, v: u32) -> &str {
+        &self.game.description().board.vertices[v as usize].name
     }
 
     /// The final scores and who won (see `rbg_agents::stats`).

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod board;
 pub mod check;
+pub mod choose;
 pub mod client;
 pub mod expand;
 pub mod matches;

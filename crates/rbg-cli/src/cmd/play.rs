@@ -1,12 +1,12 @@
 //! `rbg play GAME --agents human,mcts:time=2s`: play in the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use clap::Args;
 use rbg_agents::{from_spec, Agent, Playthrough};
-use rbg_engine::GameModel;
 
 use super::board::{colour_wanted, View};
+use super::choose::ask;
 use super::load_model;
 
 /// Arguments of `rbg play`.
@@ -16,11 +16,14 @@ use super::load_model;
     "human | random | flatmc[:PARAMS] | mcts[:PARAMS], PARAMS are key=value separated by `:`\n",
     "  time=DURATION (500ms, 1s; default 1s), iterations=N, playout=random, depth=N,\n",
     "  c=X (mcts, default 1.4), reuse=BOOL (mcts, default true)\n\n",
-    "A human answers with the number of a listed move or its move text (pairs\n",
-    "`vertex modifier`, as in --record files). End of input abandons the game (exit 1)."
+    "A human answers with the squares a move's description names (`x4y6 x4y4`), or\n",
+    "their beginning to narrow the list; the number of a listed move; or its move\n",
+    "text (pairs `vertex modifier`, as in --record files). `?` lists every move.\n",
+    "Long lists are shown as the squares that narrow them. End of input abandons\n",
+    "the game (exit 1)."
 ))]
 pub struct PlayArgs {
-    /// Game description.
+    /// Game description (`-` for standard input, when no human plays).
     pub game: String,
     /// The players, one per player of the game.
     #[arg(long, required = true)]
@@ -28,7 +31,8 @@ pub struct PlayArgs {
     /// Seed of the agents' random generators.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Write the moves played to this file (one move text per line).
+    /// Write the moves played to this file (one move text per line, as they
+    /// are played); it is created before the game starts.
     #[arg(long)]
     pub record: Option<String>,
 }
@@ -69,30 +73,6 @@ pub fn record_header(game_path: &str) -> String {
     format!("// rbg record of {name}: one move per line (`vertex modifier` pairs)\n")
 }
 
-/// What a human typed: the index of a legal move, or why not.
-fn parse_choice(
-    game: &GameModel,
-    p: &Playthrough,
-    order: &[usize],
-    line: &str,
-) -> Result<usize, String> {
-    let line = line.trim();
-    let n = p.moves().len();
-    if !line.contains(char::is_whitespace) {
-        return match line.parse::<usize>() {
-            Ok(i) if (1..=n).contains(&i) => Ok(order[i - 1]),
-            Ok(i) => Err(format!("no move number {i}: choose 1 to {n}")),
-            Err(_) => Err(format!(
-                "expected a move number (1 to {n}) or a move text such as `{}`",
-                game.move_to_text(p.moves().get(order[0]))
-            )),
-        };
-    }
-    let m = game.parse_move(line).map_err(|e| e.to_string())?;
-    p.find(m.apps())
-        .ok_or_else(|| format!("`{line}` is not a legal move here"))
-}
-
 /// Runs the command; returns the process exit code.
 pub fn run(args: &PlayArgs) -> i32 {
     let Some(game) = load_model(&args.game) else {
@@ -105,6 +85,31 @@ pub fn run(args: &PlayArgs) -> i32 {
             return 2;
         }
     };
+    let humans = seats.iter().any(|s| matches!(s, Seat::Human));
+    if humans && args.game == "-" {
+        eprintln!(
+            "error: the game cannot be read from standard input when a human plays: \
+             standard input carries the moves"
+        );
+        return 2;
+    }
+    if args.record.as_deref() == Some("-") {
+        eprintln!("error: --record needs a file: standard output shows the game");
+        return 2;
+    }
+    let mut record = match args
+        .record
+        .as_deref()
+        .map(|path| Record::create(path, &args.game))
+        .transpose()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut record_error = None;
     let view = View::new(&game, colour_wanted());
     let mut p = Playthrough::new(&game);
     for seat in &mut seats {
@@ -114,6 +119,7 @@ pub fn run(args: &PlayArgs) -> i32 {
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
+    let mut hint = true;
     print!("{}", view.legend());
     println!("{}", view.render(&p));
     let mut abandoned = false;
@@ -123,7 +129,7 @@ pub fn run(args: &PlayArgs) -> i32 {
                 let m = a.select(p.state(), p.moves(), None);
                 p.find(m.apps()).expect("agents choose legal moves")
             }
-            Seat::Human => match ask(&game, &view, &p, player, &mut input) {
+            Seat::Human => match ask(&game, &view, &p, player, &mut input, &mut hint) {
                 Some(i) => i,
                 None => {
                     abandoned = true;
@@ -139,6 +145,9 @@ pub fn run(args: &PlayArgs) -> i32 {
             }
         }
         p.play(i);
+        if let Some(r) = record.as_mut().filter(|_| record_error.is_none()) {
+            record_error = r.push(&game.move_to_text(&m)).err();
+        }
         println!(
             "{} plays {}\n",
             view.player(player),
@@ -146,16 +155,9 @@ pub fn run(args: &PlayArgs) -> i32 {
         );
         println!("{}", view.render(&p));
     }
-    if let Some(path) = &args.record {
-        let mut text = record_header(&args.game);
-        for m in p.history() {
-            text.push_str(&game.move_to_text(m.apps()));
-            text.push('\n');
-        }
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("{path}: error: cannot write the record: {e}");
-            return 1;
-        }
+    if let Some(e) = record_error {
+        eprintln!("{e}");
+        return 1;
     }
     if abandoned {
         eprintln!(
@@ -168,52 +170,29 @@ pub fn run(args: &PlayArgs) -> i32 {
     0
 }
 
-/// The legal moves' indices in the order they are listed: by the vertices
-/// and modifiers they apply (so by square on generated boards).
-fn listing_order(p: &Playthrough) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..p.moves().len()).collect();
-    order.sort_by_key(|&i| {
-        p.moves()
-            .get(i)
-            .iter()
-            .map(|a| (a.vertex, a.action))
-            .collect::<Vec<_>>()
-    });
-    order
+/// The `--record` file, written move by move.
+struct Record {
+    path: String,
+    file: std::fs::File,
 }
 
-/// Lists the legal moves and reads a choice until a legal one; `None` at
-/// the end of input.
-fn ask(
-    game: &GameModel,
-    view: &View,
-    p: &Playthrough,
-    player: usize,
-    input: &mut impl BufRead,
-) -> Option<usize> {
-    let order = listing_order(p);
-    let mut after = p.state().clone();
-    let mut reasoner = game.reasoner();
-    for (k, &i) in order.iter().enumerate() {
-        let m = p.moves().get(i);
-        after.clone_from(p.state());
-        reasoner.apply(&mut after, m);
-        println!("{:>4}. {}", k + 1, view.describe(p.state(), &after, m));
+impl Record {
+    /// Creates (or truncates) the file and writes the header; errors are
+    /// for the user.
+    fn create(path: &str, game_path: &str) -> Result<Record, String> {
+        let fail = |e: std::io::Error| format!("{path}: error: cannot write the record: {e}");
+        let mut file = std::fs::File::create(path).map_err(fail)?;
+        file.write_all(record_header(game_path).as_bytes())
+            .map_err(fail)?;
+        Ok(Record {
+            path: path.to_string(),
+            file,
+        })
     }
-    loop {
-        print!("{} to move> ", view.player(player));
-        std::io::stdout().flush().ok();
-        let mut line = String::new();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => {
-                println!();
-                return None;
-            }
-            Ok(_) if line.trim().is_empty() => continue,
-            Ok(_) => match parse_choice(game, p, &order, &line) {
-                Ok(i) => return Some(i),
-                Err(e) => println!("{e}; try again"),
-            },
-        }
+
+    /// Appends one move text.
+    fn push(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.file, "{text}")
+            .map_err(|e| format!("{}: error: cannot write the record: {e}", self.path))
     }
 }

@@ -1,22 +1,24 @@
 //! `rbg replay GAME FILE`: show a recorded game move by move.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use clap::Args;
 use rbg_agents::Playthrough;
 
 use super::board::{colour_wanted, View};
-use super::load_model;
+use super::choose::{read_line, Line};
+use super::{load_model, read_source};
 
 /// Arguments of `rbg replay`.
 #[derive(Args, Debug)]
 #[command(after_help = "\
 FILE holds one move per line in the engine's notation (`vertex modifier` pairs, \
-as written by `rbg play --record`); empty lines and lines starting with `//` are skipped.")]
+as written by `rbg play --record`); empty lines and lines starting with `//` are skipped. \
+Either GAME or FILE may be `-` (standard input), not both, and not with --step.")]
 pub struct ReplayArgs {
-    /// Game description.
+    /// Game description (`-` for standard input).
     pub game: String,
-    /// The recorded moves.
+    /// The recorded moves (`-` for standard input).
     pub file: String,
     /// Wait for Enter before each move.
     #[arg(long)]
@@ -25,16 +27,27 @@ pub struct ReplayArgs {
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &ReplayArgs) -> i32 {
+    let from_stdin = [&args.game, &args.file]
+        .iter()
+        .filter(|a| a.as_str() == "-")
+        .count();
+    if from_stdin > 1 || (from_stdin == 1 && args.step) {
+        eprintln!(
+            "error: standard input (`-`) can hold only one of GAME, FILE and the Enter presses of --step"
+        );
+        return 2;
+    }
     let Some(game) = load_model(&args.game) else {
         return 1;
     };
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(t) => t,
+    let record = match read_source(&args.file) {
+        Ok(f) => f,
         Err(e) => {
-            eprintln!("{}: error: cannot read: {e}", args.file);
+            eprintln!("{e}");
             return 1;
         }
     };
+    let (file, text) = (&record.name, &record.text);
     let view = View::new(&game, colour_wanted());
     let mut p = Playthrough::new(&game);
     print!("{}", view.legend());
@@ -47,7 +60,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
             continue;
         }
         let fail = |reason: String| {
-            eprintln!("{}:{}: error: {reason}", args.file, n + 1);
+            eprintln!("{file}:{}: error: {reason}", n + 1);
             1
         };
         let m = match game.parse_move(line) {
@@ -67,8 +80,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
         if args.step {
             print!("[Enter] ");
             std::io::stdout().flush().ok();
-            let mut buf = String::new();
-            if input.read_line(&mut buf).unwrap_or(0) == 0 {
+            if read_line(&mut input) == Line::End {
                 println!();
                 return 0;
             }

@@ -14,7 +14,8 @@ use super::read_source;
 /// Arguments of `rbg serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Game description, sent to the clients as given.
+    /// Game description (`-` for standard input), sent to the clients as
+    /// given.
     pub game: String,
     /// TCP port to listen on (0 picks a free one; the address is printed).
     #[arg(long)]
