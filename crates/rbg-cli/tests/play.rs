@@ -236,13 +236,13 @@ fn play_lists_moves_in_board_order_and_takes_squares() {
         first,
         [
             "   1. puts x at x0y0  [1 2 1 3]",
-            "   2. puts x at x1y0  [4 2 4 3]",
-            "   3. puts x at x2y0  [7 2 7 3]",
-            "   4. puts x at x0y1  [2 2 2 3]",
+            "   2. puts x at x1y0  [2 2 2 3]",
+            "   3. puts x at x2y0  [3 2 3 3]",
+            "   4. puts x at x0y1  [4 2 4 3]",
             "   5. puts x at x1y1  [5 2 5 3]",
-            "   6. puts x at x2y1  [8 2 8 3]",
-            "   7. puts x at x0y2  [3 2 3 3]",
-            "   8. puts x at x1y2  [6 2 6 3]",
+            "   6. puts x at x2y1  [6 2 6 3]",
+            "   7. puts x at x0y2  [7 2 7 3]",
+            "   8. puts x at x1y2  [8 2 8 3]",
             "   9. puts x at x2y2  [9 2 9 3]",
         ]
     );
@@ -256,13 +256,13 @@ fn play_lists_moves_in_board_order_and_takes_squares() {
     );
     assert!(
         stdout.contains(
-            "nought to move>    3. puts o at x2y0  [7 11 7 12]\n   \
-             5. puts o at x2y1  [8 11 8 12]\n   8. puts o at x2y2  [9 11 9 12]\nnought to move> "
+            "nought to move>    3. puts o at x2y0  [3 11 3 12]\n   \
+             5. puts o at x2y1  [6 11 6 12]\n   8. puts o at x2y2  [9 11 9 12]\nnought to move> "
         ),
         "{stdout}"
     );
     assert!(
-        stdout.contains("nought plays puts o at x2y0  [7 11 7 12]\n"),
+        stdout.contains("nought plays puts o at x2y0  [3 11 3 12]\n"),
         "{stdout}"
     );
     assert!(
@@ -301,7 +301,7 @@ fn play_narrows_long_lists_by_squares() {
     );
     assert!(
         stdout.contains(
-            "white plays whiteAmazon x3y9 -> x3y5, puts arrow at x3y9  [40 2 36 3 40 4 40 5]\n"
+            "white plays whiteAmazon x3y9 -> x3y5, puts arrow at x3y9  [94 2 54 3 94 4 94 5]\n"
         ),
         "{stdout}"
     );
@@ -332,7 +332,7 @@ fn play_hex_is_drawn_as_a_hex_grid_and_takes_cells() {
     );
     assert!(listing.lines().count() < 50, "{listing}");
     assert!(
-        stdout.contains("red plays puts redStone at x5y10  [87 2 87 3]\n"),
+        stdout.contains("red plays puts redStone at x5y10  [61 2 61 3]\n"),
         "{stdout}"
     );
     assert!(stdout.contains("y10 . . . . . r . . . . .\n"), "{stdout}");
