@@ -264,7 +264,7 @@ fn macros_left_unexpanded_are_named_as_such() {
         "{e}"
     );
     // A plain token that is fine where it stands stays fine.
-    let text = format!("#white(x) = x\n{OTHER}#rules = ->white\n");
+    let text = format!("#e(x) = x\n{OTHER}#rules = ->white [e]\n");
     assert!(rbg_lang::parse_str(&text).is_ok());
 }
 
