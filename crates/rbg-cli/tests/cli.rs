@@ -279,9 +279,63 @@ fn serve_survives_a_client_that_disconnects() {
     assert_eq!(status.code(), Some(1));
     let mut rest = String::new();
     err.read_to_string(&mut rest).unwrap();
-    assert!(rest.contains("forfeit=2:disconnect"), "{rest}");
+    assert!(
+        rest.contains("game 1: seat 2 (nought) forfeits (disconnect): closed the connection\n"),
+        "{rest}"
+    );
+    // the per-game line names its fields
+    assert!(
+        rest.contains("game 1: seconds=")
+            && rest.contains(" depth=0 available_moves=0 scores: cross=100 nought=0; forfeit (disconnect) by seat 2 (nought): closed the connection\n"),
+        "{rest}"
+    );
+    assert!(
+        rest.ends_with("match stopped after 1 game(s): seat 2 (nought) forfeited game 1 (disconnect); a fault ends the match\n"),
+        "{rest}"
+    );
     let x = x.wait_with_output().unwrap();
     assert!(x.status.success(), "{}", text(&x.stderr));
+}
+
+#[test]
+fn serve_gives_up_on_a_silent_client_after_the_wait_limit() {
+    use std::io::Read;
+    let (mut server, port, mut err) = start_serve(&["--wait-limit", "0.3"]);
+    // Two clients that connect and never answer `ready`; a third is refused.
+    let _x = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let _o = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut extra = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut buf = [0u8; 16];
+    assert_eq!(extra.read(&mut buf).unwrap_or(0), 0, "closed at once");
+    let status = server.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("closed: all 2 seat(s) are taken\n"), "{rest}");
+    assert!(
+        rest.contains("game 1: seat 1 (cross) forfeits (timeout): sent no `ready` in time (0.3 s wait limit, no deadline)"),
+        "{rest}"
+    );
+    assert!(
+        rest.contains("seat 2 (nought) also failed before the first game (timeout)"),
+        "{rest}"
+    );
+    let out = rbg()
+        .args([
+            "serve",
+            "x.rbg",
+            "--port",
+            "0",
+            "--players",
+            "2",
+            "--wait-limit",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--wait-limit must be a positive number of seconds"));
 }
 
 #[test]

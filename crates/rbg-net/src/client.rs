@@ -61,7 +61,8 @@ pub struct ClientReport {
     pub preparation: Option<f64>,
     /// Final scores of the games played to their end.
     pub finished: Vec<Vec<i64>>,
-    /// Games cut short by the manager's `reset` (a forfeit).
+    /// Games cut short by a `reset` in the middle of a play (older managers
+    /// did this after a forfeit; ours ends the match instead).
     pub interrupted: usize,
 }
 

@@ -10,12 +10,15 @@
 //! [`rbg_engine::GameModel::move_to_text`]), checks it and forwards it to
 //! every other client. A finished game is followed by `reset` to all
 //! clients, and the next game starts without the preparation messages.
-//! [`client`] plays the other side with any [`rbg_agents::Agent`].
+//! Vertices in move texts are numbered in declaration order of the `#board`,
+//! as the original parser does. [`client`] plays the other side with any
+//! [`rbg_agents::Agent`]. What the manager does with late, silent or faulty
+//! clients is in [`server`].
 //!
 //! Logs ([`server::GameRecord::results_line`]) follow the original manager:
 //! one line per accepted move and `reset` after each game in the moves log,
-//! `time depth available_moves score_1 ... score_n` per game in the results
-//! log.
+//! `time depth available_moves score_1 ... score_n [timeouts=...]` per game
+//! in the results log.
 
 pub mod client;
 pub mod server;

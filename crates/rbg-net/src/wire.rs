@@ -31,8 +31,9 @@ pub enum RecvError {
     /// More than the allowed number of bytes arrived without a NUL; the
     /// stream can no longer be split into messages.
     TooLong,
-    /// A whole message arrived but is not UTF-8 (it has been consumed).
-    NotUtf8,
+    /// A whole message arrived but is not UTF-8 (it has been consumed; here
+    /// are its bytes).
+    NotUtf8(Vec<u8>),
     /// Another I/O error.
     Io(io::Error),
 }
@@ -43,7 +44,7 @@ impl fmt::Display for RecvError {
             RecvError::Closed => f.write_str("connection closed"),
             RecvError::Timeout => f.write_str("deadline passed"),
             RecvError::TooLong => f.write_str("message too long"),
-            RecvError::NotUtf8 => f.write_str("message is not UTF-8"),
+            RecvError::NotUtf8(b) => write!(f, "message {} is not UTF-8", quote(b)),
             RecvError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -95,8 +96,9 @@ impl Conn {
                 if end > max_len {
                     return Err(RecvError::TooLong);
                 }
-                let frame: Vec<u8> = self.buf.drain(..=end).collect();
-                return String::from_utf8(frame[..end].to_vec()).map_err(|_| RecvError::NotUtf8);
+                let mut frame: Vec<u8> = self.buf.drain(..=end).collect();
+                frame.pop(); // the NUL
+                return String::from_utf8(frame).map_err(|e| RecvError::NotUtf8(e.into_bytes()));
             }
             scanned = self.buf.len();
             if scanned > max_len {
@@ -137,6 +139,19 @@ impl Conn {
     pub fn shutdown(&self) {
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
     }
+}
+
+/// A message quoted for a log line: non-printable and non-ASCII bytes
+/// escaped (`\xff`), cut after 60 bytes with its length noted.
+pub fn quote(bytes: &[u8]) -> String {
+    const SHOWN: usize = 60;
+    let cut = bytes.len() > SHOWN;
+    let shown = &bytes[..bytes.len().min(SHOWN)];
+    let mut q = format!("\"{}\"", shown.escape_ascii());
+    if cut {
+        q = format!("{}...\" ({} bytes)", &q[..q.len() - 1], bytes.len());
+    }
+    q
 }
 
 /// Formats seconds as the original manager does (C++ `std::to_string` of a
@@ -205,7 +220,9 @@ mod tests {
     fn bad_bytes_are_errors_not_panics() {
         let (mut c, mut raw) = pair();
         raw.write_all(b"\xff\xfe\0ok\0").unwrap();
-        assert!(matches!(c.recv(100, soon()), Err(RecvError::NotUtf8)));
+        let e = c.recv(100, soon()).unwrap_err();
+        assert!(matches!(&e, RecvError::NotUtf8(b) if b == b"\xff\xfe"));
+        assert_eq!(e.to_string(), r#"message "\xff\xfe" is not UTF-8"#);
         // the bad frame was consumed; the next one is intact
         assert_eq!(c.recv(100, soon()).unwrap(), "ok");
         raw.write_all(&[b'7'; 50]).unwrap();
@@ -245,6 +262,14 @@ mod tests {
         let mut got = [0u8; 10];
         raw.read_exact(&mut got).unwrap();
         assert_eq!(&got, b"5.000000\0\0");
+    }
+
+    #[test]
+    fn quotes_are_escaped_and_short() {
+        assert_eq!(quote(b"1 2 3 4"), r#""1 2 3 4""#);
+        assert_eq!(quote(b"a\"b\n\x00"), r#""a\"b\n\x00""#);
+        let long = quote(&[b'7'; 100]);
+        assert_eq!(long, format!("\"{}...\" (100 bytes)", "7".repeat(60)));
     }
 
     #[test]

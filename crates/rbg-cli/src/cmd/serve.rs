@@ -7,7 +7,7 @@ use std::net::TcpListener;
 
 use clap::Args;
 use rbg_engine::GameModel;
-use rbg_net::server::{serve, Logs, ServerConfig};
+use rbg_net::server::{serve, Logs, ServerConfig, DEFAULT_WAIT_LIMIT};
 
 use super::read_source;
 
@@ -32,6 +32,11 @@ pub struct ServeArgs {
     /// Seconds the clients have to answer `ready` (default: the deadline).
     #[arg(long)]
     pub preparation: Option<f64>,
+    /// Seconds to wait for a `ready` or a move past its deadline (past the
+    /// request without one); a client silent for longer forfeits and the
+    /// match ends.
+    #[arg(long, default_value_t = DEFAULT_WAIT_LIMIT)]
+    pub wait_limit: f64,
     /// Number of games to play.
     #[arg(long, default_value_t = 1)]
     pub games: usize,
@@ -66,7 +71,7 @@ fn positive(what: &str, v: Option<f64>) -> Result<(), String> {
 }
 
 /// Runs the command; returns the process exit code (0: all games played,
-/// 1: the match was cut short by a disconnection, 2: bad arguments or I/O
+/// 1: the match was cut short by a client's fault, 2: bad arguments or I/O
 /// errors).
 pub fn run(args: &ServeArgs) -> i32 {
     match run_inner(args) {
@@ -81,6 +86,7 @@ pub fn run(args: &ServeArgs) -> i32 {
 fn run_inner(args: &ServeArgs) -> Result<i32, String> {
     positive("deadline", args.deadline)?;
     positive("preparation", args.preparation)?;
+    positive("wait-limit", Some(args.wait_limit))?;
     let source = read_source(&args.game)?;
     let game = GameModel::load(&source).map_err(|d| d.to_string())?;
     if args.players != game.num_players() {
@@ -95,6 +101,7 @@ fn run_inner(args: &ServeArgs) -> Result<i32, String> {
         game_text: source.text.clone(),
         deadline: args.deadline,
         preparation: args.preparation.or(args.deadline),
+        wait_limit: args.wait_limit,
         games: args.games,
     };
     let mut moves_log = open_log(&args.log_moves)?;
@@ -106,16 +113,18 @@ fn run_inner(args: &ServeArgs) -> Result<i32, String> {
         "rbg serve: listening on {addr}, waiting for {} client(s)",
         args.players
     );
+    let mut stderr = std::io::stderr();
     let mut logs = Logs {
         moves: moves_log.as_deref_mut().map(|w| w as &mut dyn Write),
         results: results_log.as_deref_mut().map(|w| w as &mut dyn Write),
+        events: Some(&mut stderr),
     };
     let report = serve(&listener, &game, &config, &mut logs).map_err(|e| format!("error: {e}"))?;
+    let names: Vec<&str> = (0..game.num_players())
+        .map(|i| game.player_name(i))
+        .collect();
     for (i, g) in report.games.iter().enumerate() {
-        eprintln!("game {}: {}", i + 1, g.results_line());
-    }
-    for p in &report.late_ready {
-        eprintln!("player {} sent `ready` late", p + 1);
+        eprintln!("game {}: {}", i + 1, g.summary(&names));
     }
     Ok(match &report.aborted {
         Some(why) => {
