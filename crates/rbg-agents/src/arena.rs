@@ -3,76 +3,104 @@
 
 use std::time::Instant;
 
-use rbg_engine::{GameModel, ModApp, Move, MoveList, Reasoner, State};
+use gg_core::{Game, MoveError, MoveList, Reasoner, Turn};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 use crate::playout::live_moves;
 use crate::Agent;
 
 /// A game in progress.
-pub struct Playthrough {
-    reasoner: Reasoner,
-    state: State,
-    moves: MoveList,
-    history: Vec<Move>,
+pub struct Playthrough<G: Game> {
+    reasoner: G::Reasoner,
+    state: G::State,
+    moves: MoveList<G::Atom>,
+    turn: Turn,
+    history: Vec<Vec<G::Atom>>,
 }
 
-impl Playthrough {
+impl<G: Game> Playthrough<G> {
     /// The game at its initial state.
-    pub fn new(game: &GameModel) -> Playthrough {
+    pub fn new(game: &G) -> Result<Playthrough<G>, G::Error> {
         let mut p = Playthrough {
             reasoner: game.reasoner(),
             state: game.initial_state(),
             moves: MoveList::default(),
+            turn: Turn::Over,
             history: Vec::new(),
         };
-        live_moves(&mut p.reasoner, &mut p.state, true, &mut p.moves);
-        p
+        p.turn = live_moves::<G>(&mut p.reasoner, &mut p.state, &mut p.moves)?;
+        Ok(p)
     }
 
     /// The game.
-    pub fn game(&self) -> &GameModel {
+    pub fn game(&self) -> &G {
         self.reasoner.game()
     }
 
+    /// A reasoner for the game (to look ahead without changing the game).
+    pub fn reasoner(&mut self) -> &mut G::Reasoner {
+        &mut self.reasoner
+    }
+
     /// The current state.
-    pub fn state(&self) -> &State {
+    pub fn state(&self) -> &G::State {
         &self.state
     }
 
     /// The legal moves (empty when the game is over).
-    pub fn moves(&self) -> &MoveList {
+    pub fn moves(&self) -> &MoveList<G::Atom> {
         &self.moves
+    }
+
+    /// Who chooses the next move: [`Turn::Over`] when the game is over
+    /// (also when the player on move has no legal move).
+    pub fn turn(&self) -> Turn {
+        self.turn
     }
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.moves.is_empty()
+        self.turn == Turn::Over
     }
 
-    /// The player on move, `None` when the game is over.
+    /// The player on move, `None` at chance and when the game is over.
     pub fn player(&self) -> Option<usize> {
-        if self.is_over() {
-            None
-        } else {
-            self.game().current_player(&self.state)
+        match self.turn {
+            Turn::Player(p) => Some(p),
+            _ => None,
         }
     }
 
     /// Index of `m` among the legal moves.
-    pub fn find(&self, m: &[ModApp]) -> Option<usize> {
-        self.moves.iter().position(|x| x == m)
+    pub fn find(&self, m: &[G::Atom]) -> Option<usize> {
+        self.moves.position(m)
+    }
+
+    /// Reads a move text of the player on move (see
+    /// [`Reasoner::parse_move`]; the move need not be legal).
+    pub fn parse(&mut self, text: &str) -> Result<Vec<G::Atom>, MoveError> {
+        self.reasoner.parse_move(&self.state, text)
+    }
+
+    /// Index of the legal move written `text`, or why there is none.
+    pub fn find_text(&mut self, text: &str) -> Result<usize, String> {
+        let m = self.parse(text).map_err(|e| e.to_string())?;
+        self.find(&m)
+            .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
     }
 
     /// Plays legal move `i` (panics when out of range).
-    pub fn play(&mut self, i: usize) {
+    pub fn play(&mut self, i: usize) -> Result<(), G::Error> {
         let m = self.moves.get(i).to_vec();
-        let alive = self.reasoner.apply(&mut self.state, &m);
-        self.history.push(Move(m));
-        live_moves(&mut self.reasoner, &mut self.state, alive, &mut self.moves);
+        self.reasoner.apply(&mut self.state, &m)?;
+        self.history.push(m);
+        self.turn = live_moves::<G>(&mut self.reasoner, &mut self.state, &mut self.moves)?;
+        Ok(())
     }
 
     /// The moves played so far.
-    pub fn history(&self) -> &[Move] {
+    pub fn history(&self) -> &[Vec<G::Atom>] {
         &self.history
     }
 
@@ -84,11 +112,11 @@ impl Playthrough {
 
 /// The result of one game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
+pub struct GameRecord<A> {
     /// Final score of every player.
     pub scores: Vec<i64>,
-    /// The moves played.
-    pub moves: Vec<Move>,
+    /// The moves played (chance moves included).
+    pub moves: Vec<Vec<A>>,
     /// Per player: moves made.
     pub player_moves: Vec<u64>,
     /// Per player: seconds spent choosing moves.
@@ -99,12 +127,18 @@ pub struct GameRecord {
     pub seconds: f64,
 }
 
-/// Plays a game to the end: `agents[p]` plays player `p`. Every agent
+/// Plays a game to the end: `agents[p]` plays player `p`; chance moves are
+/// drawn uniformly with a generator seeded by `chance_seed`. Every agent
 /// observes every move.
-pub fn play_game(game: &GameModel, agents: &mut [Box<dyn Agent>]) -> GameRecord {
+pub fn play_game<G: Game>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G>>],
+    chance_seed: u64,
+) -> Result<GameRecord<G::Atom>, G::Error> {
     assert_eq!(agents.len(), game.num_players(), "one agent per player");
     let start = Instant::now();
-    let mut p = Playthrough::new(game);
+    let mut chance = SmallRng::seed_from_u64(chance_seed);
+    let mut p = Playthrough::new(game)?;
     for a in agents.iter_mut() {
         a.new_game(game, p.state());
     }
@@ -117,28 +151,34 @@ pub fn play_game(game: &GameModel, agents: &mut [Box<dyn Agent>]) -> GameRecord 
         iterations: vec![0; n],
         seconds: 0.0,
     };
-    while let Some(player) = p.player() {
-        let t = Instant::now();
-        let m = agents[player].select(p.state(), p.moves(), None);
-        record.think_seconds[player] += t.elapsed().as_secs_f64();
-        record.player_moves[player] += 1;
-        if let Some(info) = agents[player].last_search() {
-            record.iterations[player] += info.iterations;
-        }
-        let i = p.find(m.apps()).unwrap_or_else(|| {
-            panic!(
-                "agent {} chose an illegal move {}",
-                agents[player].name(),
-                game.move_to_text(m.apps())
-            )
-        });
+    loop {
+        let i = match p.turn() {
+            Turn::Over => break,
+            Turn::Chance => chance.gen_range(0..p.moves().len()),
+            Turn::Player(player) => {
+                let t = Instant::now();
+                let i = agents[player].select(p.state(), p.moves(), None)?;
+                record.think_seconds[player] += t.elapsed().as_secs_f64();
+                record.player_moves[player] += 1;
+                if let Some(info) = agents[player].last_search() {
+                    record.iterations[player] += info.iterations;
+                }
+                assert!(
+                    i < p.moves().len(),
+                    "agent {} chose move {i} of {}",
+                    agents[player].name(),
+                    p.moves().len()
+                );
+                i
+            }
+        };
         for a in agents.iter_mut() {
-            a.observe(p.state(), m.apps());
+            a.observe(p.state(), p.moves().get(i));
         }
-        p.play(i);
+        p.play(i)?;
     }
     record.scores = p.scores();
     record.moves = p.history;
     record.seconds = start.elapsed().as_secs_f64();
-    record
+    Ok(record)
 }

@@ -3,27 +3,32 @@
 
 use std::time::Instant;
 
-use rbg_engine::{GameModel, Move, MoveList, State};
+use gg_core::{Game, MoveList, Reasoner, Turn};
 
 use crate::playout::{restart_simulator, PlayoutPolicy, Simulator};
 use crate::spec::Budget;
 use crate::Agent;
 
 /// Flat Monte Carlo search.
-pub struct FlatMcAgent {
+pub struct FlatMcAgent<G: Game> {
     budget: Budget,
     max_plies: u64,
     seed: u64,
-    policy: Option<Box<dyn PlayoutPolicy>>,
-    sim: Option<Simulator>,
-    state: Option<State>,
+    policy: Option<Box<dyn PlayoutPolicy<G>>>,
+    sim: Option<Simulator<G>>,
+    state: Option<G::State>,
     /// Playouts of the last `select`.
     pub last_playouts: u64,
 }
 
-impl FlatMcAgent {
+impl<G: Game> FlatMcAgent<G> {
     /// A flat Monte Carlo agent; `max_plies` limits playouts (0 = none).
-    pub fn new(budget: Budget, policy: Box<dyn PlayoutPolicy>, max_plies: u64, seed: u64) -> Self {
+    pub fn new(
+        budget: Budget,
+        policy: Box<dyn PlayoutPolicy<G>>,
+        max_plies: u64,
+        seed: u64,
+    ) -> Self {
         FlatMcAgent {
             budget,
             max_plies,
@@ -36,7 +41,7 @@ impl FlatMcAgent {
     }
 }
 
-impl Agent for FlatMcAgent {
+impl<G: Game> Agent<G> for FlatMcAgent<G> {
     fn name(&self) -> String {
         let policy = match (&self.sim, &self.policy) {
             (Some(s), _) => s.policy.name(),
@@ -53,7 +58,7 @@ impl Agent for FlatMcAgent {
         name
     }
 
-    fn new_game(&mut self, game: &GameModel, _state: &State) {
+    fn new_game(&mut self, game: &G, _state: &G::State) {
         restart_simulator(
             &mut self.sim,
             &mut self.policy,
@@ -64,16 +69,19 @@ impl Agent for FlatMcAgent {
         self.state = None;
     }
 
-    fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move {
+    fn select(
+        &mut self,
+        state: &G::State,
+        moves: &MoveList<G::Atom>,
+        deadline: Option<Instant>,
+    ) -> Result<usize, G::Error> {
         let sim = self
             .sim
             .as_mut()
             .expect("Agent::new_game is called before select");
-        let me = sim
-            .reasoner
-            .game()
-            .current_player(state)
-            .expect("select is called with a player on move");
+        let Turn::Player(me) = sim.reasoner.game().turn(state) else {
+            panic!("select is called with a player on move");
+        };
         let n = moves.len();
         let mut visits = vec![0u64; n];
         let mut sums = vec![0f64; n];
@@ -82,8 +90,8 @@ impl Agent for FlatMcAgent {
         let mut i = 0;
         while n > 1 && clock.tick() {
             scratch.clone_from(state);
-            let alive = sim.reasoner.apply(scratch, moves.get(i));
-            sums[i] += sim.simulate(scratch, alive)[me];
+            sim.reasoner.apply(scratch, moves.get(i))?;
+            sums[i] += sim.simulate(scratch)?[me];
             visits[i] += 1;
             i = (i + 1) % n;
         }
@@ -92,6 +100,6 @@ impl Agent for FlatMcAgent {
         let best = (0..n)
             .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
             .expect("moves is not empty");
-        Move(moves.get(best).to_vec())
+        Ok(best)
     }
 }

@@ -1,5 +1,5 @@
-//! Agents that play RBG games, behind one small trait, and matches between
-//! them.
+//! Agents that play games of any language with a [`gg_core::Game`] engine,
+//! behind one small trait, and matches between them.
 //!
 //! An [`Agent`] is told about the game once ([`Agent::new_game`]), asked for
 //! moves ([`Agent::select`]) and told about every move played by anyone
@@ -10,8 +10,11 @@
 //!
 //! All agents handle any number of players: scores are normalised to
 //! `0..=1` by each player's bound (see [`playout::Normaliser`]) and every
-//! player maximises their own. A state is terminal when no player is on move
-//! (the keeper ended the game) or the player on move has no legal move.
+//! player maximises their own. A state is terminal when the game says so
+//! ([`Turn::Over`]) or the player on move has no legal move. Chance moves
+//! ([`Turn::Chance`]) are drawn uniformly by the caller (the arena, the
+//! playouts); agents are asked only for players' moves. Agents see the full
+//! state, also in games of imperfect information.
 
 pub mod arena;
 pub mod flatmc;
@@ -23,33 +26,41 @@ pub mod stats;
 
 use std::time::{Duration, Instant};
 
-use rbg_engine::{GameModel, ModApp, Move, MoveList, State};
+use gg_core::{Game, MoveList};
 
 pub use arena::{play_game, GameRecord, Playthrough};
 pub use flatmc::FlatMcAgent;
+pub use gg_core::Turn;
 pub use mcts::{MctsAgent, MctsConfig};
 pub use playout::{PlayoutPolicy, UniformPolicy};
 pub use random::RandomAgent;
 pub use spec::{Budget, Spec};
 pub use stats::{MatchStats, Outcome};
 
-/// A player. Agents are `Send` so matches can run on several threads.
-pub trait Agent: Send {
+/// A player of games `G`. Agents are `Send` so matches can run on several
+/// threads.
+pub trait Agent<G: Game>: Send {
     /// A short name for tables and logs, e.g. `mcts:time=1s`.
     fn name(&self) -> String;
 
     /// Starts a new game (the state is the game's initial state). Called
     /// before the first [`Agent::select`].
-    fn new_game(&mut self, game: &GameModel, state: &State);
+    fn new_game(&mut self, game: &G, state: &G::State);
 
-    /// Chooses one of `moves` (never empty) for the player on move in
-    /// `state`. `deadline`, when given, is the time by which the answer is
-    /// needed (search agents stop at the earlier of it and their budget).
-    fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move;
+    /// Chooses one of `moves` (never empty), the legal moves of the player on
+    /// move in `state`, and returns its index. `deadline`, when given, is
+    /// the time by which the answer is needed (search agents stop at the
+    /// earlier of it and their budget).
+    fn select(
+        &mut self,
+        state: &G::State,
+        moves: &MoveList<G::Atom>,
+        deadline: Option<Instant>,
+    ) -> Result<usize, G::Error>;
 
-    /// Tells the agent that `m` was played in `before` (by any player,
-    /// including itself). The default does nothing.
-    fn observe(&mut self, before: &State, m: &[ModApp]) {
+    /// Tells the agent that `m` was played in `before` (by any player or
+    /// chance, including itself). The default does nothing.
+    fn observe(&mut self, before: &G::State, m: &[G::Atom]) {
         let _ = (before, m);
     }
 
@@ -83,12 +94,15 @@ PARAMS are key=value separated by `:` (`,` separates agents), e.g. mcts:time=1s:
   c=X                       (mcts) UCT exploration constant, default 1.4
   reuse=BOOL                (mcts) keep the subtree of the played move, default true";
 
+/// A search agent's budget, playout policy and playout length limit.
+type SearchParams<G> = (Budget, Box<dyn PlayoutPolicy<G>>, u64);
+
 /// Builds an agent from a spec such as `random`, `flatmc:iterations=1000` or
 /// `mcts:time=1s:c=1.4` (see [`SPEC_HELP`]). `seed` seeds its generator.
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+pub fn from_spec<G: Game>(spec: &str, seed: u64) -> Result<Box<dyn Agent<G>>, String> {
     let spec = Spec::parse(spec)?;
     let default = Budget::time(Duration::from_secs(1));
-    let search = |spec: &Spec| -> Result<(Budget, Box<dyn PlayoutPolicy>, u64), String> {
+    let search = |spec: &Spec| -> Result<SearchParams<G>, String> {
         let budget = spec.budget(default)?;
         let name = spec.get("playout").unwrap_or("random");
         let policy = playout::policy_from_name(name).ok_or_else(|| {
@@ -133,10 +147,11 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rbg_engine::GameModel;
 
     #[test]
     fn specs_build_named_agents() {
-        let name = |s: &str| from_spec(s, 1).unwrap().name();
+        let name = |s: &str| from_spec::<GameModel>(s, 1).unwrap().name();
         assert_eq!(name("random"), "random");
         assert_eq!(name("flatmc"), "flatmc:time=1s");
         assert_eq!(
@@ -152,7 +167,7 @@ mod tests {
 
     #[test]
     fn bad_specs_are_errors() {
-        let err = |s: &str| from_spec(s, 1).err().unwrap();
+        let err = |s: &str| from_spec::<GameModel>(s, 1).err().unwrap();
         assert_eq!(
             err("alphazero"),
             "unknown agent \"alphazero\" (expected random, flatmc or mcts)"

@@ -8,17 +8,25 @@
 //! plays out from it and backs the scores up. The move played is the most
 //! visited child of the root. After a move is played (by anyone) the subtree
 //! under it becomes the new tree.
+//!
+//! At a chance node (RG's `random` player) the iteration follows a child
+//! drawn uniformly, as the game would; a child drawn for the first time is
+//! the iteration's new node. Its value is then the average over the
+//! outcomes drawn, an estimate of the expectation.
 
 use std::time::Instant;
 
+use gg_core::{Game, MoveList, Reasoner, Turn};
 use rand::seq::SliceRandom;
-use rbg_engine::{GameModel, ModApp, Move, MoveList, State};
+use rand::Rng;
 
 use crate::playout::{live_moves, restart_simulator, PlayoutPolicy, Simulator};
 use crate::spec::Budget;
 use crate::{Agent, SearchInfo};
 
 const NONE: u32 = u32::MAX;
+/// `Node::mover` of a chance node.
+const CHANCE: u32 = u32::MAX - 1;
 
 /// Settings of [`MctsAgent`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,10 +51,9 @@ struct Node {
     /// Children `children..children + tried` have been visited.
     tried: u32,
     visits: u32,
-    /// Player on move (set at expansion); `NONE` when the game is over.
+    /// Player on move (set at expansion); `CHANCE` at a chance node,
+    /// `NONE` when the game is over.
     mover: u32,
-    /// The keeper got stuck entering this node (the game is over).
-    dead: bool,
 }
 
 impl Node {
@@ -58,22 +65,21 @@ impl Node {
             tried: 0,
             visits: 0,
             mover: NONE,
-            dead: false,
         }
     }
 }
 
 /// The search tree: nodes, their moves, and per-node per-player score sums.
-struct Tree {
+struct Tree<G: Game> {
     players: usize,
     nodes: Vec<Node>,
-    apps: Vec<ModApp>,
+    apps: Vec<G::Atom>,
     rewards: Vec<f64>,
-    root_state: State,
+    root_state: G::State,
 }
 
-impl Tree {
-    fn new(players: usize, root_state: State) -> Tree {
+impl<G: Game> Tree<G> {
+    fn new(players: usize, root_state: G::State) -> Tree<G> {
         Tree {
             players,
             nodes: vec![Node::leaf((0, 0))],
@@ -83,12 +89,12 @@ impl Tree {
         }
     }
 
-    fn mv(&self, node: u32) -> &[ModApp] {
+    fn mv(&self, node: u32) -> &[G::Atom] {
         let (a, b) = self.nodes[node as usize].mv;
         &self.apps[a as usize..b as usize]
     }
 
-    fn push(&mut self, mv: &[ModApp]) {
+    fn push(&mut self, mv: &[G::Atom]) {
         let a = self.apps.len() as u32;
         self.apps.extend_from_slice(mv);
         self.nodes.push(Node::leaf((a, self.apps.len() as u32)));
@@ -127,14 +133,13 @@ impl Tree {
     }
 
     /// The copy of the subtree under `node`, which becomes the root.
-    fn subtree(&self, node: u32, root_state: State) -> Tree {
+    fn subtree(&self, node: u32, root_state: G::State) -> Tree<G> {
         let mut t = Tree::new(self.players, root_state);
         let mut old = vec![node];
-        let copy_stats = |t: &mut Tree, new: usize, from: u32| {
+        let copy_stats = |t: &mut Tree<G>, new: usize, from: u32| {
             let src = &self.nodes[from as usize];
             let dst = &mut t.nodes[new];
-            (dst.tried, dst.visits, dst.mover, dst.dead) =
-                (src.tried, src.visits, src.mover, src.dead);
+            (dst.tried, dst.visits, dst.mover) = (src.tried, src.visits, src.mover);
             let p = self.players;
             t.rewards[new * p..(new + 1) * p]
                 .copy_from_slice(&self.rewards[from as usize * p..(from as usize + 1) * p]);
@@ -161,22 +166,22 @@ impl Tree {
 }
 
 /// MCTS with UCT.
-pub struct MctsAgent {
+pub struct MctsAgent<G: Game> {
     config: MctsConfig,
     seed: u64,
-    policy: Option<Box<dyn PlayoutPolicy>>,
-    sim: Option<Simulator>,
-    tree: Option<Tree>,
-    scratch: Option<State>,
-    moves: MoveList,
+    policy: Option<Box<dyn PlayoutPolicy<G>>>,
+    sim: Option<Simulator<G>>,
+    tree: Option<Tree<G>>,
+    scratch: Option<G::State>,
+    moves: MoveList<G::Atom>,
     path: Vec<u32>,
     order: Vec<u32>,
     last: Option<SearchInfo>,
 }
 
-impl MctsAgent {
+impl<G: Game> MctsAgent<G> {
     /// An MCTS agent with the given settings and playout policy.
-    pub fn new(config: MctsConfig, policy: Box<dyn PlayoutPolicy>, seed: u64) -> MctsAgent {
+    pub fn new(config: MctsConfig, policy: Box<dyn PlayoutPolicy<G>>, seed: u64) -> MctsAgent<G> {
         MctsAgent {
             config,
             seed,
@@ -203,7 +208,7 @@ impl MctsAgent {
     }
 
     /// One iteration: descend, expand, play out, back up.
-    fn iterate(&mut self) {
+    fn iterate(&mut self) -> Result<(), G::Error> {
         let sim = self.sim.as_mut().expect("initialised");
         let tree = self.tree.as_mut().expect("initialised");
         let s = self.scratch.get_or_insert_with(|| tree.root_state.clone());
@@ -211,14 +216,17 @@ impl MctsAgent {
         self.path.clear();
         let mut node = 0u32;
         self.path.push(node);
-        let mut alive = true;
         let rewards: &[f64] = loop {
             let nd = tree.nodes[node as usize];
             if nd.children == NONE {
                 // Expansion: list the moves, children in a random order.
                 let first = tree.nodes.len() as u32;
-                let live = !nd.dead && live_moves(&mut sim.reasoner, s, alive, &mut self.moves);
-                let n = if live { self.moves.len() as u32 } else { 0 };
+                let turn = live_moves::<G>(&mut sim.reasoner, s, &mut self.moves)?;
+                let n = if turn == Turn::Over {
+                    0
+                } else {
+                    self.moves.len() as u32
+                };
                 self.order.clear();
                 self.order.extend(0..n);
                 self.order.shuffle(&mut sim.rng);
@@ -228,28 +236,31 @@ impl MctsAgent {
                 let nd = &mut tree.nodes[node as usize];
                 nd.children = first;
                 nd.num_children = n;
-                nd.mover = match live {
-                    true => sim.reasoner.game().current_player(s).expect("live") as u32,
-                    false => NONE,
+                nd.mover = match turn {
+                    Turn::Player(p) => p as u32,
+                    Turn::Chance => CHANCE,
+                    Turn::Over => NONE,
                 };
             }
             let nd = tree.nodes[node as usize];
             if nd.mover == NONE {
-                break sim.simulate(s, false);
+                break sim.simulate(s)?;
             }
-            let child = if nd.tried < nd.num_children {
+            let (child, new) = if nd.mover == CHANCE {
+                let ch = nd.children + sim.rng.gen_range(0..nd.num_children);
+                (ch, tree.nodes[ch as usize].visits == 0)
+            } else if nd.tried < nd.num_children {
                 tree.nodes[node as usize].tried += 1;
-                nd.children + nd.tried
+                (nd.children + nd.tried, true)
             } else {
-                tree.uct_child(node, self.config.c)
+                (tree.uct_child(node, self.config.c), false)
             };
             let (a, b) = tree.nodes[child as usize].mv;
-            alive = sim.reasoner.apply(s, &tree.apps[a as usize..b as usize]);
-            tree.nodes[child as usize].dead = !alive;
+            sim.reasoner.apply(s, &tree.apps[a as usize..b as usize])?;
             self.path.push(child);
             node = child;
-            if nd.tried < nd.num_children {
-                break sim.simulate(s, alive);
+            if new {
+                break sim.simulate(s)?;
             }
         };
         let p = tree.players;
@@ -262,10 +273,11 @@ impl MctsAgent {
                 *sum += r;
             }
         }
+        Ok(())
     }
 }
 
-impl Agent for MctsAgent {
+impl<G: Game> Agent<G> for MctsAgent<G> {
     fn name(&self) -> String {
         let policy = match (&self.sim, &self.policy) {
             (Some(s), _) => s.policy.name(),
@@ -285,7 +297,7 @@ impl Agent for MctsAgent {
         name
     }
 
-    fn new_game(&mut self, game: &GameModel, _state: &State) {
+    fn new_game(&mut self, game: &G, _state: &G::State) {
         restart_simulator(
             &mut self.sim,
             &mut self.policy,
@@ -296,7 +308,12 @@ impl Agent for MctsAgent {
         self.tree = None;
     }
 
-    fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move {
+    fn select(
+        &mut self,
+        state: &G::State,
+        moves: &MoveList<G::Atom>,
+        deadline: Option<Instant>,
+    ) -> Result<usize, G::Error> {
         let sim = self
             .sim
             .as_ref()
@@ -309,7 +326,7 @@ impl Agent for MctsAgent {
         let mut clock = self.config.budget.start(deadline);
         if moves.len() > 1 {
             while clock.tick() {
-                self.iterate();
+                self.iterate()?;
             }
         }
         let sim = self.sim.as_ref().expect("initialised");
@@ -326,13 +343,10 @@ impl Agent for MctsAgent {
                 .cmp(&nb.visits)
                 .then(tree.mean(a, mover).total_cmp(&tree.mean(b, mover)))
         });
-        match best {
-            Some(ch) => Move(tree.mv(ch).to_vec()),
-            None => Move(moves.get(0).to_vec()),
-        }
+        Ok(best.and_then(|ch| moves.position(tree.mv(ch))).unwrap_or(0))
     }
 
-    fn observe(&mut self, before: &State, m: &[ModApp]) {
+    fn observe(&mut self, before: &G::State, m: &[G::Atom]) {
         let (Some(tree), Some(sim)) = (self.tree.take(), self.sim.as_mut()) else {
             return;
         };
@@ -341,7 +355,7 @@ impl Agent for MctsAgent {
         }
         if let Some(ch) = tree.children(0).find(|&ch| tree.mv(ch) == m) {
             let mut after = before.clone();
-            if sim.reasoner.apply(&mut after, m) {
+            if sim.reasoner.apply(&mut after, m).is_ok() {
                 self.tree = Some(tree.subtree(ch, after));
             }
         }
@@ -356,10 +370,11 @@ impl Agent for MctsAgent {
 mod tests {
     use super::*;
     use crate::{Playthrough, UniformPolicy};
+    use rbg_engine::{GameModel, ModApp};
 
     const TTT: &str = include_str!("../../../games/ticTacToe.rbg");
 
-    fn agent(reuse: bool) -> MctsAgent {
+    fn agent(reuse: bool) -> MctsAgent<GameModel> {
         let config = MctsConfig {
             budget: Budget::iterations(300),
             c: 1.4,
@@ -369,7 +384,7 @@ mod tests {
         MctsAgent::new(config, Box::new(UniformPolicy), 5)
     }
 
-    fn child_visits(a: &MctsAgent, m: &[ModApp]) -> u32 {
+    fn child_visits(a: &MctsAgent<GameModel>, m: &[ModApp]) -> u32 {
         let t = a.tree.as_ref().unwrap();
         let ch = t.children(0).find(|&ch| t.mv(ch) == m).unwrap();
         t.nodes[ch as usize].visits
@@ -378,36 +393,37 @@ mod tests {
     #[test]
     fn tree_is_reused_after_both_moves() {
         let game = GameModel::from_text(TTT).unwrap();
-        let mut p = Playthrough::new(&game);
+        let Ok(mut p) = Playthrough::new(&game);
         let mut a = agent(true);
         a.new_game(&game, p.state());
-        let m = a.select(p.state(), p.moves(), None);
+        let Ok(i) = a.select(p.state(), p.moves(), None);
+        let m = p.moves().get(i).to_vec();
         assert_eq!(a.root_visits(), 300);
         assert_eq!(a.last_search().unwrap().iterations, 300);
-        let kept = child_visits(&a, m.apps());
-        a.observe(p.state(), m.apps());
-        p.play(p.find(m.apps()).unwrap());
+        let kept = child_visits(&a, &m);
+        a.observe(p.state(), &m);
+        let Ok(()) = p.play(i);
         assert_eq!(a.root_visits(), kept);
         // The opponent's reply: the subtree under it is kept too.
         let reply = p.moves().get(0).to_vec();
         let kept = child_visits(&a, &reply);
         assert!(kept > 0);
         a.observe(p.state(), &reply);
-        p.play(0);
+        let Ok(()) = p.play(0);
         assert_eq!(a.root_visits(), kept);
-        a.select(p.state(), p.moves(), None);
+        let Ok(_) = a.select(p.state(), p.moves(), None);
         assert_eq!(a.root_visits(), kept + 300);
     }
 
     #[test]
     fn without_reuse_the_tree_is_dropped() {
         let game = GameModel::from_text(TTT).unwrap();
-        let p = Playthrough::new(&game);
+        let Ok(p) = Playthrough::new(&game);
         let mut a = agent(false);
         a.new_game(&game, p.state());
-        let m = a.select(p.state(), p.moves(), None);
+        let Ok(i) = a.select(p.state(), p.moves(), None);
         assert!(a.tree_size() > 9);
-        a.observe(p.state(), m.apps());
+        a.observe(p.state(), p.moves().get(i));
         assert_eq!(a.tree_size(), 0);
     }
 }

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
+use gg_core::{Game, MoveList};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use rbg_engine::{GameModel, Move, MoveList, State};
 
 use crate::Agent;
 
@@ -22,15 +22,19 @@ impl RandomAgent {
     }
 }
 
-impl Agent for RandomAgent {
+impl<G: Game> Agent<G> for RandomAgent {
     fn name(&self) -> String {
         "random".to_string()
     }
 
-    fn new_game(&mut self, _game: &GameModel, _state: &State) {}
+    fn new_game(&mut self, _game: &G, _state: &G::State) {}
 
-    fn select(&mut self, _state: &State, moves: &MoveList, _deadline: Option<Instant>) -> Move {
-        let i = self.rng.gen_range(0..moves.len());
-        Move(moves.get(i).to_vec())
+    fn select(
+        &mut self,
+        _state: &G::State,
+        moves: &MoveList<G::Atom>,
+        _deadline: Option<Instant>,
+    ) -> Result<usize, G::Error> {
+        Ok(self.rng.gen_range(0..moves.len()))
     }
 }

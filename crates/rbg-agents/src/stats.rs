@@ -108,7 +108,7 @@ impl MatchStats {
     }
 
     /// Adds a game in which player `p` was agent `seats[p]`.
-    pub fn add(&mut self, record: &GameRecord, seats: &[usize], bounds: &[u64]) {
+    pub fn add<A>(&mut self, record: &GameRecord<A>, seats: &[usize], bounds: &[u64]) {
         self.games += 1;
         self.plies += record.moves.len() as u64;
         self.game_seconds += record.seconds;

@@ -31,11 +31,11 @@ const THREE: &str = "
 ";
 
 fn first_choice(game: &GameModel, spec: &str) -> String {
-    let p = Playthrough::new(game);
+    let Ok(p) = Playthrough::new(game);
     let mut agent = from_spec(spec, 7).unwrap();
     agent.new_game(game, p.state());
-    let m = agent.select(p.state(), p.moves(), None);
-    game.move_to_text(m.apps())
+    let Ok(i) = agent.select(p.state(), p.moves(), None);
+    game.move_to_text(p.moves().get(i))
 }
 
 #[test]
@@ -45,11 +45,11 @@ fn three_players_mcts_looks_ahead_flat_mc_does_not() {
     assert!(first_choice(&game, "mcts:iterations=400").starts_with("2 "));
     assert!(first_choice(&game, "flatmc:iterations=4000").starts_with("1 "));
     // Played out: b answers as it prefers, c moves last.
-    let mut agents: Vec<Box<dyn Agent>> = ["mcts:iterations=400"; 3]
+    let mut agents: Vec<Box<dyn Agent<GameModel>>> = ["mcts:iterations=400"; 3]
         .iter()
         .map(|s| from_spec(s, 3).unwrap())
         .collect();
-    let r = play_game(&game, &mut agents);
+    let Ok(r) = play_game(&game, &mut agents, 0);
     assert_eq!(r.scores, vec![4, 5, 1]);
     assert_eq!(r.moves.len(), 3);
     assert_eq!(r.player_moves, vec![1, 1, 1]);
@@ -57,13 +57,13 @@ fn three_players_mcts_looks_ahead_flat_mc_does_not() {
 
 /// Plays tic-tac-toe move texts (vertex numbers 1..=9, row by row, are the
 /// squares; the modifier is the cross or nought put there).
-fn ttt_after(game: &GameModel, squares: &[u32]) -> Playthrough {
-    let mut p = Playthrough::new(game);
+fn ttt_after(game: &GameModel, squares: &[u32]) -> Playthrough<GameModel> {
+    let Ok(mut p) = Playthrough::new(game);
     for &sq in squares {
         let i = (0..p.moves().len())
             .find(|&i| p.moves().get(i)[0].vertex + 1 == sq)
             .unwrap_or_else(|| panic!("square {sq} is free"));
-        p.play(i);
+        let Ok(()) = p.play(i);
     }
     p
 }
@@ -79,8 +79,8 @@ fn search_agents_take_a_win_and_block_a_loss() {
         for (p, square) in [(&win, 3), (&block, 6)] {
             let mut a = from_spec(spec, 11).unwrap();
             a.new_game(&game, p.state());
-            let m = a.select(p.state(), p.moves(), None);
-            assert_eq!(m.apps()[0].vertex + 1, square, "{spec}");
+            let Ok(i) = a.select(p.state(), p.moves(), None);
+            assert_eq!(p.moves().get(i)[0].vertex + 1, square, "{spec}");
         }
     }
 }
@@ -99,11 +99,11 @@ fn mcts_never_loses_tic_tac_toe_to_random_and_is_deterministic() {
             } else {
                 vec![1, 0]
             };
-            let mut agents: Vec<Box<dyn Agent>> = seats
+            let mut agents: Vec<Box<dyn Agent<GameModel>>> = seats
                 .iter()
                 .map(|&a| from_spec(specs[a], g * 10 + a as u64).unwrap())
                 .collect();
-            let r = play_game(&game, &mut agents);
+            let Ok(r) = play_game(&game, &mut agents, g);
             lengths.push(r.moves.len());
             stats.add(&r, &seats, &bounds);
         }

@@ -41,11 +41,12 @@ fn beats_random(name: &str, spec: &str) {
         } else {
             vec![1, 0]
         };
-        let mut agents: Vec<Box<dyn Agent>> = seats
+        let mut agents: Vec<Box<dyn Agent<GameModel>>> = seats
             .iter()
             .map(|&a| from_spec(specs[a], 1000 * g + a as u64).unwrap())
             .collect();
-        (play_game(&game, &mut agents), seats)
+        let Ok(record) = play_game(&game, &mut agents, g);
+        (record, seats)
     };
     // Two threads (odd and even games); the results do not depend on it.
     let records: Vec<_> = std::thread::scope(|scope| {

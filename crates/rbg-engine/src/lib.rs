@@ -18,6 +18,7 @@
 //! holds the per-thread search workspace; a [`State`] is a plain value.
 
 mod compile;
+mod forward;
 pub mod moves;
 pub mod perft;
 pub mod playout;
@@ -28,6 +29,7 @@ mod state;
 use std::fmt;
 use std::sync::Arc;
 
+pub use gg_core::MoveError;
 pub use moves::{ModApp, Move, MoveList};
 pub use state::State;
 
@@ -54,18 +56,6 @@ impl fmt::Debug for GameModel {
             .finish()
     }
 }
-
-/// Why a move text was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError(pub String);
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for MoveError {}
 
 impl GameModel {
     /// Lowers a checked game.

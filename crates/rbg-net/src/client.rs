@@ -103,7 +103,7 @@ fn send(conn: &mut Conn, msg: &str) -> Result<bool, ClientError> {
 /// then plays every game with `agent`.
 pub fn play(
     stream: TcpStream,
-    agent: &mut dyn Agent,
+    agent: &mut dyn Agent<GameModel>,
     config: &ClientConfig,
 ) -> Result<ClientReport, ClientError> {
     let mut conn = Conn::new(stream).map_err(io)?;
@@ -156,18 +156,14 @@ pub fn play(
                     let margin = config.margin.as_secs_f64();
                     deadline_after((s - margin).max(s / 2.0))
                 });
-                let m = agent.select(&state, &moves, deadline);
-                let m = if moves.iter().any(|x| x == m.apps()) {
-                    m
-                } else {
-                    // A buggy agent must not forfeit the game.
-                    rbg_engine::Move(moves.get(0).to_vec())
-                };
-                if !send(&mut conn, &game.move_to_text(m.apps()))? {
+                let Ok(i) = agent.select(&state, &moves, deadline);
+                // A buggy agent must not forfeit the game.
+                let m = moves.get(if i < moves.len() { i } else { 0 });
+                if !send(&mut conn, &game.move_to_text(m))? {
                     return Ok(report);
                 }
-                agent.observe(&state, m.apps());
-                r.apply(&mut state, m.apps());
+                agent.observe(&state, m);
+                r.apply(&mut state, m);
                 continue;
             }
         } else {

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rbg_agents::{Agent, RandomAgent};
-use rbg_engine::{GameModel, ModApp, Move, MoveList, State};
+use std::convert::Infallible;
+
+use rbg_engine::{GameModel, ModApp, MoveList, State};
 use rbg_net::wire::parse_seconds;
 
 #[test]
@@ -73,21 +75,26 @@ struct SlowOnce {
     nap: Option<Duration>,
 }
 
-impl Agent for SlowOnce {
+impl Agent<GameModel> for SlowOnce {
     fn name(&self) -> String {
         "slow-once".into()
     }
     fn new_game(&mut self, game: &GameModel, state: &State) {
-        self.inner.new_game(game, state);
+        Agent::<GameModel>::new_game(&mut self.inner, game, state);
     }
-    fn select(&mut self, state: &State, moves: &MoveList, deadline: Option<Instant>) -> Move {
+    fn select(
+        &mut self,
+        state: &State,
+        moves: &MoveList,
+        deadline: Option<Instant>,
+    ) -> Result<usize, Infallible> {
         if let Some(nap) = self.nap.take() {
             thread::sleep(nap);
         }
-        self.inner.select(state, moves, deadline)
+        Agent::<GameModel>::select(&mut self.inner, state, moves, deadline)
     }
     fn observe(&mut self, before: &State, m: &[ModApp]) {
-        self.inner.observe(before, m);
+        Agent::<GameModel>::observe(&mut self.inner, before, m);
     }
 }
 
@@ -149,9 +156,9 @@ fn play_by_hand(s: &mut Script, seed: u64) -> usize {
             state = game.initial_state();
         } else if parse_seconds(&msg).is_some() {
             r.legal_moves(&state, &mut moves);
-            let m = agent.select(&state, &moves, None);
-            s.conn.send(&game.move_to_text(m.apps())).unwrap();
-            r.apply(&mut state, m.apps());
+            let Ok(i) = Agent::<GameModel>::select(&mut agent, &state, &moves, None);
+            s.conn.send(&game.move_to_text(moves.get(i))).unwrap();
+            r.apply(&mut state, moves.get(i));
         } else {
             r.apply(&mut state, game.parse_move(&msg).unwrap().apps());
         }

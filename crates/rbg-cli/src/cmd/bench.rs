@@ -3,15 +3,17 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use gg_core::playout::Playouts;
+use gg_core::Game;
+use gg_games::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
-use rbg_engine::playout::Playouts;
 
-use super::load_model;
+use super::load_any;
 
 /// Arguments of `rbg bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Game description (`-` for standard input).
+    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
     /// How long to run (stops after the playout that crosses the limit).
     #[arg(long, default_value_t = 10.0)]
@@ -29,10 +31,14 @@ pub struct BenchArgs {
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &BenchArgs) -> i32 {
-    let Some(game) = load_model(&args.game) else {
+    let Some(game) = load_any(&args.game) else {
         return 1;
     };
-    let mut runner = Playouts::new(&game, args.seed);
+    with_game!(&game, g => bench(args, g))
+}
+
+fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
+    let mut runner = Playouts::new(game, args.seed);
     let limit = Duration::from_secs_f64(args.seconds.max(0.0));
     let progress = ProgressBar::new_spinner();
     progress.set_style(
@@ -46,7 +52,11 @@ pub fn run(args: &BenchArgs) -> i32 {
             None if start.elapsed() >= limit => break,
             _ => {}
         }
-        runner.run_one();
+        if let Err(e) = runner.run_one() {
+            progress.finish_and_clear();
+            eprintln!("{}: error: {e}", args.game);
+            return 1;
+        }
         if last_tick.elapsed() >= Duration::from_millis(250) {
             last_tick = Instant::now();
             let secs = start.elapsed().as_secs_f64();

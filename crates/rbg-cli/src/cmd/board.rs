@@ -10,8 +10,7 @@ mod describe;
 
 use std::io::IsTerminal;
 
-use rbg_agents::stats::{outcomes, Outcome};
-use rbg_agents::Playthrough;
+use gg_core::Turn;
 use rbg_engine::{GameModel, State};
 
 /// Whether standard output should get colours: a terminal, `NO_COLOR`
@@ -237,8 +236,7 @@ impl View {
     }
 
     /// The board, the scores, the other variables and the player on move.
-    pub fn render(&self, p: &Playthrough) -> String {
-        let s = p.state();
+    pub fn render(&self, s: &State, turn: Turn) -> String {
         let ast = self.game.description();
         let mut out = String::new();
         match &self.layout {
@@ -301,10 +299,7 @@ impl View {
         if !vars.is_empty() {
             out.push_str(&format!("variables: {}\n", vars.join(" ")));
         }
-        match p.player() {
-            Some(p) => out.push_str(&format!("on move: {}\n", self.player(p))),
-            None => out.push_str("game over\n"),
-        }
+        out.push_str(&super::view::turn_line(turn, |p| self.player(p)));
         out
     }
 
@@ -336,33 +331,19 @@ impl View {
 
     /// The final scores and who won (see `rbg_agents::stats`).
     pub fn result(&self, s: &State) -> String {
-        let ast = self.game.description();
-        let scores = self.game.scores(s);
-        let bounds: Vec<u64> = ast.players.iter().map(|p| p.bound).collect();
-        let outcome = outcomes(&scores, &bounds);
-        let list: Vec<String> = scores
-            .iter()
-            .enumerate()
-            .map(|(p, sc)| format!("{} {sc}", self.player(p)))
-            .collect();
-        let who = |o: Outcome| -> Vec<String> {
-            (0..scores.len())
-                .filter(|&p| outcome[p] == o)
-                .map(|p| self.player(p))
-                .collect()
-        };
-        let verdict = match (who(Outcome::Win).as_slice(), who(Outcome::Draw)) {
-            ([w], _) => format!("{w} wins"),
-            (_, d) if !d.is_empty() => format!("draw between {}", d.join(", ")),
-            _ => "nobody wins".to_string(),
-        };
-        format!("result: {} ({verdict})", list.join(", "))
+        super::view::result_line(&self.game, s, |p| self.player(p))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rbg_agents::Playthrough;
+
+    fn render_initial(game: &GameModel, view: &View) -> String {
+        let Ok(p) = Playthrough::new(game);
+        view.render(p.state(), p.turn())
+    }
 
     #[test]
     fn abbreviations() {
@@ -391,7 +372,7 @@ mod tests {
             [Some(0), Some(0), Some(0), Some(1), Some(1), Some(1)]
         );
         assert_eq!(
-            view.render(&Playthrough::new(&game)),
+            render_initial(&game, &view),
             "   x0  x1  x2\ny0 wKi .   bKn\nscores: white 0, black 0\ngame over\n"
         );
     }
@@ -406,7 +387,7 @@ mod tests {
         let game = GameModel::from_text(text).unwrap();
         let view = View::new(&game, false);
         assert_eq!(
-            view.render(&Playthrough::new(&game)),
+            render_initial(&game, &view),
             "y0  . s\ny1 . . .\ny2  s .\nscores: p 0\ngame over\n"
         );
     }
@@ -421,7 +402,7 @@ mod tests {
         let game = GameModel::from_text(text).unwrap();
         let view = View::new(&game, false);
         assert_eq!(
-            view.render(&Playthrough::new(&game)),
+            render_initial(&game, &view),
             "a  s (s)\nb  . (e)\nscores: p 0\nvariables: t=0\ngame over\n"
         );
     }

@@ -45,7 +45,7 @@ pub enum Answer {
 
 impl<'v> Listing<'v> {
     /// Describes and orders the legal moves of `p`.
-    pub fn new(view: &'v View, game: &GameModel, p: &Playthrough) -> Listing<'v> {
+    pub fn new(view: &'v View, game: &GameModel, p: &Playthrough<GameModel>) -> Listing<'v> {
         let mut after = p.state().clone();
         let mut reasoner = game.reasoner();
         let mut entries: Vec<Entry> = (0..p.moves().len())
@@ -142,7 +142,7 @@ impl<'v> Listing<'v> {
     }
 
     /// Reads one answer (see the module documentation).
-    pub fn answer(&self, game: &GameModel, p: &Playthrough, line: &str) -> Answer {
+    pub fn answer(&self, game: &GameModel, p: &Playthrough<GameModel>, line: &str) -> Answer {
         let words: Vec<&str> = line.split_whitespace().collect();
         let n = self.entries.len();
         if words == ["?"] {
@@ -284,7 +284,7 @@ pub fn read_line(input: &mut impl BufRead) -> Line {
 pub fn ask(
     game: &GameModel,
     view: &View,
-    p: &Playthrough,
+    p: &Playthrough<GameModel>,
     player: usize,
     input: &mut impl BufRead,
     hint: &mut bool,

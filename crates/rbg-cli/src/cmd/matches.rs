@@ -6,11 +6,14 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use clap::Args;
+use gg_core::Game;
+use gg_games::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rbg_agents::{from_spec, play_game, Agent, GameRecord, MatchStats};
 use rbg_engine::GameModel;
 
-use super::load_model;
+use super::load_any;
+use super::view::score_bounds;
 
 /// Arguments of `rbg match`.
 #[derive(Args, Debug)]
@@ -27,7 +30,7 @@ use super::load_model;
     "(each game seeds its agents from --seed and its number, whatever --threads is)."
 ))]
 pub struct MatchArgs {
-    /// Game description (`-` for standard input).
+    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
     /// The agents, one per player (see below).
     #[arg(long, required = true)]
@@ -71,7 +74,8 @@ pub fn run(args: &MatchArgs) -> i32 {
         .collect();
     let mut names = Vec::new();
     for spec in &specs {
-        match from_spec(spec, 0) {
+        // Specs do not depend on the game: check them before loading it.
+        match from_spec::<GameModel>(spec, 0) {
             Ok(a) => names.push(a.name()),
             Err(e) => {
                 eprintln!("error: --agents: {e}");
@@ -83,9 +87,14 @@ pub fn run(args: &MatchArgs) -> i32 {
         eprintln!("error: --threads must be at least 1");
         return 2;
     }
-    let Some(game) = load_model(&args.game) else {
+    let Some(game) = load_any(&args.game) else {
         return 1;
     };
+    with_game!(&game, g => run_match(args, g, &specs, names))
+}
+
+/// Plays the match on `game` with the agents of the checked `specs`.
+fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<String>) -> i32 {
     let n = game.num_players();
     if specs.len() != n {
         eprintln!(
@@ -108,10 +117,17 @@ pub fn run(args: &MatchArgs) -> i32 {
             .expect("valid template"),
     );
     let start = Instant::now();
-    let records = play_all(&game, &specs, args, &progress);
+    let records = match play_all(game, specs, args, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            progress.finish_and_clear();
+            eprintln!("{}: error: {e}", args.game);
+            return 1;
+        }
+    };
     progress.finish_and_clear();
     let wall = start.elapsed().as_secs_f64().max(1e-9);
-    let bounds: Vec<u64> = game.description().players.iter().map(|p| p.bound).collect();
+    let bounds = score_bounds(game);
     let mut stats = MatchStats::new(names);
     for (g, r) in records.iter().enumerate() {
         let seats: Vec<usize> = (0..n).map(|p| seat(p, g, n)).collect();
@@ -125,15 +141,18 @@ pub fn run(args: &MatchArgs) -> i32 {
     0
 }
 
-/// Plays all games on `args.threads` threads; records in game order.
-fn play_all(
-    game: &GameModel,
+/// Plays all games on `args.threads` threads; records in game order, or
+/// the first engine error.
+fn play_all<G: Game>(
+    game: &G,
     specs: &[String],
     args: &MatchArgs,
     progress: &ProgressBar,
-) -> Vec<GameRecord> {
+) -> Result<Vec<GameRecord<G::Atom>>, G::Error> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; args.games]);
+    type Played<G> = Result<GameRecord<<G as Game>::Atom>, <G as Game>::Error>;
+    let results: Mutex<Vec<Option<Played<G>>>> =
+        Mutex::new((0..args.games).map(|_| None).collect());
     let n = specs.len();
     std::thread::scope(|scope| {
         for _ in 0..args.threads.min(args.games.max(1)) {
@@ -144,13 +163,13 @@ fn play_all(
                     if g >= args.games {
                         break;
                     }
-                    let mut agents: Vec<Box<dyn Agent>> = (0..n)
+                    let mut agents: Vec<Box<dyn Agent<G>>> = (0..n)
                         .map(|p| {
                             let a = seat(p, g, n);
                             from_spec(&specs[a], agent_seed(args.seed, g, a)).expect("checked")
                         })
                         .collect();
-                    let record = play_game(game, &mut agents);
+                    let record = play_game(game, &mut agents, agent_seed(args.seed, g, n));
                     results.lock().expect("no panics while holding the lock")[g] = Some(record);
                     progress.inc(1);
                 })

@@ -11,24 +11,32 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod view;
 
 use std::io::Read;
 
-use rbg_engine::GameModel;
+use gg_games::{AnyGame, Language};
 use rbg_lang::{Game, SourceFile};
 
-/// Reads `path` (`-` = standard input, named `<stdin>`) as bytes.
-pub fn read_source(path: &str) -> Result<SourceFile, String> {
+/// Reads `path` (`-` = standard input, named `<stdin>`): its name for
+/// messages and its bytes.
+pub fn read_bytes(path: &str) -> Result<(String, Vec<u8>), String> {
     if path == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("<stdin>: error: cannot read standard input: {e}"))?;
-        Ok(SourceFile::from_bytes("<stdin>", &bytes))
+        Ok(("<stdin>".to_string(), bytes))
     } else {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: error: cannot read: {e}"))?;
-        Ok(SourceFile::from_bytes(path, &bytes))
+        Ok((path.to_string(), bytes))
     }
+}
+
+/// Reads `path` (`-` = standard input, named `<stdin>`) as an RBG source.
+pub fn read_source(path: &str) -> Result<SourceFile, String> {
+    let (name, bytes) = read_bytes(path)?;
+    Ok(SourceFile::from_bytes(name, &bytes))
 }
 
 /// Reads and checks a description; on failure prints the error to stderr.
@@ -49,8 +57,11 @@ pub fn load_game(path: &str) -> Option<Game> {
     }
 }
 
-/// Reads a description and builds the engine's model of it; on failure
-/// prints the error to stderr.
-pub fn load_model(path: &str) -> Option<GameModel> {
-    load_game(path).map(GameModel::new)
+/// Reads a description of any language (chosen by the file's extension, see
+/// [`Language::of_path`]) and builds its engine; on failure prints the
+/// error to stderr.
+pub fn load_any(path: &str) -> Option<AnyGame> {
+    let result = read_bytes(path)
+        .and_then(|(name, bytes)| AnyGame::from_text(Language::of_path(path), &name, &bytes));
+    result.map_err(|msg| eprintln!("{msg}")).ok()
 }

@@ -3,16 +3,18 @@
 use std::time::Instant;
 
 use clap::Args;
-use rbg_engine::perft::perft_parallel;
+use gg_core::perft::perft_parallel;
+use gg_core::Game;
+use gg_games::with_game;
 
-use super::load_model;
+use super::load_any;
 
 /// Arguments of `rbg perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Game description (`-` for standard input).
+    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
-    /// Depth of the tree, in moves of regular players.
+    /// Depth of the tree, in moves of players and chance.
     pub depth: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -24,11 +26,21 @@ pub struct PerftArgs {
 
 /// Runs the command; returns the process exit code.
 pub fn run(args: &PerftArgs) -> i32 {
-    let Some(game) = load_model(&args.game) else {
+    let Some(game) = load_any(&args.game) else {
         return 1;
     };
+    with_game!(&game, g => perft(args, g))
+}
+
+fn perft<G: Game>(args: &PerftArgs, game: &G) -> i32 {
     let start = Instant::now();
-    let count = perft_parallel(&game, args.depth, args.threads as usize);
+    let count = match perft_parallel(game, args.depth, args.threads as usize) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}: error: {e}", args.game);
+            return 1;
+        }
+    };
     let secs = start.elapsed().as_secs_f64();
     if args.json {
         let obj = serde_json::json!({

@@ -3,20 +3,23 @@
 use std::io::Write;
 
 use clap::Args;
+use gg_games::with_game;
 use rbg_agents::Playthrough;
 
-use super::board::{colour_wanted, View};
+use super::board::colour_wanted;
 use super::choose::{read_line, Line};
-use super::{load_model, read_source};
+use super::view::Presented;
+use super::{load_any, read_source};
 
 /// Arguments of `rbg replay`.
 #[derive(Args, Debug)]
 #[command(after_help = "\
-FILE holds one move per line in the engine's notation (`vertex modifier` pairs, \
-as written by `rbg play --record`); empty lines and lines starting with `//` are skipped. \
+FILE holds one move per line in the game's notation (`vertex modifier` pairs in RBG, \
+tags in RG, as written by `rbg play --record`); empty lines and lines starting with `//` \
+are skipped. \
 Either GAME or FILE may be `-` (standard input), not both, and not with --step.")]
 pub struct ReplayArgs {
-    /// Game description (`-` for standard input).
+    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
     /// The recorded moves (`-` for standard input).
     pub file: String,
@@ -37,8 +40,17 @@ pub fn run(args: &ReplayArgs) -> i32 {
         );
         return 2;
     }
-    let Some(game) = load_model(&args.game) else {
+    let Some(game) = load_any(&args.game) else {
         return 1;
+    };
+    with_game!(&game, g => replay(args, g))
+}
+
+/// Replays the record of `args` on `game`.
+fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
+    let engine_error = |e: G::Error| {
+        eprintln!("{}: error: {e}", args.game);
+        1
     };
     let record = match read_source(&args.file) {
         Ok(f) => f,
@@ -48,10 +60,13 @@ pub fn run(args: &ReplayArgs) -> i32 {
         }
     };
     let (file, text) = (&record.name, &record.text);
-    let view = View::new(&game, colour_wanted());
-    let mut p = Playthrough::new(&game);
+    let view = game.view(colour_wanted());
+    let mut p = match Playthrough::new(game) {
+        Ok(p) => p,
+        Err(e) => return engine_error(e),
+    };
     print!("{}", view.legend());
-    println!("{}", view.render(&p));
+    println!("{}", view.render(p.state(), p.turn()));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     for (n, line) in text.lines().enumerate() {
@@ -63,18 +78,21 @@ pub fn run(args: &ReplayArgs) -> i32 {
             eprintln!("{file}:{}: error: {reason}", n + 1);
             1
         };
-        let m = match game.parse_move(line) {
+        let m = match p.parse(line) {
             Ok(m) => m,
             Err(e) => return fail(format!("malformed move `{line}`: {e}")),
         };
-        let Some(player) = p.player() else {
+        if p.is_over() {
             return fail(format!("move `{line}` after the end of the game"));
+        }
+        let (who, mover) = match p.player() {
+            Some(player) => (view.player(player), game.player_name(player)),
+            None => ("chance".to_string(), "chance"),
         };
-        let Some(i) = p.find(m.apps()) else {
+        let Some(i) = p.find(&m) else {
             return fail(format!(
-                "illegal move `{line}`: not one of the {} legal moves of {}",
+                "illegal move `{line}`: not one of the {} legal moves of {mover}",
                 p.moves().len(),
-                game.player_name(player)
             ));
         };
         if args.step {
@@ -86,14 +104,15 @@ pub fn run(args: &ReplayArgs) -> i32 {
             }
         }
         let before = p.state().clone();
-        p.play(i);
+        if let Err(e) = p.play(i) {
+            return engine_error(e);
+        }
         println!(
-            "move {}: {} plays {}\n",
+            "move {}: {who} plays {}\n",
             p.history().len(),
-            view.player(player),
-            view.describe(&before, p.state(), m.apps())
+            view.describe(&before, p.state(), &m)
         );
-        println!("{}", view.render(&p));
+        println!("{}", view.render(p.state(), p.turn()));
     }
     if p.is_over() {
         println!("{}", view.result(p.state()));

@@ -96,7 +96,7 @@ pub fn start_server(config: ServerConfig) -> (SocketAddr, JoinHandle<Served>) {
 /// Runs our client with `agent` on an already connected stream.
 pub fn client(
     stream: TcpStream,
-    mut agent: Box<dyn Agent>,
+    mut agent: Box<dyn Agent<GameModel>>,
 ) -> JoinHandle<Result<ClientReport, ClientError>> {
     thread::spawn(move || play(stream, agent.as_mut(), &ClientConfig::default()))
 }

@@ -124,7 +124,7 @@ mod tests {
     fn described(text: &str) -> Vec<(String, String)> {
         let game = GameModel::from_text(text).unwrap();
         let view = View::new(&game, false);
-        let p = Playthrough::new(&game);
+        let Ok(p) = Playthrough::new(&game);
         let mut reasoner = game.reasoner();
         p.moves()
             .iter()

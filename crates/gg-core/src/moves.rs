@@ -1,0 +1,95 @@
+//! Lists of moves, each move a sequence of atoms, stored flat.
+
+/// A list of moves stored flat (one allocation, reused between calls).
+/// Every move is a slice of atoms (`A` is the engine's [`crate::Game::Atom`]).
+#[derive(Clone, Debug)]
+pub struct MoveList<A> {
+    atoms: Vec<A>,
+    ends: Vec<u32>,
+}
+
+impl<A> Default for MoveList<A> {
+    fn default() -> Self {
+        MoveList {
+            atoms: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<A: Copy + PartialEq> MoveList<A> {
+    /// Removes all moves, keeping capacity.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.atoms.clear();
+        self.ends.clear();
+    }
+
+    /// Number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no moves.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The `i`-th move (panics when out of range).
+    #[inline]
+    pub fn get(&self, i: usize) -> &[A] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.atoms[start..self.ends[i] as usize]
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> impl Iterator<Item = &[A]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Index of the first move equal to `m`.
+    pub fn position(&self, m: &[A]) -> Option<usize> {
+        self.iter().position(|x| x == m)
+    }
+
+    /// Appends a move given as a prefix plus its final atom.
+    #[inline]
+    pub fn push_with(&mut self, prefix: &[A], last: A) {
+        // Moves are short: a plain loop beats a `memcpy` call.
+        self.atoms.reserve(prefix.len() + 1);
+        for &a in prefix {
+            self.atoms.push(a);
+        }
+        self.atoms.push(last);
+        self.ends.push(self.atoms.len() as u32);
+    }
+
+    /// Appends a move.
+    pub fn push(&mut self, m: &[A]) {
+        self.atoms.extend_from_slice(m);
+        self.ends.push(self.atoms.len() as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveList;
+
+    #[test]
+    fn moves_are_stored_flat() {
+        let mut l = MoveList::default();
+        l.push(&[1u32, 2]);
+        l.push_with(&[3], 4);
+        l.push(&[]);
+        assert_eq!(l.len(), 3);
+        assert_eq!(l.get(0), &[1, 2]);
+        assert_eq!(l.get(1), &[3, 4]);
+        assert_eq!(l.get(2), &[] as &[u32]);
+        assert_eq!(l.position(&[3, 4]), Some(1));
+        assert_eq!(l.position(&[3]), None);
+        l.clear();
+        assert!(l.is_empty());
+    }
+}

@@ -1,0 +1,171 @@
+//! Perft: the number of leaves of the game tree at a fixed depth, as the
+//! RBG suite and the RG reference count them.
+//!
+//! Depth counts the moves of players and chance; the system's moves are
+//! free (they happen inside [`Reasoner::apply`]). A state at depth 0 is one
+//! leaf whatever it is (also a finished game); a state with no legal move
+//! (or a finished game) above depth 0 has none. At a chance node the
+//! children that are equal states count once (the RG reference's rule).
+
+use std::collections::HashSet;
+
+use crate::{Game, MoveList, Reasoner, Turn};
+
+/// Result of a perft run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerftCount {
+    /// Leaves at the requested depth.
+    pub leaves: u64,
+    /// States visited (every node of the tree, leaves included).
+    pub states: u64,
+}
+
+impl std::ops::AddAssign for PerftCount {
+    fn add_assign(&mut self, o: PerftCount) {
+        self.leaves += o.leaves;
+        self.states += o.states;
+    }
+}
+
+/// Perft from the initial state.
+pub fn perft<G: Game>(game: &G, depth: usize) -> Result<PerftCount, G::Error> {
+    let mut r = game.reasoner();
+    perft_from::<G>(&mut r, &game.initial_state(), depth)
+}
+
+/// Perft on `threads` threads: the top of the tree is expanded into enough
+/// subtrees to share out, and the subtrees are counted in parallel. Gives
+/// the same counts as [`perft`].
+pub fn perft_parallel<G: Game>(
+    game: &G,
+    depth: usize,
+    threads: usize,
+) -> Result<PerftCount, G::Error> {
+    if threads <= 1 || depth < 2 {
+        return perft(game, depth);
+    }
+    let mut r = game.reasoner();
+    let mut count = PerftCount::default();
+    let mut frontier = vec![game.initial_state()];
+    let mut d = depth;
+    let mut moves = MoveList::<G::Atom>::default();
+    // Expand as `rec` would, counting the states passed on the way.
+    while frontier.len() < threads * 64 && d >= 2 {
+        let mut next = Vec::new();
+        for s in &frontier {
+            count.states += 1;
+            children::<G>(&mut r, s, &mut moves, &mut next)?;
+        }
+        frontier = next;
+        d -= 1;
+    }
+    let taken = std::sync::atomic::AtomicUsize::new(0);
+    let parts: Vec<Result<PerftCount, G::Error>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (frontier, taken) = (&frontier, &taken);
+                std::thread::Builder::new()
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(scope, move || {
+                        let mut r = game.reasoner();
+                        let mut sum = PerftCount::default();
+                        loop {
+                            let i = taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(s) = frontier.get(i) else { break };
+                            sum += perft_from::<G>(&mut r, s, d)?;
+                        }
+                        Ok(sum)
+                    })
+                    .expect("spawn a perft thread")
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("perft thread"))
+            .collect()
+    });
+    for c in parts {
+        count += c?;
+    }
+    Ok(count)
+}
+
+/// Stack size of perft threads: engines may recurse once per applied
+/// action and pattern.
+pub const STACK_SIZE: usize = 256 << 20;
+
+/// The children of `s` (none when the game is over), appended to `out`;
+/// a chance node's equal children count once.
+pub fn children<G: Game>(
+    r: &mut G::Reasoner,
+    s: &G::State,
+    moves: &mut MoveList<G::Atom>,
+    out: &mut Vec<G::State>,
+) -> Result<(), G::Error> {
+    let turn = r.game().turn(s);
+    if turn == Turn::Over {
+        return Ok(());
+    }
+    r.legal_moves(s, moves)?;
+    let mut seen = HashSet::new();
+    for m in moves.iter() {
+        let mut child = s.clone();
+        r.apply(&mut child, m)?;
+        if turn != Turn::Chance || seen.insert(child.clone()) {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+/// Perft from `root`.
+pub fn perft_from<G: Game>(
+    r: &mut G::Reasoner,
+    root: &G::State,
+    depth: usize,
+) -> Result<PerftCount, G::Error> {
+    let mut states: Vec<G::State> = vec![root.clone(); depth + 1];
+    let mut lists: Vec<MoveList<G::Atom>> = vec![MoveList::default(); depth + 1];
+    let mut count = PerftCount::default();
+    rec::<G>(r, &mut states, &mut lists, depth, &mut count)?;
+    Ok(count)
+}
+
+/// Counts the subtree of the last of `states` to depth `d`; the states and
+/// lists before it are the workspace of the levels below.
+fn rec<G: Game>(
+    r: &mut G::Reasoner,
+    states: &mut [G::State],
+    lists: &mut [MoveList<G::Atom>],
+    d: usize,
+    count: &mut PerftCount,
+) -> Result<(), G::Error> {
+    let (cur, rest) = states.split_last_mut().expect("one state per depth");
+    count.states += 1;
+    if d == 0 {
+        count.leaves += 1;
+        return Ok(());
+    }
+    let (list, rest_lists) = lists.split_last_mut().expect("one list per depth");
+    match r.game().turn(cur) {
+        Turn::Over => {}
+        Turn::Player(_) => {
+            r.legal_moves_mut(cur, list)?;
+            for m in list.iter() {
+                let child = rest.last_mut().expect("depth > 0");
+                child.clone_from(cur);
+                r.apply(child, m)?;
+                rec::<G>(r, rest, rest_lists, d - 1, count)?;
+            }
+        }
+        Turn::Chance => {
+            let mut outcomes = Vec::new();
+            children::<G>(r, cur, list, &mut outcomes)?;
+            for o in outcomes {
+                *rest.last_mut().expect("depth > 0") = o;
+                rec::<G>(r, rest, rest_lists, d - 1, count)?;
+            }
+        }
+    }
+    Ok(())
+}
