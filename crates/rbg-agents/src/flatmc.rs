@@ -7,7 +7,7 @@ use gg_core::{Game, MoveList, Reasoner, Turn};
 
 use crate::playout::{restart_simulator, PlayoutPolicy, Simulator};
 use crate::spec::Budget;
-use crate::Agent;
+use crate::{Agent, SearchInfo};
 
 /// Flat Monte Carlo search.
 pub struct FlatMcAgent<G: Game> {
@@ -19,6 +19,8 @@ pub struct FlatMcAgent<G: Game> {
     state: Option<G::State>,
     /// Playouts of the last `select`.
     pub last_playouts: u64,
+    /// What the last `select` did.
+    last: Option<SearchInfo>,
 }
 
 impl<G: Game> FlatMcAgent<G> {
@@ -37,6 +39,7 @@ impl<G: Game> FlatMcAgent<G> {
             sim: None,
             state: None,
             last_playouts: 0,
+            last: None,
         }
     }
 }
@@ -86,6 +89,8 @@ impl<G: Game> Agent<G> for FlatMcAgent<G> {
         let mut visits = vec![0u64; n];
         let mut sums = vec![0f64; n];
         let scratch = self.state.get_or_insert_with(|| state.clone());
+        let start = Instant::now();
+        let plies = sim.plies;
         let mut clock = self.budget.start(deadline);
         let mut i = 0;
         while n > 1 && clock.tick() {
@@ -96,10 +101,19 @@ impl<G: Game> Agent<G> for FlatMcAgent<G> {
             i = (i + 1) % n;
         }
         self.last_playouts = visits.iter().sum();
+        self.last = Some(SearchInfo {
+            iterations: self.last_playouts,
+            playout_plies: sim.plies - plies,
+            seconds: start.elapsed().as_secs_f64(),
+        });
         let mean = |i: usize| sums[i] / visits[i].max(1) as f64;
         let best = (0..n)
             .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
             .expect("moves is not empty");
         Ok(best)
+    }
+
+    fn last_search(&self) -> Option<SearchInfo> {
+        self.last
     }
 }

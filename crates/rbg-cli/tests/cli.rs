@@ -388,6 +388,29 @@ fn perft_counts_the_whole_tic_tac_toe_tree_on_any_number_of_threads() {
 }
 
 #[test]
+fn bench_of_no_playouts_reports_no_rates() {
+    let game = repository_game("ticTacToe.rbg");
+    let out = rbg()
+        .args(["bench", &game, "--playouts", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(s.contains(": 0 playouts, 0 states in "), "{s}");
+    assert!(s.ends_with(" s\n  no playouts: no rates\n"), "{s}");
+    let j = json_of(
+        &rbg()
+            .args(["bench", &game, "--playouts", "0", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(j["playouts"], 0);
+    for key in ["playouts_per_s", "states_per_s", "avg_length", "avg_scores"] {
+        assert!(j[key].is_null(), "{key}: {j}");
+    }
+}
+
+#[test]
 fn bench_is_reproducible_for_a_seed() {
     let game = repository_game("ticTacToe.rbg");
     let args = ["bench", &game, "--playouts", "200", "--seed", "3", "--json"];

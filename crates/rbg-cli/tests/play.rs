@@ -120,6 +120,78 @@ fn match_text_table() {
 }
 
 #[test]
+fn match_of_no_games_reports_no_results() {
+    let game = ttt();
+    let out = run(
+        &["match", &game, "--agents", "random,random", "--games", "0"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        format!("match {game}: 0 games, seed 1, 1 thread(s)\n  no games played: no results\n")
+    );
+    let j = json(&run(
+        &[
+            "match",
+            &game,
+            "--agents",
+            "random,mcts",
+            "--games",
+            "0",
+            "--json",
+        ],
+        "",
+    ));
+    assert_eq!(j["games"], 0);
+    assert!(
+        j["avg_length"].is_null() && j["moves_per_s"].is_null(),
+        "{j}"
+    );
+    for a in j["agents"].as_array().unwrap() {
+        assert!(a["avg_score"].is_null() && a["ci95"].is_null(), "{a}");
+        assert!(a["seconds_per_move"].is_null(), "{a}");
+        assert_eq!(a["wins"], 0);
+    }
+}
+
+#[test]
+fn match_numbers_identical_agents_and_reports_flatmc_playouts() {
+    let game = ttt();
+    let agents = "flatmc:iterations=50,flatmc:iterations=50";
+    let out = run(&["match", &game, "--agents", agents, "--games", "2"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let rows: Vec<&str> = s.lines().filter(|l| l.contains("flatmc")).collect();
+    assert_eq!(rows.len(), 2, "{s}");
+    for (row, label) in rows
+        .iter()
+        .zip(["flatmc:iterations=50 #1", "flatmc:iterations=50 #2"])
+    {
+        assert!(row.starts_with(&format!("  {label}  ")), "{s}");
+        // The last column, playouts per second, is a number.
+        let rate = row.split_whitespace().last().unwrap();
+        assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{s}");
+    }
+    let j = json(&run(
+        &["match", &game, "--agents", agents, "--games", "2", "--json"],
+        "",
+    ));
+    for (i, a) in j["agents"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(a["agent"], format!("flatmc:iterations=50 #{}", i + 1));
+        // 50 playouts per move with a choice (a last move may be forced).
+        let (iters, moves) = (
+            a["iterations"].as_u64().unwrap(),
+            a["moves"].as_u64().unwrap(),
+        );
+        assert!(
+            iters % 50 == 0 && iters >= 50 * (moves - 1) && iters > 0,
+            "{a}"
+        );
+    }
+}
+
+#[test]
 fn match_bad_agents_exit_2() {
     let game = ttt();
     for (agents, message) in [

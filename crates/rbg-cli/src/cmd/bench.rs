@@ -72,16 +72,18 @@ fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let s = &runner.stats;
     let avg_scores = s.avg_scores();
+    // Rates and averages of no playouts are not numbers: `null` / left out.
+    let played = s.playouts > 0;
     if args.json {
         let obj = serde_json::json!({
             "game": args.game,
             "playouts": s.playouts,
             "states": s.states,
             "seconds": secs,
-            "playouts_per_s": s.playouts as f64 / secs,
-            "states_per_s": s.states as f64 / secs,
-            "avg_length": s.avg_length(),
-            "avg_scores": avg_scores,
+            "playouts_per_s": played.then(|| s.playouts as f64 / secs),
+            "states_per_s": played.then(|| s.states as f64 / secs),
+            "avg_length": played.then(|| s.avg_length()),
+            "avg_scores": played.then_some(avg_scores),
         });
         println!("{obj}");
     } else {
@@ -89,6 +91,10 @@ fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
             "bench {}: {} playouts, {} states in {:.3} s",
             args.game, s.playouts, s.states, secs
         );
+        if !played {
+            println!("  no playouts: no rates");
+            return 0;
+        }
         println!(
             "  {:.1} playouts/s, {:.0} states/s, average length {:.2}",
             s.playouts as f64 / secs,

@@ -116,6 +116,8 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")
             .expect("valid template"),
     );
+    // Drawn at once and redrawn while the first game is still running.
+    progress.enable_steady_tick(std::time::Duration::from_millis(250));
     let start = Instant::now();
     let records = match play_all(game, specs, args, &progress) {
         Ok(r) => r,
@@ -128,7 +130,7 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
     progress.finish_and_clear();
     let wall = start.elapsed().as_secs_f64().max(1e-9);
     let bounds = score_bounds(game);
-    let mut stats = MatchStats::new(names);
+    let mut stats = MatchStats::new(labels(names));
     for (g, r) in records.iter().enumerate() {
         let seats: Vec<usize> = (0..n).map(|p| seat(p, g, n)).collect();
         stats.add(r, &seats, &bounds);
@@ -139,6 +141,22 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
         print_text(args, &stats, wall);
     }
     0
+}
+
+/// The agents' names for the table, numbered (`random #1`, `random #2`)
+/// where the same name stands for several agents.
+fn labels(names: Vec<String>) -> Vec<String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if names.iter().filter(|m| *m == n).count() > 1 {
+                format!("{n} #{}", i + 1)
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
 }
 
 /// Plays all games on `args.threads` threads; records in game order, or
@@ -189,6 +207,10 @@ fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
         "match {}: {} games, seed {}, {} thread(s)",
         args.game, stats.games, args.seed, args.threads
     );
+    if stats.games == 0 {
+        println!("  no games played: no results");
+        return;
+    }
     let width = stats
         .agents
         .iter()
@@ -207,15 +229,14 @@ fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
         } else {
             "-".to_string()
         };
+        let per_move = if a.moves > 0 {
+            format!("{:.4}", a.think_seconds / a.moves as f64)
+        } else {
+            "-".to_string()
+        };
         println!(
-            "  {:width$}  {:>5} {:>5} {:>6}  {:>18}  {:>8.4}  {:>8}",
-            a.name,
-            a.wins,
-            a.draws,
-            a.losses,
-            score,
-            a.think_seconds / a.moves.max(1) as f64,
-            iters
+            "  {:width$}  {:>5} {:>5} {:>6}  {:>18}  {:>8}  {:>8}",
+            a.name, a.wins, a.draws, a.losses, score, per_move, iters
         );
     }
     println!(
@@ -226,7 +247,9 @@ fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
     );
 }
 
+/// JSON of the match; averages over nothing are `null`.
 fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
+    let played = stats.games > 0;
     let agents: Vec<serde_json::Value> = stats
         .agents
         .iter()
@@ -236,10 +259,10 @@ fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
                 "wins": a.wins,
                 "draws": a.draws,
                 "losses": a.losses,
-                "avg_score": a.mean_score(),
-                "ci95": a.ci95(),
+                "avg_score": played.then(|| a.mean_score()),
+                "ci95": played.then(|| a.ci95()),
                 "moves": a.moves,
-                "seconds_per_move": a.think_seconds / a.moves.max(1) as f64,
+                "seconds_per_move": (a.moves > 0).then(|| a.think_seconds / a.moves as f64),
                 "iterations": a.iterations,
             })
         })
@@ -250,8 +273,8 @@ fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
         "seed": args.seed,
         "threads": args.threads,
         "agents": agents,
-        "avg_length": stats.avg_length(),
-        "moves_per_s": stats.plies as f64 / wall,
+        "avg_length": played.then(|| stats.avg_length()),
+        "moves_per_s": played.then(|| stats.plies as f64 / wall),
         "seconds": wall,
     });
     println!("{obj}");
