@@ -44,6 +44,19 @@ pub fn perft_parallel<G: Game>(
     if threads <= 1 || depth < 2 {
         return perft(game, depth);
     }
+    perft_split(game, depth, threads, &|_, _| {})
+}
+
+/// [`perft_parallel`] that splits the top of the tree also on one thread
+/// and calls `progress(done, total)` after each subtree is counted (from
+/// the counting threads).
+pub fn perft_split<G: Game>(
+    game: &G,
+    depth: usize,
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<PerftCount, G::Error> {
+    let threads = threads.max(1);
     let mut r = game.reasoner();
     let mut count = PerftCount::default();
     let mut frontier = vec![game.initial_state()];
@@ -60,10 +73,11 @@ pub fn perft_parallel<G: Game>(
         d -= 1;
     }
     let taken = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let parts: Vec<Result<PerftCount, G::Error>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                let (frontier, taken) = (&frontier, &taken);
+                let (frontier, taken, done) = (&frontier, &taken, &done);
                 std::thread::Builder::new()
                     .stack_size(STACK_SIZE)
                     .spawn_scoped(scope, move || {
@@ -73,6 +87,8 @@ pub fn perft_parallel<G: Game>(
                             let i = taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(s) = frontier.get(i) else { break };
                             sum += perft_from::<G>(&mut r, s, d)?;
+                            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            progress(n + 1, frontier.len());
                         }
                         Ok(sum)
                     })

@@ -115,7 +115,7 @@ impl Reasoner<Gamble> for Gamble {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft::{perft, perft_parallel};
+    use crate::perft::{perft, perft_parallel, perft_split};
     use crate::playout::Playouts;
 
     fn game() -> Gamble {
@@ -133,6 +133,16 @@ mod tests {
         assert_eq!(leaves(3), Ok(0));
         assert_eq!(perft_parallel(&g, 2, 2), perft(&g, 2));
         assert_eq!(perft(&g, 2).map(|c| c.states), Ok(1 + 3 + 5));
+    }
+
+    #[test]
+    fn perft_split_reports_every_subtree() {
+        let g = game();
+        let calls = std::sync::Mutex::new(Vec::new());
+        let c = perft_split(&g, 2, 1, &|d, t| calls.lock().unwrap().push((d, t)));
+        assert_eq!(c, perft(&g, 2));
+        // The root's 3 children are the subtrees.
+        assert_eq!(calls.into_inner().unwrap(), [(1, 3), (2, 3), (3, 3)]);
     }
 
     #[test]

@@ -103,3 +103,39 @@ fn match_draws_its_bar_before_the_first_game_ends() {
     assert!(first.0 < Duration::from_secs(1), "{chunks:?}");
     assert!(stdout.starts_with("match "), "{stdout}");
 }
+
+#[test]
+fn perft_shows_progress_only_after_a_second_and_not_in_json() {
+    let c4 = game("connect4.rbg");
+    // A depth that takes at least 1.5 s here; --json draws nothing.
+    let mut depth = 5;
+    loop {
+        let d = depth.to_string();
+        let (chunks, stdout) = on_terminal(&["perft", &c4, &d, "--json"]);
+        assert!(chunks.is_empty(), "--json: {chunks:?}");
+        let j: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        if j["seconds"].as_f64().unwrap() >= 1.5 || depth == 12 {
+            break;
+        }
+        depth += 1;
+    }
+    let d = depth.to_string();
+    let (chunks, stdout) = on_terminal(&["perft", &c4, &d]);
+    let (at, bar) = chunks
+        .iter()
+        .find(|(_, c)| c.contains(" subtrees, "))
+        .unwrap_or_else(|| panic!("no progress at depth {depth}: {chunks:?}"));
+    assert!(*at >= Duration::from_secs(1), "{at:?} {bar:?}");
+    assert!(
+        stdout.starts_with(&format!("perft {c4} depth {depth}: ")),
+        "{stdout}"
+    );
+    // The bar is cleared at the end.
+    assert!(
+        chunks.last().unwrap().1.ends_with("\r\u{1b}[2K"),
+        "{chunks:?}"
+    );
+    // A short run draws nothing.
+    let (chunks, _) = on_terminal(&["perft", &c4, "2"]);
+    assert!(chunks.is_empty(), "{chunks:?}");
+}

@@ -1,11 +1,14 @@
 //! `rbg perft GAME DEPTH`: leaf counts of the game tree, with speed.
 
-use std::time::Instant;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use gg_core::perft::perft_parallel;
+use gg_core::perft::{perft_parallel, perft_split, PerftCount, STACK_SIZE};
 use gg_core::Game;
 use gg_games::with_game;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::load_any;
 
@@ -32,9 +35,53 @@ pub fn run(args: &PerftArgs) -> i32 {
     with_game!(&game, g => perft(args, g))
 }
 
+/// Runs perft; on a terminal (and without `--json`) a bar on standard error
+/// shows the subtrees counted once the run has taken a second.
+fn counted<G: Game>(args: &PerftArgs, game: &G) -> Result<PerftCount, G::Error> {
+    let threads = args.threads as usize;
+    if args.json || !std::io::stderr().is_terminal() {
+        return perft_parallel(game, args.depth, threads);
+    }
+    let (done, total) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let report = |d: usize, t: usize| {
+        done.fetch_max(d, Ordering::Relaxed);
+        total.store(t, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        let run = std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || perft_split(game, args.depth, threads, &report))
+            .expect("spawn the perft thread");
+        let start = Instant::now();
+        let mut bar: Option<ProgressBar> = None;
+        while !run.is_finished() {
+            std::thread::sleep(Duration::from_millis(50));
+            if start.elapsed() < Duration::from_secs(1) {
+                continue;
+            }
+            let bar = bar.get_or_insert_with(|| {
+                let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                b.set_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} subtrees, {elapsed} (eta {eta})",
+                    )
+                    .expect("valid template"),
+                );
+                b
+            });
+            bar.set_length(total.load(Ordering::Relaxed) as u64);
+            bar.set_position(done.load(Ordering::Relaxed) as u64);
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        run.join().expect("perft thread")
+    })
+}
+
 fn perft<G: Game>(args: &PerftArgs, game: &G) -> i32 {
     let start = Instant::now();
-    let count = match perft_parallel(game, args.depth, args.threads as usize) {
+    let count = match counted(args, game) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}: error: {e}", args.game);
