@@ -388,6 +388,38 @@ fn perft_counts_the_whole_tic_tac_toe_tree_on_any_number_of_threads() {
 }
 
 #[test]
+fn every_command_reads_the_game_from_standard_input() {
+    let ttt = std::fs::read_to_string(repository_game("ticTacToe.rbg")).unwrap();
+    for (args, want) in [
+        (&["check", "-"][..], "<stdin>: ok players=2"),
+        (&["expand", "-"][..], "#board ="),
+        (&["perft", "-", "2"][..], "perft - depth 2: 72 leaves"),
+        (
+            &["bench", "-", "--playouts", "3"][..],
+            "bench -: 3 playouts",
+        ),
+        (
+            &["match", "-", "--agents", "random,random", "--games", "1"][..],
+            "match -: 1 games",
+        ),
+        (&["play", "-", "--agents", "random,random"][..], "result: "),
+    ] {
+        let out = run_stdin(args, &ttt);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stdout).contains(want),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+    }
+}
+
+#[test]
 fn bench_of_no_playouts_reports_no_rates() {
     let game = repository_game("ticTacToe.rbg");
     let out = rbg()
