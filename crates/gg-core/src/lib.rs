@@ -23,7 +23,7 @@
 //! /// Plays the first legal move until the game ends; returns the scores.
 //! fn first_moves<G: Game>(game: &G) -> Result<Vec<i64>, G::Error> {
 //!     let mut r = game.reasoner();
-//!     let mut s = game.initial_state();
+//!     let mut s = game.initial_state()?;
 //!     let mut moves = MoveList::default();
 //!     while game.turn(&s) != Turn::Over {
 //!         r.legal_moves(&s, &mut moves)?;
@@ -89,8 +89,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A new workspace (one per thread).
     fn reasoner(&self) -> Self::Reasoner;
 
-    /// The initial state, after the system's first moves.
-    fn initial_state(&self) -> Self::State;
+    /// The initial state, after the system's first moves (which may fail
+    /// in an improper game).
+    fn initial_state(&self) -> Result<Self::State, Self::Error>;
 
     /// Number of players (chance and the system not counted).
     fn num_players(&self) -> usize;
@@ -116,10 +117,31 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// [`Reasoner::parse_move`]).
     fn move_text(&self, m: &[Self::Atom]) -> String;
 
+    /// Called when the player on move in `s` has no legal move: `Ok` when
+    /// the game then ends (RBG's rule, the default), an error where that
+    /// means the game is improper (an RG play stopping outside `end`).
+    /// Perft does not call it (it counts such states as having no
+    /// children).
+    fn stuck(&self, s: &Self::State) -> Result<(), Self::Error> {
+        let _ = s;
+        Ok(())
+    }
+
     /// Whether every player sees every move completely. When not, players
     /// may only be shown what [`Reasoner::observe_move`] tells them.
     fn perfect_information(&self) -> bool {
         true
+    }
+
+    /// A one-line summary of the game for `rbg check` (`players=2 ...`).
+    fn summary(&self) -> String {
+        format!("players={}", self.num_players())
+    }
+
+    /// A run-time error explained for the user (names instead of numbers
+    /// where the engine can).
+    fn error_text(&self, e: &Self::Error) -> String {
+        e.to_string()
     }
 
     /// A complete, readable description of `s` (who is on move, variables,
@@ -149,6 +171,20 @@ pub trait Reasoner<G: Game>: Send {
 
     /// Applies a legal move of `s`, then the system's moves that follow.
     fn apply(&mut self, s: &mut G::State, m: &[G::Atom]) -> Result<(), G::Error>;
+
+    /// The outcome of chance move `m` in `s`, written to `out`: perft
+    /// counts chance moves with equal outcomes once. The default is the
+    /// state after [`Reasoner::apply`]; RG compares the states before the
+    /// keeper's moves, as its reference does.
+    fn chance_outcome(
+        &mut self,
+        s: &G::State,
+        m: &[G::Atom],
+        out: &mut G::State,
+    ) -> Result<(), G::Error> {
+        out.clone_from(s);
+        self.apply(out, m)
+    }
 
     /// Reads a move text of the player on move in `s`. The result need not
     /// be legal; compare it with the legal moves.

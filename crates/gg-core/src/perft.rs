@@ -4,8 +4,8 @@
 //! Depth counts the moves of players and chance; the system's moves are
 //! free (they happen inside [`Reasoner::apply`]). A state at depth 0 is one
 //! leaf whatever it is (also a finished game); a state with no legal move
-//! (or a finished game) above depth 0 has none. At a chance node the
-//! children that are equal states count once (the RG reference's rule).
+//! (or a finished game) above depth 0 has none. At a chance node the moves
+//! with equal outcomes count once (the RG reference's rule).
 
 use std::collections::HashSet;
 
@@ -30,7 +30,7 @@ impl std::ops::AddAssign for PerftCount {
 /// Perft from the initial state.
 pub fn perft<G: Game>(game: &G, depth: usize) -> Result<PerftCount, G::Error> {
     let mut r = game.reasoner();
-    perft_from::<G>(&mut r, &game.initial_state(), depth)
+    perft_from::<G>(&mut r, &game.initial_state()?, depth)
 }
 
 /// Perft on `threads` threads: the top of the tree is expanded into enough
@@ -59,7 +59,7 @@ pub fn perft_split<G: Game>(
     let threads = threads.max(1);
     let mut r = game.reasoner();
     let mut count = PerftCount::default();
-    let mut frontier = vec![game.initial_state()];
+    let mut frontier = vec![game.initial_state()?];
     let mut d = depth;
     let mut moves = MoveList::<G::Atom>::default();
     // Expand as `rec` would, counting the states passed on the way.
@@ -111,7 +111,8 @@ pub fn perft_split<G: Game>(
 pub const STACK_SIZE: usize = 256 << 20;
 
 /// The children of `s` (none when the game is over), appended to `out`;
-/// a chance node's equal children count once.
+/// chance moves with equal outcomes ([`Reasoner::chance_outcome`]) count
+/// once.
 pub fn children<G: Game>(
     r: &mut G::Reasoner,
     s: &G::State,
@@ -124,12 +125,17 @@ pub fn children<G: Game>(
     }
     r.legal_moves(s, moves)?;
     let mut seen = HashSet::new();
+    let mut outcome = s.clone();
     for m in moves.iter() {
+        if turn == Turn::Chance {
+            r.chance_outcome(s, m, &mut outcome)?;
+            if !seen.insert(outcome.clone()) {
+                continue;
+            }
+        }
         let mut child = s.clone();
         r.apply(&mut child, m)?;
-        if turn != Turn::Chance || seen.insert(child.clone()) {
-            out.push(child);
-        }
+        out.push(child);
     }
     Ok(())
 }

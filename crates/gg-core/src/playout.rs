@@ -48,9 +48,9 @@ pub struct Playouts<G: Game> {
 
 impl<G: Game> Playouts<G> {
     /// A playout runner with a seeded generator.
-    pub fn new(game: &G, seed: u64) -> Playouts<G> {
-        let root = game.initial_state();
-        Playouts {
+    pub fn new(game: &G, seed: u64) -> Result<Playouts<G>, G::Error> {
+        let root = game.initial_state()?;
+        Ok(Playouts {
             reasoner: game.reasoner(),
             state: root.clone(),
             root,
@@ -60,7 +60,7 @@ impl<G: Game> Playouts<G> {
                 score_sums: vec![0; game.num_players()],
                 ..PlayoutStats::default()
             },
-        }
+        })
     }
 
     /// Plays one game to the end; returns its length (player moves).
@@ -76,6 +76,7 @@ impl<G: Game> Playouts<G> {
             self.reasoner
                 .legal_moves_mut(&mut self.state, &mut self.moves)?;
             if self.moves.is_empty() {
+                self.reasoner.game().stuck(&self.state)?;
                 break;
             }
             let i = self.rng.gen_range(0..self.moves.len());

@@ -42,8 +42,8 @@ impl Game for Gamble {
     fn reasoner(&self) -> Gamble {
         self.clone()
     }
-    fn initial_state(&self) -> GambleState {
-        GambleState::Choose
+    fn initial_state(&self) -> Result<GambleState, Infallible> {
+        Ok(GambleState::Choose)
     }
     fn num_players(&self) -> usize {
         1
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn playouts_draw_uniformly() {
-        let mut p = Playouts::new(&game(), 3);
+        let Ok(mut p) = Playouts::new(&game(), 3);
         for _ in 0..3000 {
             assert_eq!(p.run_one(), Ok(1));
         }

@@ -20,6 +20,7 @@ use std::path::Path;
 
 pub use gg_core;
 pub use rbg_engine;
+pub use rg_engine;
 
 /// A description language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +59,8 @@ impl Language {
 pub enum AnyGame {
     /// An RBG game.
     Rbg(rbg_engine::GameModel),
+    /// An RG game.
+    Rg(rg_engine::GameModel),
 }
 
 impl AnyGame {
@@ -72,7 +75,11 @@ impl AnyGame {
                     .map(AnyGame::Rbg)
                     .map_err(|d| d.to_string())
             }
-            Language::Rg | Language::Hrg => Err(format!(
+            Language::Rg => {
+                let file = rg_lang::SourceFile::from_bytes(name, bytes);
+                rg_engine::GameModel::load(&file).map(AnyGame::Rg)
+            }
+            Language::Hrg => Err(format!(
                 "{name}: error: {} games cannot be run yet (no engine for them in this build)",
                 lang.name()
             )),
@@ -83,6 +90,7 @@ impl AnyGame {
     pub fn language(&self) -> Language {
         match self {
             AnyGame::Rbg(_) => Language::Rbg,
+            AnyGame::Rg(_) => Language::Rg,
         }
     }
 }
@@ -95,6 +103,7 @@ macro_rules! with_game {
     ($game:expr, $g:ident => $body:expr) => {
         match $game {
             $crate::AnyGame::Rbg($g) => $body,
+            $crate::AnyGame::Rg($g) => $body,
         }
     };
 }
@@ -116,6 +125,9 @@ mod tests {
     fn errors_name_the_file() {
         let e = AnyGame::from_text(Language::Rbg, "x.rbg", b"#players = ").unwrap_err();
         assert!(e.starts_with("x.rbg:1:"), "{e}");
+        let e = AnyGame::from_text(Language::Rg, "x.rg", b"type Player = {a};\nbegin, x: ;")
+            .unwrap_err();
+        assert!(e.starts_with("x.rg:"), "{e}");
         let e = AnyGame::from_text(Language::Hrg, "x.hrg", b"").unwrap_err();
         assert!(e.contains("HRG"), "{e}");
     }

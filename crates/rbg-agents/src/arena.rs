@@ -24,7 +24,7 @@ impl<G: Game> Playthrough<G> {
     pub fn new(game: &G) -> Result<Playthrough<G>, G::Error> {
         let mut p = Playthrough {
             reasoner: game.reasoner(),
-            state: game.initial_state(),
+            state: game.initial_state()?,
             moves: MoveList::default(),
             turn: Turn::Over,
             history: Vec::new(),

@@ -94,7 +94,11 @@ pub fn live_moves<G: Game>(
         return Ok(turn);
     }
     r.legal_moves_mut(state, moves)?;
-    Ok(if moves.is_empty() { Turn::Over } else { turn })
+    if moves.is_empty() {
+        r.game().stuck(state)?;
+        return Ok(Turn::Over);
+    }
+    Ok(turn)
 }
 
 /// Plays `state` to the end with `policy` (chance uniformly), or until

@@ -16,8 +16,8 @@ impl gg_core::Game for GameModel {
         GameModel::reasoner(self)
     }
 
-    fn initial_state(&self) -> State {
-        GameModel::initial_state(self)
+    fn initial_state(&self) -> Result<State, Infallible> {
+        Ok(GameModel::initial_state(self))
     }
 
     fn num_players(&self) -> usize {
@@ -55,6 +55,10 @@ impl gg_core::Game for GameModel {
 
     fn describe(&self, s: &State) -> String {
         self.dump(s)
+    }
+
+    fn summary(&self) -> String {
+        rbg_lang::analysis::Summary::of(self.description()).to_string()
     }
 }
 

@@ -3,6 +3,6 @@
 
 pub use gg_core::playout::PlayoutStats;
 
-/// Runs random playouts from the initial state
-/// (`run_one` returns `Result<u64, Infallible>`).
+/// Runs random playouts from the initial state (`new` and `run_one` return
+/// `Result<_, Infallible>`).
 pub type Playouts = gg_core::playout::Playouts<crate::GameModel>;

@@ -23,6 +23,7 @@
 //! identity is its tag sequence.
 
 mod analysis;
+pub mod forward;
 mod layout;
 mod lower;
 mod maps;

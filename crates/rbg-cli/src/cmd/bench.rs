@@ -38,7 +38,13 @@ pub fn run(args: &BenchArgs) -> i32 {
 }
 
 fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
-    let mut runner = Playouts::new(game, args.seed);
+    let mut runner = match Playouts::new(game, args.seed) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}: error: {}", args.game, game.error_text(&e));
+            return 1;
+        }
+    };
     let limit = Duration::from_secs_f64(args.seconds.max(0.0));
     let progress = ProgressBar::new_spinner();
     progress.set_style(
@@ -54,7 +60,7 @@ fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
         }
         if let Err(e) = runner.run_one() {
             progress.finish_and_clear();
-            eprintln!("{}: error: {e}", args.game);
+            eprintln!("{}: error: {}", args.game, game.error_text(&e));
             return 1;
         }
         if last_tick.elapsed() >= Duration::from_millis(250) {

@@ -240,7 +240,7 @@ pub enum Line {
 
 /// Reads one line of at most [`MAX_LINE`] bytes; longer lines are read to
 /// their end and rejected.
-pub fn read_line(input: &mut impl BufRead) -> Line {
+pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> Line {
     let mut buf = Vec::new();
     let mut too_long = false;
     loop {
@@ -286,7 +286,7 @@ pub fn ask(
     view: &View,
     p: &Playthrough<GameModel>,
     player: usize,
-    input: &mut impl BufRead,
+    input: &mut (impl BufRead + ?Sized),
     hint: &mut bool,
 ) -> Option<usize> {
     let listing = Listing::new(view, game, p);

@@ -123,7 +123,7 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
         Ok(r) => r,
         Err(e) => {
             progress.finish_and_clear();
-            eprintln!("{}: error: {e}", args.game);
+            eprintln!("{}: error: {}", args.game, game.error_text(&e));
             return 1;
         }
     };

@@ -84,7 +84,7 @@ fn perft<G: Game>(args: &PerftArgs, game: &G) -> i32 {
     let count = match counted(args, game) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{}: error: {e}", args.game);
+            eprintln!("{}: error: {}", args.game, game.error_text(&e));
             return 1;
         }
     };

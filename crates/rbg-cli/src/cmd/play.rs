@@ -128,7 +128,7 @@ fn play<G: Presented>(args: &PlayArgs, game: &G) -> i32 {
     };
     let mut record_error = None;
     let fail = |e: G::Error| {
-        eprintln!("{}: error: {e}", args.game);
+        eprintln!("{}: error: {}", args.game, game.error_text(&e));
         1
     };
     let hidden = !game.perfect_information();

@@ -49,7 +49,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
 /// Replays the record of `args` on `game`.
 fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
     let engine_error = |e: G::Error| {
-        eprintln!("{}: error: {e}", args.game);
+        eprintln!("{}: error: {}", args.game, game.error_text(&e));
         1
     };
     let record = match read_source(&args.file) {

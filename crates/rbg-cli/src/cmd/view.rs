@@ -1,7 +1,9 @@
 //! How `play` and `replay` show a game of any language: the [`Show`] trait,
-//! implemented by the board drawing of `board.rs` for RBG.
+//! implemented by the board drawing of `board.rs` for RBG and by a plain
+//! text view ([`TextView`]: the engine's description of the state, moves as
+//! their texts) for RG.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 
 use gg_core::{Game, Turn};
 use rbg_agents::stats::{outcomes, Outcome};
@@ -9,6 +11,7 @@ use rbg_agents::Playthrough;
 use rbg_engine::{GameModel, ModApp, State};
 
 use super::board::View;
+use super::choose::{read_line, Line};
 
 /// Shows one game's states and moves in the terminal.
 pub trait Show<G: Game> {
@@ -50,6 +53,12 @@ impl Presented for GameModel {
     }
 }
 
+impl Presented for gg_games::rg_engine::GameModel {
+    fn view(&self, _colour: bool) -> Box<dyn Show<Self>> {
+        Box::new(TextView::new(self))
+    }
+}
+
 impl Show<GameModel> for View {
     fn legend(&self) -> String {
         View::legend(self)
@@ -85,6 +94,91 @@ impl Show<GameModel> for View {
             &mut &mut *input,
             hint,
         ))
+    }
+}
+
+/// A plain view: the engine's description of the state and the move texts.
+pub struct TextView<G> {
+    game: G,
+}
+
+impl<G: Game> TextView<G> {
+    /// A plain view of `game`.
+    pub fn new(game: &G) -> TextView<G> {
+        TextView { game: game.clone() }
+    }
+}
+
+impl<G: Game> Show<G> for TextView<G> {
+    fn legend(&self) -> String {
+        String::new()
+    }
+    fn render(&self, s: &G::State, turn: Turn) -> String {
+        let mut out = self.game.describe(s);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&turn_line(turn, |p| self.player(p)));
+        out
+    }
+    fn player(&self, p: usize) -> String {
+        self.game.player_name(p).to_string()
+    }
+    fn describe(&self, _before: &G::State, _after: &G::State, m: &[G::Atom]) -> String {
+        format!("[{}]", self.game.move_text(m))
+    }
+    fn result(&self, s: &G::State) -> String {
+        result_line(&self.game, s, |p| self.player(p))
+    }
+    fn notation(&self) -> &'static str {
+        "tags separated by spaces"
+    }
+    /// Lists the moves by their texts (sorted) and reads a number or a move
+    /// text.
+    fn ask(
+        &self,
+        p: &mut Playthrough<G>,
+        player: usize,
+        _hidden: bool,
+        input: &mut dyn BufRead,
+        hint: &mut bool,
+    ) -> Result<Option<usize>, G::Error> {
+        let mut order: Vec<(String, usize)> = (0..p.moves().len())
+            .map(|i| (self.game.move_text(p.moves().get(i)), i))
+            .collect();
+        order.sort();
+        for (k, (text, _)) in order.iter().enumerate() {
+            println!("{:>4}. [{text}]", k + 1);
+        }
+        if std::mem::take(hint) {
+            println!("(type a move's number or its text)");
+        }
+        let n = order.len();
+        loop {
+            print!("{} to move> ", self.player(player));
+            std::io::stdout().flush().ok();
+            let line = match read_line(input) {
+                Line::End => {
+                    println!();
+                    return Ok(None);
+                }
+                Line::Bad(why) => {
+                    println!("{why}; try again");
+                    continue;
+                }
+                Line::Text(t) if t.trim().is_empty() => continue,
+                Line::Text(t) => t,
+            };
+            let answer = match line.trim().parse::<usize>() {
+                Ok(k) if (1..=n).contains(&k) => Ok(order[k - 1].1),
+                Ok(k) => Err(format!("no move number {k}: choose 1 to {n}")),
+                Err(_) => p.find_text(&line),
+            };
+            match answer {
+                Ok(i) => return Ok(Some(i)),
+                Err(why) => println!("{why}; try again"),
+            }
+        }
     }
 }
 

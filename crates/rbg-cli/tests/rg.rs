@@ -1,0 +1,139 @@
+//! The commands on RG games (`../shared/rg/examples`, or `$RG_EXAMPLES`):
+//! perft through the shared interface equals the examples' `perft.tsv`;
+//! match, bench, play (hiding what a player may not see) and replay work.
+//! Skipped with a message when the folder is missing, unless `CI=true`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn examples() -> Option<PathBuf> {
+    let dir = std::env::var_os("RG_EXAMPLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
+        });
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "RG examples not found at {}",
+        dir.display()
+    );
+    eprintln!("skipped: RG examples not found at {}", dir.display());
+    None
+}
+
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rbg"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn perft_of_every_rg_example_through_the_interface() {
+    let Some(dir) = examples() else { return };
+    let table = std::fs::read_to_string(dir.join("perft.tsv")).unwrap();
+    let mut checked = 0;
+    for line in table.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() != 3 || !cols[0].ends_with(".rg") {
+            continue;
+        }
+        let path = dir.join(cols[0]);
+        let out = run(
+            &[
+                "perft",
+                path.to_str().unwrap(),
+                cols[1],
+                "--json",
+                "--threads",
+                "2",
+            ],
+            "",
+        );
+        let json: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+        assert_eq!(json["leaves"].to_string(), cols[2], "{line}");
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked} lines");
+}
+
+#[test]
+fn check_match_and_bench_on_rg() {
+    let Some(dir) = examples() else { return };
+    let dice = dir.join("dicerace.rg");
+    let dice = dice.to_str().unwrap();
+    let out = ok(&run(&["check", dice], ""));
+    assert!(out.starts_with(&format!("{dice}: ok players=2 ")), "{out}");
+    let out = ok(&run(
+        &[
+            "match",
+            dice,
+            "--agents",
+            "mcts:iterations=50,random",
+            "--games",
+            "4",
+            "--json",
+        ],
+        "",
+    ));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["games"], 4);
+    let out = ok(&run(&["bench", dice, "--playouts", "200", "--json"], ""));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["playouts"], 200);
+    // Two players moving alternately, each at least once per race.
+    assert!(json["avg_length"].as_f64().unwrap() >= 2.0, "{json}");
+}
+
+#[test]
+fn play_hides_what_a_player_may_not_see_and_replay_shows_the_record() {
+    let Some(dir) = examples() else { return };
+    let cups = dir.join("cups.rg");
+    let cups = cups.to_str().unwrap();
+    let record = std::env::temp_dir().join(format!("rbg-rg-cups-{}.txt", std::process::id()));
+    let record = record.to_str().unwrap();
+    // The hider hides under the right cup (listed second), the seeker
+    // guesses by the move's text.
+    let out = ok(&run(
+        &["play", cups, "--agents", "human,human", "--record", record],
+        "2\nleft\n",
+    ));
+    assert!(out.contains("[to hider] hider moved: `right`"), "{out}");
+    assert!(out.contains("[to seeker] hider moved: ``"), "{out}");
+    assert!(!out.contains("coin"), "the state is never shown: {out}");
+    assert!(
+        out.ends_with("result: hider 1, seeker 0 (hider wins)\n"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(record).unwrap(),
+        "// rbg record of cups.rg: one move per line (tags separated by spaces)\nright\nleft\n"
+    );
+    let out = ok(&run(&["replay", cups, record], ""));
+    assert!(out.contains("move 2: seeker plays [left]"), "{out}");
+    assert!(
+        out.ends_with("result: hider 1, seeker 0 (hider wins)\n"),
+        "{out}"
+    );
+    std::fs::remove_file(record).ok();
+}
