@@ -29,7 +29,7 @@ struct Played<G: Game> {
 fn play_random<G: Game>(game: &G, seed: u64) -> Result<Played<G>, G::Error> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut reasoner = game.reasoner();
-    let mut state = game.initial_state();
+    let mut state = game.initial_state()?;
     let mut moves = MoveList::default();
     let mut played = Vec::new();
     while game.turn(&state) != Turn::Over {
