@@ -11,6 +11,10 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(name = "rbg", version)]
 struct Cli {
+    /// Engine that plays the games: `native` (machine code generated at
+    /// load time; the default on x86-64 and aarch64) or `interp`.
+    #[arg(long, global = true, value_name = "ENGINE")]
+    engine: Option<rbg_jit::Engine>,
     #[command(subcommand)]
     command: Command,
 }
@@ -48,6 +52,7 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    cmd::set_engine(cli.engine.unwrap_or_else(rbg_jit::Engine::default_for_host));
     let code = match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Expand(a) => cmd::expand::run(a),

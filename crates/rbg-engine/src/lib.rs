@@ -31,10 +31,53 @@ use std::sync::Arc;
 
 pub use gg_core::MoveError;
 pub use moves::{ModApp, Move, MoveList};
-pub use state::State;
+pub use state::{RawBuffers, State};
 
 use compile::{Act, Compiled, NONE};
 use search::Searcher;
+
+/// The lowered tables and state internals, for code generators (the
+/// `rbg-jit` crate). Not a stable interface.
+#[doc(hidden)]
+pub mod raw {
+    pub use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
+    pub use crate::probe::{Ins, Probes, ACCEPT, FAIL, STEP_ACCEPTS, STEP_FAILS, STEP_GOES_ON};
+    pub use crate::search::{compare, eval};
+}
+
+/// Machine code for a game's walks, made at load time by a code generator
+/// (the `rbg-jit` crate); attached with [`GameModel::with_native`].
+pub trait Native: Send + Sync {
+    /// A search workspace for one thread.
+    fn walker(&self) -> Box<dyn NativeWalker>;
+    /// Short name of the engine (shown by the CLI).
+    fn name(&self) -> &'static str;
+    /// Time the code generation took.
+    fn codegen_time(&self) -> std::time::Duration;
+}
+
+/// Per-thread workspace of a [`Native`] engine. Every method gets a state
+/// of the engine's game (checked by the caller) and leaves it as it found
+/// it, except `keeper_move`, which keeps the move it applies.
+pub trait NativeWalker: Send {
+    /// All legal moves, as `Reasoner::legal_moves`, in the same order.
+    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList);
+    /// Whether the player on move has a legal move.
+    fn has_move(&mut self, s: &mut State) -> bool;
+    /// Applies the keeper's first move from the state's node (the
+    /// interpreter's choice) and returns its switch as (player, rules
+    /// index, position); `None`, with the state unchanged, when the keeper
+    /// has no move.
+    fn keeper_move(&mut self, s: &mut State) -> Option<(u32, u32, u32)>;
+    /// A fresh copy for another thread.
+    fn clone_box(&self) -> Box<dyn NativeWalker>;
+}
+
+impl Clone for Box<dyn NativeWalker> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
 
 /// A game ready to be played: the checked description and its dense tables.
 #[derive(Clone)]
@@ -45,6 +88,7 @@ pub struct GameModel {
 struct Inner {
     ast: rbg_lang::Game,
     c: Compiled,
+    native: Option<Arc<dyn Native>>,
 }
 
 impl fmt::Debug for GameModel {
@@ -62,8 +106,55 @@ impl GameModel {
     pub fn new(ast: rbg_lang::Game) -> GameModel {
         let c = Compiled::new(&ast);
         GameModel {
-            inner: Arc::new(Inner { ast, c }),
+            inner: Arc::new(Inner {
+                ast,
+                c,
+                native: None,
+            }),
         }
+    }
+
+    /// The same game played by a native engine. States of `self` and of
+    /// the result are interchangeable.
+    pub fn with_native(&self, native: Arc<dyn Native>) -> GameModel {
+        GameModel {
+            inner: Arc::new(Inner {
+                ast: self.inner.ast.clone(),
+                c: self.inner.c.clone(),
+                native: Some(native),
+            }),
+        }
+    }
+
+    /// The same game played by the interpreter.
+    pub fn interpreted(&self) -> GameModel {
+        match self.inner.native {
+            None => self.clone(),
+            Some(_) => GameModel {
+                inner: Arc::new(Inner {
+                    ast: self.inner.ast.clone(),
+                    c: self.inner.c.clone(),
+                    native: None,
+                }),
+            },
+        }
+    }
+
+    /// Name of the engine that plays: `interp` or the native engine's.
+    pub fn engine_name(&self) -> &'static str {
+        self.inner.native.as_ref().map_or("interp", |n| n.name())
+    }
+
+    /// Time the native engine's code generation took (`None` for the
+    /// interpreter).
+    pub fn codegen_time(&self) -> Option<std::time::Duration> {
+        self.inner.native.as_ref().map(|n| n.codegen_time())
+    }
+
+    /// The lowered tables, for code generators.
+    #[doc(hidden)]
+    pub fn compiled(&self) -> &Compiled {
+        &self.inner.c
     }
 
     /// Parses a description (HL- or LL-RBG).
@@ -85,6 +176,7 @@ impl GameModel {
     pub fn reasoner(&self) -> Reasoner {
         Reasoner {
             searcher: Searcher::new(&self.inner.c),
+            native: self.inner.native.as_ref().map(|n| n.walker()),
             game: self.clone(),
             scratch: None,
         }
@@ -206,6 +298,7 @@ impl GameModel {
 pub struct Reasoner {
     game: GameModel,
     searcher: Searcher,
+    native: Option<Box<dyn NativeWalker>>,
     scratch: Option<State>,
 }
 
@@ -227,7 +320,13 @@ impl Reasoner {
     /// restored before returning).
     pub fn legal_moves_mut(&mut self, s: &mut State, out: &mut MoveList) {
         let g = &self.game.inner.c;
-        self.searcher.legal_moves(g, s, out);
+        match &mut self.native {
+            Some(n) => {
+                g.check_state(s);
+                n.legal_moves(s, out)
+            }
+            None => self.searcher.legal_moves(g, s, out),
+        }
     }
 
     /// Whether the game is over: the player on move has no legal move.
@@ -235,7 +334,13 @@ impl Reasoner {
         let mut scratch = self.scratch.take().unwrap_or_else(|| s.clone());
         scratch.clone_from(s);
         let g = &self.game.inner.c;
-        let t = !self.searcher.has_move(g, &mut scratch);
+        let t = match &mut self.native {
+            Some(n) => {
+                g.check_state(&scratch);
+                !n.has_move(&mut scratch)
+            }
+            None => !self.searcher.has_move(g, &mut scratch),
+        };
         self.scratch = Some(scratch);
         t
     }
@@ -244,7 +349,23 @@ impl Reasoner {
     /// `false` if the keeper has no legal move (the game is over).
     pub fn complete_keeper(&mut self, s: &mut State) -> bool {
         let g = &self.game.inner.c;
-        self.searcher.complete_keeper(g, s)
+        let Some(n) = &mut self.native else {
+            return self.searcher.complete_keeper(g, s);
+        };
+        while s.player == g.num_players {
+            g.check_state(s);
+            let Some((player, rule_state, pos)) = n.keeper_move(s) else {
+                return false;
+            };
+            assert!(
+                player <= g.num_players
+                    && (rule_state as usize) < g.trans_off.len() - 1
+                    && pos < g.num_vertices,
+                "native keeper move out of range"
+            );
+            (s.player, s.rule_state, s.pos) = (player, rule_state, pos);
+        }
+        true
     }
 
     /// Applies a move (assumed legal) without the keeper's completion.

@@ -35,14 +35,14 @@ use std::collections::HashMap;
 use crate::compile::{Compiled, Op, NONE};
 
 /// A program counter meaning "the pattern holds".
-const ACCEPT: u32 = u32::MAX - 1;
+pub const ACCEPT: u32 = u32::MAX - 1;
 /// A program counter meaning "the pattern does not hold".
-const FAIL: u32 = u32::MAX;
+pub const FAIL: u32 = u32::MAX;
 /// Row cells: the step fails, goes on to `ok`, or reaches an accepting
 /// state.
-const STEP_FAILS: u8 = 0;
-const STEP_GOES_ON: u8 = 1;
-const STEP_ACCEPTS: u8 = 2;
+pub const STEP_FAILS: u8 = 0;
+pub const STEP_GOES_ON: u8 = 1;
+pub const STEP_ACCEPTS: u8 = 2;
 /// Number of vertex registers.
 const REGS: usize = 16;
 /// Largest program (instructions) built for one pattern.
@@ -52,19 +52,19 @@ const MAX_TABLE_TARGETS: usize = 4;
 
 /// One step of a probe program.
 #[derive(Clone, Copy, Debug)]
-struct Ins {
+pub struct Ins {
     /// First cell of the column (`num_vertices` cells) in `Probes::cols`.
-    col: u32,
+    pub col: u32,
     /// First cell of the row (`num_pieces` cells) in `Probes::rows`.
-    row: u32,
+    pub row: u32,
     /// Where to go when the step goes on (`STEP_GOES_ON`).
-    ok: u32,
+    pub ok: u32,
     /// Where to go when the column has no target or the step fails.
-    fail: u32,
+    pub fail: u32,
     /// Register read.
-    src: u8,
+    pub src: u8,
     /// Register written with the target.
-    dst: u8,
+    pub dst: u8,
 }
 
 /// The probe programs of a game's patterns.
@@ -73,9 +73,12 @@ pub struct Probes {
     /// First instruction of each automaton's program (`ACCEPT` or `FAIL`
     /// for a pattern decided without looking), or `NONE` without one.
     pub start: Vec<u32>,
-    ins: Vec<Ins>,
-    cols: Vec<u32>,
-    rows: Vec<u8>,
+    /// Instructions.
+    pub ins: Vec<Ins>,
+    /// Columns (`num_vertices` cells each).
+    pub cols: Vec<u32>,
+    /// Rows (`num_pieces` cells each).
+    pub rows: Vec<u8>,
 }
 
 impl Probes {

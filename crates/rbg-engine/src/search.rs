@@ -719,8 +719,9 @@ pub fn eval(s: &State, e: &Expr) -> Option<i64> {
     }
 }
 
+/// Evaluates a comparison; false when a side is undefined.
 #[inline]
-fn compare(s: &State, l: &Expr, op: CmpOp, r: &Expr) -> bool {
+pub fn compare(s: &State, l: &Expr, op: CmpOp, r: &Expr) -> bool {
     let (Some(x), Some(y)) = (eval(s, l), eval(s, r)) else {
         return false;
     };

@@ -170,4 +170,34 @@ impl State {
     pub fn position(&self) -> u32 {
         self.pos
     }
+
+    /// The state's buffers (board, piece counts, variables, piece-list
+    /// bits), for code generators: they keep their addresses and lengths
+    /// for the state's life.
+    #[doc(hidden)]
+    pub fn raw_buffers(&mut self) -> RawBuffers {
+        RawBuffers {
+            board: self.board.as_mut_ptr(),
+            counts: self.counts.as_mut_ptr(),
+            vars: self.vars.as_mut_ptr(),
+            bits: self.bits.as_mut_ptr(),
+        }
+    }
+
+    /// Player on move (`num_players` for the keeper), rules index and
+    /// position.
+    #[doc(hidden)]
+    pub fn raw_control(&self) -> (u32, u32, u32) {
+        (self.player, self.rule_state, self.pos)
+    }
+}
+
+/// Pointers to a state's buffers (see [`State::raw_buffers`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct RawBuffers {
+    pub board: *mut u32,
+    pub counts: *mut i32,
+    pub vars: *mut i32,
+    pub bits: *mut u64,
 }

@@ -34,10 +34,22 @@ pub fn run(args: &BenchArgs) -> i32 {
     let Some(game) = load_any(&args.game) else {
         return 1;
     };
-    with_game!(&game, g => bench(args, g))
+    let engine = super::engine_of(&game);
+    let engine = EngineInfo {
+        name: engine.0,
+        codegen_ms: engine.1.map(|t| t.as_secs_f64() * 1e3),
+    };
+    with_game!(&game, g => bench(args, g, &engine))
 }
 
-fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
+/// The engine that plays, for the report.
+struct EngineInfo {
+    name: &'static str,
+    /// Code generation time of a native engine.
+    codegen_ms: Option<f64>,
+}
+
+fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
     let mut runner = match Playouts::new(game, args.seed) {
         Ok(r) => r,
         Err(e) => {
@@ -90,6 +102,8 @@ fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
             "states_per_s": played.then(|| s.states as f64 / secs),
             "avg_length": played.then(|| s.avg_length()),
             "avg_scores": played.then_some(avg_scores),
+            "engine": engine.name,
+            "codegen_ms": engine.codegen_ms,
         });
         println!("{obj}");
     } else {
@@ -111,6 +125,10 @@ fn bench<G: Game>(args: &BenchArgs, game: &G) -> i32 {
             .map(|p| format!("{} {:.2}", game.player_name(p), avg_scores[p]))
             .collect();
         println!("  average scores: {}", names.join(", "));
+        match engine.codegen_ms {
+            Some(ms) => println!("  engine {} (code generation {ms:.1} ms)", engine.name),
+            None => println!("  engine {}", engine.name),
+        }
     }
     0
 }

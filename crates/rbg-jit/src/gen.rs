@@ -1,0 +1,1025 @@
+//! Code generation of the walks: the interpreter's `Searcher::node`
+//! (`rbg-engine/src/search.rs`) specialised to one game and one mode.
+//!
+//! One function per mode walks one level: `(ws, q0, v0, level) -> stop`.
+//! Every automaton state of the function is a block; a state's transitions
+//! are emitted inline in order, with their operands (direction offsets,
+//! piece sets as bit masks, slots, target states) as immediates. The node
+//! found last is kept in variables (`next`), and at the end of a state's
+//! block a compare chain over the states it can be jumps straight to that
+//! state's block; only nodes popped from the stack go through a jump table.
+//! Modifiers are applied and undone inline around a recursive call for the
+//! next level; patterns call the pattern walk (or a probe), with the
+//! interpreter's memo. The order of discovery, and so the order of moves
+//! and the keeper's choice, is exactly the interpreter's.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64, I8};
+use cranelift_codegen::ir::{
+    Block, BlockArg, FuncRef, InstBuilder, JumpTableData, MemFlags, SigRef, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use rbg_engine::raw::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
+use rbg_lang::ast::{ArithOp, CmpOp};
+
+use crate::rt::{self, Off};
+
+/// What a walk does (the interpreter's `M`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Record every move.
+    Collect,
+    /// Stop at the first move.
+    Exists,
+    /// Stop at the first move, keeping its changes and its switch.
+    Keeper,
+    /// Decide a pattern: stop at the first accepting node.
+    Pattern,
+}
+
+/// Functions a walk calls.
+pub(crate) struct Callees {
+    /// This mode's walk (for the next level).
+    pub this: FuncRef,
+    /// The pattern walk.
+    pub pattern: FuncRef,
+    /// Probe functions by pattern automaton (or `None`).
+    pub probes: Vec<Option<FuncRef>>,
+    /// Signature of helpers `(ws) -> ()`.
+    pub sig_ws: SigRef,
+    /// Signature of `level_slow`.
+    pub sig_level: SigRef,
+    /// Signature of `push_move`.
+    pub sig_push: SigRef,
+}
+
+/// The states a walk of `mode` handles: those reachable from the roots
+/// (the rules' start, or every pattern's start) without calling a pattern.
+pub(crate) fn states_of(c: &Compiled, mode: Mode) -> Vec<bool> {
+    let n = c.trans_off.len() - 1;
+    let mut seen = vec![false; n];
+    let mut todo: Vec<u32> = match mode {
+        Mode::Pattern => c.starts[1..].to_vec(),
+        _ => vec![c.starts[0]],
+    };
+    for &q in &todo {
+        seen[q as usize] = true;
+    }
+    while let Some(q) = todo.pop() {
+        for tr in c.transitions(q) {
+            let mut next = vec![tr.to];
+            if tr.op == Op::ShiftSwitch {
+                next.clear();
+                for p in 0..c.num_pieces {
+                    let (to, _) = c.switch_to(tr.set, p);
+                    if to != NONE {
+                        next.push(to);
+                    }
+                }
+            }
+            for t in next {
+                if !seen[t as usize] {
+                    seen[t as usize] = true;
+                    todo.push(t);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The states a walk of `mode` can start at: the automata's starts, the
+/// states after a modifier (a new level) and after a switch (a rules
+/// index).
+fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
+    let mut root = vec![false; members.len()];
+    match mode {
+        Mode::Pattern => c.starts[1..].iter().for_each(|&s| root[s as usize] = true),
+        _ => root[c.starts[0] as usize] = true,
+    }
+    for q in (0..members.len()).filter(|&q| members[q]) {
+        for tr in c.transitions(q as u32) {
+            if matches!(tr.op, Op::Off | Op::Assign | Op::Switch) {
+                root[tr.to as usize] = true;
+            }
+            if tr.ends {
+                root[c.transitions(tr.to)[0].to as usize] = true;
+            }
+        }
+    }
+    root
+}
+
+const FLAGS: MemFlags = MemFlags::trusted();
+
+/// The generator of one walk function.
+pub(crate) struct Walk<'a, 'b> {
+    c: &'a Compiled,
+    mode: Mode,
+    b: FunctionBuilder<'b>,
+    f: &'a Callees,
+    ws: Value,
+    level: Value,
+    base: Value,
+    board: Value,
+    counts: Value,
+    vars: Value,
+    bits: Value,
+    stamps: Option<(Value, Value)>,
+    /// Current vertex, state to dispatch on, next node (state, vertex).
+    v: Variable,
+    q: Variable,
+    nq: Variable,
+    nv: Variable,
+    next_var: u32,
+    blocks: Vec<Option<Block>>,
+    stop: Block,
+    pop: Block,
+    dispatch: Block,
+    /// Whether `next` may hold a node at this point of a state's block.
+    next_set: bool,
+    /// States `next` may hold at the end of the state's block.
+    cands: Vec<u32>,
+    /// States that may be pushed on the stack (and so popped).
+    pushed: Vec<bool>,
+}
+
+impl<'a, 'b> Walk<'a, 'b> {
+    /// Emits the whole function into `b` (whose signature is the walk's).
+    pub(crate) fn emit(c: &'a Compiled, mode: Mode, mut b: FunctionBuilder<'b>, f: &'a Callees) {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let (ws, q0, v0, level) = (params[0], params[1], params[2], params[3]);
+        let base = b.ins().load(I64, FLAGS, ws, Off::STACK_LEN);
+        let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
+        let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
+        let vars = b.ins().load(I64, FLAGS, ws, Off::VARS);
+        let bits = b.ins().load(I64, FLAGS, ws, Off::BITS);
+        let mut vars_n = 0;
+        let mut var = |b: &mut FunctionBuilder, ty| {
+            let v = Variable::from_u32(vars_n);
+            vars_n += 1;
+            b.declare_var(v, ty);
+            v
+        };
+        let (v, q, nq, nv) = (
+            var(&mut b, I32),
+            var(&mut b, I32),
+            var(&mut b, I32),
+            var(&mut b, I32),
+        );
+        let members = states_of(c, mode);
+        let blocks: Vec<Option<Block>> = members
+            .iter()
+            .map(|&m| m.then(|| b.create_block()))
+            .collect();
+        let (stop, pop, dispatch) = (b.create_block(), b.create_block(), b.create_block());
+        let mut w = Walk {
+            c,
+            mode,
+            b,
+            f,
+            ws,
+            level,
+            base,
+            board,
+            counts,
+            vars,
+            bits,
+            stamps: None,
+            v,
+            q,
+            nq,
+            nv,
+            next_var: vars_n,
+            blocks,
+            stop,
+            pop,
+            dispatch,
+            next_set: false,
+            cands: Vec::new(),
+            pushed: vec![false; members.len()],
+        };
+        if c.num_slots > 0 {
+            w.stamps = Some(w.begin_level());
+        }
+        w.b.def_var(w.v, v0);
+        // Enter at the root; the root of a pattern walk may already accept.
+        let is_root = roots(c, mode, &members);
+        let ret1 = w.b.create_block();
+        let targets = (0..members.len())
+            .map(|s| match is_root[s] {
+                true if mode == Mode::Pattern && c.accepting[s] => Some(ret1),
+                true => w.blocks[s],
+                false => None,
+            })
+            .collect();
+        w.jump_table(q0, targets);
+        w.b.switch_to_block(ret1);
+        let one = w.b.ins().iconst(I32, 1);
+        w.b.ins().return_(&[one]);
+        // Stop: drop this level's pending nodes.
+        w.b.switch_to_block(w.stop);
+        w.b.ins().store(FLAGS, w.base, w.ws, Off::STACK_LEN);
+        let one = w.b.ins().iconst(I32, 1);
+        w.b.ins().return_(&[one]);
+        // Pop the next pending node of this level, or return.
+        w.b.switch_to_block(w.pop);
+        let len = w.b.ins().load(I64, FLAGS, w.ws, Off::STACK_LEN);
+        let more = w.b.ins().icmp(IntCC::UnsignedGreaterThan, len, w.base);
+        let (take, done) = (w.b.create_block(), w.b.create_block());
+        w.b.ins().brif(more, take, &[], done, &[]);
+        w.b.switch_to_block(take);
+        let len1 = w.b.ins().iadd_imm(len, -1);
+        w.b.ins().store(FLAGS, len1, w.ws, Off::STACK_LEN);
+        let stack = w.b.ins().load(I64, FLAGS, w.ws, Off::STACK);
+        let off = w.b.ins().ishl_imm(len1, 3);
+        let addr = w.b.ins().iadd(stack, off);
+        let e = w.b.ins().load(I64, FLAGS, addr, 0);
+        let pq = w.b.ins().ireduce(I32, e);
+        let hi = w.b.ins().ushr_imm(e, 32);
+        let pv = w.b.ins().ireduce(I32, hi);
+        w.b.def_var(w.q, pq);
+        w.b.def_var(w.v, pv);
+        w.b.ins().jump(w.dispatch, &[]);
+        w.b.switch_to_block(done);
+        let zero = w.b.ins().iconst(I32, 0);
+        w.b.ins().return_(&[zero]);
+        // The states.
+        for (s, _) in members.iter().enumerate().filter(|m| *m.1) {
+            w.state(s as u32);
+        }
+        // Dispatch on `q` among the states that can be pushed.
+        w.b.switch_to_block(w.dispatch);
+        let q = w.b.use_var(w.q);
+        let targets = (0..members.len())
+            .map(|s| w.blocks[s].filter(|_| w.pushed[s]))
+            .collect();
+        w.jump_table(q, targets);
+        w.b.seal_all_blocks();
+        w.b.finalize();
+    }
+
+    /// `br_table` on state `q` to `targets[q]`; other values return 0.
+    fn jump_table(&mut self, q: Value, targets: Vec<Option<Block>>) {
+        let bad = self.b.create_block();
+        let calls: Vec<_> = targets
+            .into_iter()
+            .map(|blk| self.b.func.dfg.block_call(blk.unwrap_or(bad), &[]))
+            .collect();
+        let def = self.b.func.dfg.block_call(bad, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        self.b.ins().br_table(q, jt);
+        self.b.switch_to_block(bad);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().return_(&[zero]);
+    }
+
+    fn new_var(&mut self, ty: cranelift_codegen::ir::Type) -> Variable {
+        let v = Variable::from_u32(self.next_var);
+        self.next_var += 1;
+        self.b.declare_var(v, ty);
+        v
+    }
+
+    /// A fresh visited set for this level: (stamps pointer, generation).
+    fn begin_level(&mut self) -> (Value, Value) {
+        let b = &mut self.b;
+        let n = b.ins().load(I64, FLAGS, self.ws, Off::LEVELS_LEN);
+        let lvl = b.ins().uextend(I64, self.level);
+        let have = b.ins().icmp(IntCC::UnsignedLessThan, lvl, n);
+        let (fast, fast2, slow, join) = (
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+            b.create_block(),
+        );
+        b.append_block_param(join, I64);
+        b.append_block_param(join, I32);
+        b.set_cold_block(slow);
+        b.ins().brif(have, fast, &[], slow, &[]);
+        b.switch_to_block(fast);
+        let levels = b.ins().load(I64, FLAGS, self.ws, Off::LEVELS);
+        let off = b.ins().imul_imm(lvl, Off::LEVEL_SIZE);
+        let rec = b.ins().iadd(levels, off);
+        let gen = b.ins().load(I32, FLAGS, rec, Off::LEVEL_GEN);
+        let wraps = b.ins().icmp_imm(IntCC::Equal, gen, u32::MAX as i64);
+        b.ins().brif(wraps, slow, &[], fast2, &[]);
+        b.switch_to_block(fast2);
+        let gen1 = b.ins().iadd_imm(gen, 1);
+        b.ins().store(FLAGS, gen1, rec, Off::LEVEL_GEN);
+        let st = b.ins().load(I64, FLAGS, rec, Off::LEVEL_STAMPS);
+        b.ins()
+            .jump(join, &[BlockArg::Value(st), BlockArg::Value(gen1)]);
+        b.switch_to_block(slow);
+        let f = b.ins().iconst(I64, rt::level_slow as *const () as i64);
+        let call = b
+            .ins()
+            .call_indirect(self.f.sig_level, f, &[self.ws, self.level]);
+        let rec = b.inst_results(call)[0];
+        let gen = b.ins().load(I32, FLAGS, rec, Off::LEVEL_GEN);
+        let st = b.ins().load(I64, FLAGS, rec, Off::LEVEL_STAMPS);
+        b.ins()
+            .jump(join, &[BlockArg::Value(st), BlockArg::Value(gen)]);
+        b.switch_to_block(join);
+        let p = b.block_params(join);
+        (p[0], p[1])
+    }
+
+    /// Continues in a new block when `cond` holds, else jumps to `skip`.
+    fn require(&mut self, cond: Value, skip: Block) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, cont, &[], skip, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// `base[index]` (elements of `size` bytes, `index` an i32).
+    fn addr(&mut self, base: Value, index: Value, size: i64) -> Value {
+        let i = self.b.ins().uextend(I64, index);
+        let off = self.b.ins().imul_imm(i, size);
+        self.b.ins().iadd(base, off)
+    }
+
+    fn table<T>(&mut self, t: &[T]) -> Value {
+        self.b.ins().iconst(I64, t.as_ptr() as i64)
+    }
+
+    /// The neighbour of `v` along `d` (or `NONE`).
+    fn neighbor(&mut self, v: Value, d: u32) -> Value {
+        let tab = self.table(&self.c.neighbors);
+        let stride = self.c.num_dirs as i64 * 4;
+        let i = self.b.ins().uextend(I64, v);
+        let off = self.b.ins().imul_imm(i, stride);
+        let a = self.b.ins().iadd(tab, off);
+        self.b.ins().load(I32, FLAGS, a, d as i32 * 4)
+    }
+
+    fn piece(&mut self, v: Value) -> Value {
+        let a = self.addr(self.board, v, 4);
+        self.b.ins().load(I32, FLAGS, a, 0)
+    }
+
+    /// Whether piece `p` is in the set of `pieces` (a boolean row).
+    fn in_set(&mut self, p: Value, pieces: &[bool]) -> Value {
+        if pieces.len() <= 64 {
+            let mask = pieces
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, &x)| m | (x as u64) << i);
+            let m = self.b.ins().iconst(I64, mask as i64);
+            let p64 = self.b.ins().uextend(I64, p);
+            let sh = self.b.ins().ushr(m, p64);
+            self.b.ins().band_imm(sh, 1)
+        } else {
+            let tab = self.table(pieces);
+            let a = self.addr(tab, p, 1);
+            self.b.ins().uload8(I32, FLAGS, a, 0)
+        }
+    }
+
+    fn on_row(&self, row: u32) -> &'a [bool] {
+        let np = self.c.num_pieces as usize;
+        &self.c.on_sets[row as usize..row as usize + np]
+    }
+
+    /// Marks node (slot, t) or jumps to `skip` when already marked.
+    fn mark(&mut self, slot: u32, t: Value, skip: Block) {
+        if slot == NONE {
+            return;
+        }
+        let (stamps, gen) = self.stamps.expect("slots imply a level");
+        let i = self.b.ins().uextend(I64, t);
+        let i = self
+            .b
+            .ins()
+            .iadd_imm(i, slot as i64 * self.c.num_vertices as i64);
+        let off = self.b.ins().ishl_imm(i, 2);
+        let a = self.b.ins().iadd(stamps, off);
+        let old = self.b.ins().load(I32, FLAGS, a, 0);
+        let fresh = self.b.ins().icmp(IntCC::NotEqual, old, gen);
+        self.require(fresh, skip);
+        self.b.ins().store(FLAGS, gen, a, 0);
+    }
+
+    /// Pushes node (q, v) on the stack.
+    fn push(&mut self, q: Value, v: Value) {
+        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
+        let cap = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(full, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let f = self.b.ins().iconst(I64, rt::grow_stack as *const () as i64);
+        self.b.ins().call_indirect(self.f.sig_ws, f, &[self.ws]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        let stack = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let a = self.b.ins().iadd(stack, off);
+        let q64 = self.b.ins().uextend(I64, q);
+        let v64 = self.b.ins().uextend(I64, v);
+        let hi = self.b.ins().ishl_imm(v64, 32);
+        let e = self.b.ins().bor(q64, hi);
+        self.b.ins().store(FLAGS, e, a, 0);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.b.ins().store(FLAGS, len1, self.ws, Off::STACK_LEN);
+    }
+
+    /// Records discovered node (to, t) as `next` (pushing the previous
+    /// one). Returns false when it ended the block (a pattern accepted).
+    fn found_state(&mut self, to: u32, t: Value) -> bool {
+        if self.next_set {
+            for &c in &self.cands {
+                self.pushed[c as usize] = true;
+            }
+            // In a loop the node pushed may be this one.
+            self.pushed[to as usize] = true;
+            let nq = self.b.use_var(self.nq);
+            let set = self.b.ins().icmp_imm(IntCC::NotEqual, nq, NONE as i64);
+            let (push, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(set, push, &[], cont, &[]);
+            self.b.switch_to_block(push);
+            let nv = self.b.use_var(self.nv);
+            self.push(nq, nv);
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+        }
+        self.next_set = true;
+        let toq = self.b.ins().iconst(I32, to as i64);
+        self.b.def_var(self.nq, toq);
+        self.b.def_var(self.nv, t);
+        if !self.cands.contains(&to) {
+            self.cands.push(to);
+        }
+        if self.mode == Mode::Pattern && self.c.accepting[to as usize] {
+            self.b.ins().jump(self.stop, &[]);
+            return false;
+        }
+        true
+    }
+
+    /// Discovering node (tr.to, t) through `tr`. Returns false when it
+    /// ended the block.
+    fn found(&mut self, tr: &Tr, t: Value) -> bool {
+        if tr.ends {
+            let sw = self.c.transitions(tr.to)[0];
+            return self.switch(&sw, t);
+        }
+        self.found_state(tr.to, t)
+    }
+
+    /// Takes switch `sw` at `v`. Returns false when it ended the block.
+    fn switch(&mut self, sw: &Tr, v: Value) -> bool {
+        match self.mode {
+            Mode::Collect => {
+                let f = self.b.ins().iconst(I64, rt::push_move as *const () as i64);
+                let a = self.b.ins().iconst(I32, sw.to as i64);
+                self.b
+                    .ins()
+                    .call_indirect(self.f.sig_push, f, &[self.ws, a, v]);
+                true
+            }
+            Mode::Exists => {
+                self.b.ins().jump(self.stop, &[]);
+                false
+            }
+            Mode::Keeper => {
+                let p = self.b.ins().iconst(I32, sw.arg as i64);
+                let r = self.b.ins().iconst(I32, sw.to as i64);
+                self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
+                self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
+                self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
+                self.b.ins().jump(self.stop, &[]);
+                false
+            }
+            // Patterns contain no switches.
+            Mode::Pattern => true,
+        }
+    }
+
+    /// The block of state `q`.
+    fn state(&mut self, q: u32) {
+        let blk = self.blocks[q as usize].expect("member state");
+        self.b.switch_to_block(blk);
+        self.next_set = false;
+        self.cands.clear();
+        let none = self.b.ins().iconst(I32, NONE as i64);
+        self.b.def_var(self.nq, none);
+        let v = self.b.use_var(self.v);
+        for tr in self.c.transitions(q) {
+            let skip = self.b.create_block();
+            if self.transition(tr, v, skip) {
+                self.b.ins().jump(skip, &[]);
+            }
+            self.b.switch_to_block(skip);
+        }
+        // Go on with the node found last, or pop.
+        if self.cands.is_empty() {
+            self.b.ins().jump(self.pop, &[]);
+            return;
+        }
+        let nq = self.b.use_var(self.nq);
+        let nv = self.b.use_var(self.nv);
+        self.b.def_var(self.v, nv);
+        if self.cands.len() > 4 {
+            for &c in &self.cands {
+                self.pushed[c as usize] = true;
+            }
+            self.b.def_var(self.q, nq);
+            let set = self.b.ins().icmp_imm(IntCC::NotEqual, nq, NONE as i64);
+            self.b.ins().brif(set, self.dispatch, &[], self.pop, &[]);
+            return;
+        }
+        let cands = self.cands.clone();
+        for c in cands {
+            let is = self.b.ins().icmp_imm(IntCC::Equal, nq, c as i64);
+            let other = self.b.create_block();
+            let target = self.blocks[c as usize].expect("member state");
+            self.b.ins().brif(is, target, &[], other, &[]);
+            self.b.switch_to_block(other);
+        }
+        self.b.ins().jump(self.pop, &[]);
+    }
+
+    /// Emits transition `tr` from vertex `v`; failing tests jump to `skip`.
+    /// Returns false when the code ended the block (a stop).
+    fn transition(&mut self, tr: &Tr, v: Value, skip: Block) -> bool {
+        let c = self.c;
+        match tr.op {
+            Op::Shift | Op::ShiftOn => {
+                let t = self.neighbor(v, tr.arg);
+                let ok = self.b.ins().icmp_imm(IntCC::NotEqual, t, NONE as i64);
+                self.require(ok, skip);
+                if tr.op == Op::ShiftOn {
+                    let p = self.piece(t);
+                    let ok = self.in_set(p, self.on_row(tr.set));
+                    self.require(ok, skip);
+                }
+                self.mark(tr.slot, t, skip);
+                self.found(tr, t)
+            }
+            Op::ShiftSwitch => {
+                let t = self.neighbor(v, tr.arg);
+                let ok = self.b.ins().icmp_imm(IntCC::NotEqual, t, NONE as i64);
+                self.require(ok, skip);
+                let p = self.piece(t);
+                // Group the row's pieces by target.
+                let np = c.num_pieces as usize;
+                let row = &c.switch_rows[tr.set as usize..tr.set as usize + np];
+                let mut groups: Vec<((u32, u32), Vec<bool>)> = Vec::new();
+                for (piece, &cell) in row.iter().enumerate() {
+                    if cell.0 == NONE {
+                        continue;
+                    }
+                    let g = match groups.iter_mut().find(|g| g.0 == cell) {
+                        Some(g) => g,
+                        None => {
+                            groups.push((cell, vec![false; np]));
+                            groups.last_mut().expect("pushed")
+                        }
+                    };
+                    g.1[piece] = true;
+                }
+                for ((to, slot), set) in groups {
+                    let (this, other) = (self.b.create_block(), self.b.create_block());
+                    let is = self.in_set(p, &set);
+                    self.b.ins().brif(is, this, &[], other, &[]);
+                    self.b.switch_to_block(this);
+                    self.mark(tr.slot, t, skip);
+                    self.mark(slot, t, skip);
+                    if self.found_state(to, t) {
+                        self.b.ins().jump(skip, &[]);
+                    }
+                    self.b.switch_to_block(other);
+                }
+                true
+            }
+            Op::Multi | Op::MultiOn => {
+                let off_tab = self.table(&c.multi_off);
+                let i0 = tr.arg as i64 * (c.num_vertices as i64 + 1);
+                let vi = self.b.ins().uextend(I64, v);
+                let vi = self.b.ins().iadd_imm(vi, i0);
+                let o = self.b.ins().ishl_imm(vi, 2);
+                let a = self.b.ins().iadd(off_tab, o);
+                let start = self.b.ins().load(I32, FLAGS, a, 0);
+                let end = self.b.ins().load(I32, FLAGS, a, 4);
+                let j = self.new_var(I32);
+                self.b.def_var(j, start);
+                let (head, body, next) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(head);
+                let jv = self.b.use_var(j);
+                let more = self.b.ins().icmp(IntCC::UnsignedLessThan, jv, end);
+                self.b.ins().brif(more, body, &[], skip, &[]);
+                self.b.switch_to_block(body);
+                let tt = self.table(&c.multi_targets);
+                let a = self.addr(tt, jv, 4);
+                let t = self.b.ins().load(I32, FLAGS, a, 0);
+                if tr.op == Op::MultiOn {
+                    let p = self.piece(t);
+                    let ok = self.in_set(p, self.on_row(tr.set));
+                    self.require(ok, next);
+                }
+                self.mark(tr.slot, t, next);
+                self.next_set = true;
+                if self.found(tr, t) {
+                    self.b.ins().jump(next, &[]);
+                }
+                self.b.switch_to_block(next);
+                let j1 = self.b.ins().iadd_imm(jv, 1);
+                self.b.def_var(j, j1);
+                self.b.ins().jump(head, &[]);
+                false
+            }
+            Op::ScanOn => {
+                let mut i = tr.arg as usize;
+                let words = c.words as i64;
+                while c.set_pieces[i] != NONE {
+                    let k = c.piece_list[c.set_pieces[i] as usize] as i64;
+                    i += 1;
+                    // for wi in 0..words { for each bit of the word }
+                    let wi = self.new_var(I32);
+                    let word = self.new_var(I64);
+                    let zero = self.b.ins().iconst(I32, 0);
+                    self.b.def_var(wi, zero);
+                    let (whead, wbody, bhead, bbody, piece_done) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().jump(whead, &[]);
+                    self.b.switch_to_block(whead);
+                    let w = self.b.use_var(wi);
+                    let more = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, w, words);
+                    self.b.ins().brif(more, wbody, &[], piece_done, &[]);
+                    self.b.switch_to_block(wbody);
+                    let w64 = self.b.ins().uextend(I64, w);
+                    let idx = self.b.ins().iadd_imm(w64, k * words);
+                    let off = self.b.ins().ishl_imm(idx, 3);
+                    let a = self.b.ins().iadd(self.bits, off);
+                    let x = self.b.ins().load(I64, FLAGS, a, 0);
+                    self.b.def_var(word, x);
+                    self.b.ins().jump(bhead, &[]);
+                    self.b.switch_to_block(bhead);
+                    let x = self.b.use_var(word);
+                    let any = self.b.ins().icmp_imm(IntCC::NotEqual, x, 0);
+                    let wnext = self.b.create_block();
+                    self.b.ins().brif(any, bbody, &[], wnext, &[]);
+                    self.b.switch_to_block(bbody);
+                    let tz = self.b.ins().ctz(x);
+                    let x1 = self.b.ins().iadd_imm(x, -1);
+                    let rest = self.b.ins().band(x, x1);
+                    self.b.def_var(word, rest);
+                    let tz32 = self.b.ins().ireduce(I32, tz);
+                    let w = self.b.use_var(wi);
+                    let wbase = self.b.ins().ishl_imm(w, 6);
+                    let t = self.b.ins().iadd(wbase, tz32);
+                    self.mark(tr.slot, t, bhead);
+                    self.next_set = true;
+                    if self.found(tr, t) {
+                        self.b.ins().jump(bhead, &[]);
+                    }
+                    self.b.switch_to_block(wnext);
+                    let w = self.b.use_var(wi);
+                    let w1 = self.b.ins().iadd_imm(w, 1);
+                    self.b.def_var(wi, w1);
+                    self.b.ins().jump(whead, &[]);
+                    self.b.switch_to_block(piece_done);
+                }
+                true
+            }
+            Op::On => {
+                let p = self.piece(v);
+                let ok = self.in_set(p, self.on_row(tr.arg));
+                self.require(ok, skip);
+                self.mark(tr.slot, v, skip);
+                self.found(tr, v)
+            }
+            Op::Filter => {
+                let tab = self.table(&c.filter_ok);
+                let tab = self.b.ins().iadd_imm(tab, tr.arg as i64);
+                let a = self.addr(tab, v, 1);
+                let ok = self.b.ins().uload8(I32, FLAGS, a, 0);
+                self.require(ok, skip);
+                self.mark(tr.slot, v, skip);
+                self.found(tr, v)
+            }
+            Op::Noop => {
+                self.mark(tr.slot, v, skip);
+                self.found(tr, v)
+            }
+            Op::Compare => {
+                let Act::Compare(l, op, r) = &c.acts[tr.to as usize] else {
+                    unreachable!("decoded from a comparison")
+                };
+                let x = self.expr(l, skip);
+                let y = self.expr(r, skip);
+                let cc = match op {
+                    CmpOp::Lt => IntCC::SignedLessThan,
+                    CmpOp::Le => IntCC::SignedLessThanOrEqual,
+                    CmpOp::Eq => IntCC::Equal,
+                    CmpOp::Ne => IntCC::NotEqual,
+                    CmpOp::Gt => IntCC::SignedGreaterThan,
+                    CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+                };
+                let ok = self.b.ins().icmp(cc, x, y);
+                self.require(ok, skip);
+                self.mark(tr.slot, v, skip);
+                self.found(tr, v)
+            }
+            Op::Pattern => {
+                self.mark(tr.slot, v, skip);
+                let holds = self.pattern(tr.arg >> 1, v);
+                let negated = tr.arg & 1 != 0;
+                let ok = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::NotEqual, holds, negated as i64);
+                self.require(ok, skip);
+                self.found(tr, v)
+            }
+            Op::Off => {
+                self.mark(tr.slot, v, skip);
+                let old = self.set_piece_const(v, tr.arg);
+                self.descend(tr.to, v, skip, |w| w.unset_piece(v, tr.arg, old))
+            }
+            Op::Assign => {
+                let Act::Assign(var, e) = &c.acts[tr.to as usize] else {
+                    unreachable!("decoded from an assignment")
+                };
+                let val = self.expr(e, skip);
+                let lo = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::SignedGreaterThanOrEqual, val, 0);
+                self.require(lo, skip);
+                let hi = self.b.ins().icmp_imm(
+                    IntCC::SignedLessThanOrEqual,
+                    val,
+                    c.var_bounds[*var as usize],
+                );
+                self.require(hi, skip);
+                self.mark(tr.slot, v, skip);
+                let val = self.b.ins().ireduce(I32, val);
+                let old = self.b.ins().load(I32, FLAGS, self.vars, *var as i32 * 4);
+                self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
+                let var = *var as i32;
+                self.descend(tr.to, v, skip, |w| {
+                    w.b.ins().store(FLAGS, old, w.vars, var * 4);
+                })
+            }
+            Op::Switch => {
+                self.mark(tr.slot, v, skip);
+                self.switch(tr, v)
+            }
+        }
+    }
+
+    /// An arithmetic expression as an i64; jumps to `fail` where the
+    /// interpreter's evaluation is undefined (overflow, division by zero).
+    fn expr(&mut self, e: &Expr, fail: Block) -> Value {
+        match e {
+            Expr::Const(k) => self.b.ins().iconst(I64, *k),
+            Expr::Var(x) => {
+                let val = self.b.ins().load(I32, FLAGS, self.vars, *x as i32 * 4);
+                self.b.ins().sextend(I64, val)
+            }
+            Expr::Count(p) => {
+                let val = self.b.ins().load(I32, FLAGS, self.counts, *p as i32 * 4);
+                self.b.ins().sextend(I64, val)
+            }
+            Expr::Bin(l, op, r) => {
+                if let (Expr::Const(x), Expr::Const(y)) = (&**l, &**r) {
+                    match apply_op(*x, *op, *y) {
+                        Some(k) => return self.b.ins().iconst(I64, k),
+                        None => {
+                            self.b.ins().jump(fail, &[]);
+                            let dead = self.b.create_block();
+                            self.b.switch_to_block(dead);
+                            return self.b.ins().iconst(I64, 0);
+                        }
+                    }
+                }
+                let x = self.expr(l, fail);
+                let y = self.expr(r, fail);
+                let (val, overflow) = match op {
+                    ArithOp::Add => self.b.ins().sadd_overflow(x, y),
+                    ArithOp::Sub => self.b.ins().ssub_overflow(x, y),
+                    ArithOp::Mul => self.b.ins().smul_overflow(x, y),
+                    ArithOp::Div => {
+                        let zero = self.b.ins().icmp_imm(IntCC::Equal, y, 0);
+                        let minus1 = self.b.ins().icmp_imm(IntCC::Equal, y, -1);
+                        let min = self.b.ins().icmp_imm(IntCC::Equal, x, i64::MIN);
+                        let ovf = self.b.ins().band(minus1, min);
+                        let bad = self.b.ins().bor(zero, ovf);
+                        let ok = self.b.ins().bxor_imm(bad, 1);
+                        self.require(ok, fail);
+                        let q = self.b.ins().sdiv(x, y);
+                        let no = self.b.ins().iconst(I8, 0);
+                        (q, no)
+                    }
+                };
+                let ok = self.b.ins().bxor_imm(overflow, 1);
+                self.require(ok, fail);
+                val
+            }
+        }
+    }
+
+    /// Decides pattern automaton `k` at `v` (i32 0 or 1), with the memo.
+    fn pattern(&mut self, k: u32, v: Value) -> Value {
+        let c = self.c;
+        let m = c.memo_index[k as usize];
+        if m == NONE {
+            return self.pattern_search(k, v);
+        }
+        let memo = self.b.ins().load(I64, FLAGS, self.ws, Off::MEMO);
+        let i = self.b.ins().uextend(I64, v);
+        let i = self.b.ins().iadd_imm(i, m as i64 * c.num_vertices as i64);
+        let off = self.b.ins().ishl_imm(i, 3);
+        let a = self.b.ins().iadd(memo, off);
+        let e = self.b.ins().load(I64, FLAGS, a, 0);
+        let version = self.b.ins().load(I64, FLAGS, self.ws, Off::VERSION);
+        let ev = self.b.ins().ushr_imm(e, 1);
+        let hit = self.b.ins().icmp(IntCC::Equal, ev, version);
+        let (hitb, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(join, I32);
+        self.b.ins().brif(hit, hitb, &[], miss, &[]);
+        self.b.switch_to_block(hitb);
+        let r = self.b.ins().band_imm(e, 1);
+        let r = self.b.ins().ireduce(I32, r);
+        self.b.ins().jump(join, &[BlockArg::Value(r)]);
+        self.b.switch_to_block(miss);
+        let r = self.pattern_search(k, v);
+        let memo = self.b.ins().load(I64, FLAGS, self.ws, Off::MEMO);
+        let a = self.b.ins().iadd(memo, off);
+        let vs = self.b.ins().ishl_imm(version, 1);
+        let r64 = self.b.ins().uextend(I64, r);
+        let e = self.b.ins().bor(vs, r64);
+        self.b.ins().store(FLAGS, e, a, 0);
+        self.b.ins().jump(join, &[BlockArg::Value(r)]);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    fn pattern_search(&mut self, k: u32, v: Value) -> Value {
+        if let Some(probe) = self.f.probes[k as usize] {
+            let call = self.b.ins().call(probe, &[self.board, v]);
+            return self.b.inst_results(call)[0];
+        }
+        let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
+        let lvl = self.b.ins().iadd_imm(self.level, 1);
+        let call = self.b.ins().call(self.f.pattern, &[self.ws, start, v, lvl]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Puts constant piece `p` on `v`; returns the old piece.
+    fn set_piece_const(&mut self, v: Value, p: u32) -> Value {
+        let a = self.addr(self.board, v, 4);
+        let old = self.b.ins().load(I32, FLAGS, a, 0);
+        let pv = self.b.ins().iconst(I32, p as i64);
+        self.b.ins().store(FLAGS, pv, a, 0);
+        self.count(old, -1);
+        self.count(pv, 1);
+        self.list_bit(old, None, v, false);
+        self.list_bit(pv, Some(p), v, true);
+        old
+    }
+
+    /// Puts `old` back on `v`, where constant piece `p` is.
+    fn unset_piece(&mut self, v: Value, p: u32, old: Value) {
+        let a = self.addr(self.board, v, 4);
+        self.b.ins().store(FLAGS, old, a, 0);
+        let pv = self.b.ins().iconst(I32, p as i64);
+        self.count(pv, -1);
+        self.count(old, 1);
+        self.list_bit(pv, Some(p), v, false);
+        self.list_bit(old, None, v, true);
+    }
+
+    fn count(&mut self, p: Value, delta: i64) {
+        let a = self.addr(self.counts, p, 4);
+        let x = self.b.ins().load(I32, FLAGS, a, 0);
+        let x = self.b.ins().iadd_imm(x, delta);
+        self.b.ins().store(FLAGS, x, a, 0);
+    }
+
+    /// Sets (or clears) `v`'s bit in the piece list of piece `p` (given as
+    /// a value, and as a constant when known), if that piece is tracked.
+    fn list_bit(&mut self, p: Value, known: Option<u32>, v: Value, set: bool) {
+        let c = self.c;
+        if c.num_lists == 0 {
+            return;
+        }
+        let k = match known {
+            Some(p) if c.piece_list[p as usize] == NONE => return,
+            Some(p) => self.b.ins().iconst(I32, c.piece_list[p as usize] as i64),
+            None => {
+                let tab = self.table(&c.piece_list);
+                let a = self.addr(tab, p, 4);
+                self.b.ins().load(I32, FLAGS, a, 0)
+            }
+        };
+        let done = self.b.create_block();
+        if known.is_none() {
+            let tracked = self.b.ins().icmp_imm(IntCC::NotEqual, k, NONE as i64);
+            self.require(tracked, done);
+        }
+        let k64 = self.b.ins().uextend(I64, k);
+        let kw = self.b.ins().imul_imm(k64, c.words as i64);
+        let v64 = self.b.ins().uextend(I64, v);
+        let word = self.b.ins().ushr_imm(v64, 6);
+        let idx = self.b.ins().iadd(kw, word);
+        let off = self.b.ins().ishl_imm(idx, 3);
+        let a = self.b.ins().iadd(self.bits, off);
+        let x = self.b.ins().load(I64, FLAGS, a, 0);
+        let one = self.b.ins().iconst(I64, 1);
+        let sh = self.b.ins().band_imm(v64, 63);
+        let bit = self.b.ins().ishl(one, sh);
+        let x = if set {
+            self.b.ins().bor(x, bit)
+        } else {
+            let nb = self.b.ins().bnot(bit);
+            self.b.ins().band(x, nb)
+        };
+        self.b.ins().store(FLAGS, x, a, 0);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// After modifier `a` was applied at `v`: walks the next level and
+    /// undoes the modifier with `undo` (unless the keeper stopped there).
+    /// Returns false when the code ended the block.
+    fn descend(&mut self, a: u32, v: Value, skip: Block, undo: impl FnOnce(&mut Self)) -> bool {
+        let collect = self.mode == Mode::Collect;
+        let mut cur_len = None;
+        if collect {
+            let len = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_LEN);
+            let cap = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_CAP);
+            let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+            let (grow, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.set_cold_block(grow);
+            self.b.ins().brif(full, grow, &[], cont, &[]);
+            self.b.switch_to_block(grow);
+            let f = self.b.ins().iconst(I64, rt::grow_cur as *const () as i64);
+            self.b.ins().call_indirect(self.f.sig_ws, f, &[self.ws]);
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+            let cur = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR);
+            let off = self.b.ins().ishl_imm(len, 3);
+            let addr = self.b.ins().iadd(cur, off);
+            let v64 = self.b.ins().uextend(I64, v);
+            let hi = self.b.ins().ishl_imm(v64, 32);
+            let e = self.b.ins().bor_imm(hi, a as i64);
+            self.b.ins().store(FLAGS, e, addr, 0);
+            let len1 = self.b.ins().iadd_imm(len, 1);
+            self.b.ins().store(FLAGS, len1, self.ws, Off::CUR_LEN);
+            cur_len = Some(len);
+        }
+        let memo = self.c.num_memos > 0;
+        let mut saved = None;
+        if memo {
+            let ver = self.b.ins().load(I64, FLAGS, self.ws, Off::VERSION);
+            let last = self.b.ins().load(I64, FLAGS, self.ws, Off::LAST_VERSION);
+            let last = self.b.ins().iadd_imm(last, 1);
+            self.b.ins().store(FLAGS, last, self.ws, Off::LAST_VERSION);
+            self.b.ins().store(FLAGS, last, self.ws, Off::VERSION);
+            saved = Some(ver);
+        }
+        let av = self.b.ins().iconst(I32, a as i64);
+        let lvl = self.b.ins().iadd_imm(self.level, 1);
+        let call = self.b.ins().call(self.f.this, &[self.ws, av, v, lvl]);
+        let stopped = self.b.inst_results(call)[0];
+        if self.mode == Mode::Keeper {
+            // The keeper keeps its move.
+            let cont = self.b.create_block();
+            self.b.ins().brif(stopped, self.stop, &[], cont, &[]);
+            self.b.switch_to_block(cont);
+        }
+        if let Some(ver) = saved {
+            self.b.ins().store(FLAGS, ver, self.ws, Off::VERSION);
+        }
+        if let Some(len) = cur_len {
+            self.b.ins().store(FLAGS, len, self.ws, Off::CUR_LEN);
+        }
+        undo(self);
+        if matches!(self.mode, Mode::Exists | Mode::Pattern) {
+            self.b.ins().brif(stopped, self.stop, &[], skip, &[]);
+            return false;
+        }
+        true
+    }
+}

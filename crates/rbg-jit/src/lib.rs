@@ -1,0 +1,252 @@
+//! The native engine: machine code for each game at load time.
+//!
+//! [`compile`] turns a [`GameModel`]'s tables into machine code with
+//! Cranelift (`gen.rs`: the walks, `probe.rs`: the probes) and returns the
+//! same game played by that code. States, moves and move order are the
+//! interpreter's; the two engines are interchangeable.
+//!
+//! ```no_run
+//! let text = std::fs::read_to_string("games/ticTacToe.rbg").unwrap();
+//! let game = rbg_engine::GameModel::from_text(&text).unwrap();
+//! let native = rbg_jit::compile(&game).unwrap();
+//! let mut r = native.reasoner();
+//! let mut moves = rbg_engine::MoveList::default();
+//! r.legal_moves(&native.initial_state(), &mut moves);
+//! ```
+
+mod gen;
+mod probe;
+mod rt;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{AbiParam, Signature};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Linkage, Module};
+use rbg_engine::raw::{Compiled, NONE};
+use rbg_engine::{GameModel, Native, NativeWalker};
+
+use gen::{Callees, Mode, Walk};
+use rt::WalkFn;
+
+/// Why code generation failed (an unsupported host, or a Cranelift error).
+#[derive(Clone, Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "native code generation failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Which engine plays a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The table-driven interpreter of `rbg-engine`.
+    Interp,
+    /// Machine code generated at load time.
+    Native,
+}
+
+impl Engine {
+    /// The default engine: the interpreter, until the native engine is
+    /// faster on every game.
+    pub fn default_for_host() -> Engine {
+        Engine::Interp
+    }
+
+    /// Prepares `game` for this engine.
+    pub fn prepare(self, game: &GameModel) -> Result<GameModel, Error> {
+        match self {
+            Engine::Interp => Ok(game.interpreted()),
+            Engine::Native => compile(game),
+        }
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        match s {
+            "interp" => Ok(Engine::Interp),
+            "native" => Ok(Engine::Native),
+            _ => Err(format!("unknown engine {s:?} (expected interp or native)")),
+        }
+    }
+}
+
+/// The generated code of one game, with the tables it reads.
+pub(crate) struct Code {
+    /// The tables; the code embeds their addresses.
+    pub c: Arc<Compiled>,
+    pub collect: WalkFn,
+    pub exists: WalkFn,
+    pub keeper: WalkFn,
+    /// Time spent generating the code.
+    pub time: Duration,
+    /// Owns the code's memory (freed on drop).
+    module: Option<JITModule>,
+}
+
+// SAFETY: the code and tables are immutable once made; the module is only
+// touched again to free it.
+unsafe impl Send for Code {}
+unsafe impl Sync for Code {}
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: every walker holds an `Arc<Code>`, so no code of this
+            // module can run any more.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+struct Engineered {
+    code: Arc<Code>,
+}
+
+impl Native for Engineered {
+    fn walker(&self) -> Box<dyn NativeWalker> {
+        Box::new(rt::Walker::new(self.code.clone()))
+    }
+
+    fn name(&self) -> &'static str {
+        "native"
+    }
+
+    fn codegen_time(&self) -> Duration {
+        self.code.time
+    }
+}
+
+/// Generates machine code for `game`; returns the game played by it.
+pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
+    let code = build(Arc::new(game.compiled().clone()))?;
+    Ok(game.with_native(Arc::new(Engineered {
+        code: Arc::new(code),
+    })))
+}
+
+fn err(e: impl fmt::Display) -> Error {
+    Error(e.to_string())
+}
+
+fn build(c: Arc<Compiled>) -> Result<Code, Error> {
+    let start = Instant::now();
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(err)?;
+    flags.set("enable_verifier", "false").map_err(err)?;
+    flags.set("use_colocated_libcalls", "false").map_err(err)?;
+    flags.set("is_pic", "false").map_err(err)?;
+    let isa = cranelift_native::builder()
+        .map_err(err)?
+        .finish(settings::Flags::new(flags))
+        .map_err(err)?;
+    let call_conv = isa.default_call_conv();
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    ));
+    let ptr = I64;
+    let sig = |params: &[cranelift_codegen::ir::Type], ret: Option<cranelift_codegen::ir::Type>| {
+        let mut s = Signature::new(call_conv);
+        s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        s.returns.extend(ret.map(AbiParam::new));
+        s
+    };
+    let walk_sig = sig(&[ptr, I32, I32, I32], Some(I32));
+    let probe_sig = sig(&[ptr, I32], Some(I32));
+    let modes = [Mode::Collect, Mode::Exists, Mode::Keeper, Mode::Pattern];
+    let ids: Vec<FuncId> = modes
+        .iter()
+        .map(|m| {
+            module
+                .declare_function(&format!("walk_{m:?}"), Linkage::Local, &walk_sig)
+                .map_err(err)
+        })
+        .collect::<Result<_, _>>()?;
+    let probes = &c.probes;
+    let probe_ids: Vec<Option<FuncId>> = (0..c.starts.len())
+        .map(|k| {
+            let pc = probes.start[k];
+            if k == 0 || pc == NONE {
+                return Ok(None);
+            }
+            module
+                .declare_function(&format!("probe_{k}"), Linkage::Local, &probe_sig)
+                .map(Some)
+                .map_err(err)
+        })
+        .collect::<Result<_, _>>()?;
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    for (k, id) in probe_ids.iter().enumerate() {
+        let Some(id) = *id else { continue };
+        ctx.func.signature = probe_sig.clone();
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        probe::emit(&c, probes.start[k], b);
+        module.define_function(id, &mut ctx).map_err(err)?;
+        module.clear_context(&mut ctx);
+    }
+    for (i, &mode) in modes.iter().enumerate() {
+        ctx.func.signature = walk_sig.clone();
+        let this = module.declare_func_in_func(ids[i], &mut ctx.func);
+        let pattern = module.declare_func_in_func(ids[3], &mut ctx.func);
+        let probe_refs = probe_ids
+            .iter()
+            .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
+            .collect();
+        let sig_ws = ctx.func.import_signature(sig(&[ptr], None));
+        let sig_level = ctx.func.import_signature(sig(&[ptr, I32], Some(ptr)));
+        let sig_push = ctx.func.import_signature(sig(&[ptr, I32, I32], None));
+        let callees = Callees {
+            this,
+            pattern,
+            probes: probe_refs,
+            sig_ws,
+            sig_level,
+            sig_push,
+        };
+        let t0 = Instant::now();
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        Walk::emit(&c, mode, b, &callees);
+        let t1 = Instant::now();
+        let insts = ctx.func.dfg.num_insts();
+        let blocks = ctx.func.dfg.num_blocks();
+        module.define_function(ids[i], &mut ctx).map_err(err)?;
+        // A debugging aid: the size and generation time of each walk.
+        if std::env::var_os("RBG_JIT_TRACE").is_some() {
+            eprintln!(
+                "{mode:?}: emit {:?} compile {:?} insts {insts} blocks {blocks}",
+                t1 - t0,
+                t1.elapsed()
+            );
+        }
+        module.clear_context(&mut ctx);
+    }
+    module.finalize_definitions().map_err(err)?;
+    let f = |i: usize| {
+        let p = module.get_finalized_function(ids[i]);
+        // SAFETY: the function was defined with the signature of `WalkFn`
+        // in the host's default calling convention ("C").
+        unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
+    };
+    let (collect, exists, keeper) = (f(0), f(1), f(2));
+    Ok(Code {
+        c,
+        collect,
+        exists,
+        keeper,
+        time: start.elapsed(),
+        module: Some(module),
+    })
+}
