@@ -24,17 +24,27 @@ use rbg_lang::ast::{ArithOp, CmpOp};
 
 use crate::rt::{self, Off};
 
-/// What a walk does (the interpreter's `M`).
+/// Which automata a walk handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// Record every move.
-    Collect,
-    /// Stop at the first move.
-    Exists,
-    /// Stop at the first move, keeping its changes and its switch.
-    Keeper,
-    /// Decide a pattern: stop at the first accepting node.
+    /// The rules; what to do at a switch is the run-time mode (`RunMode`),
+    /// a parameter of the function.
+    Rules,
+    /// Pattern bodies: stop at the first accepting node.
     Pattern,
+}
+
+/// What a rules walk does at a switch (the interpreter's `M`), passed as
+/// the walk's last parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub(crate) enum RunMode {
+    /// Record every move.
+    Collect = 0,
+    /// Stop at the first move.
+    Exists = 1,
+    /// Stop at the first move, keeping its changes and its switch.
+    Keeper = 2,
 }
 
 /// Functions a walk calls.
@@ -59,8 +69,8 @@ pub(crate) fn states_of(c: &Compiled, mode: Mode) -> Vec<bool> {
     let n = c.trans_off.len() - 1;
     let mut seen = vec![false; n];
     let mut todo: Vec<u32> = match mode {
-        Mode::Pattern => c.starts[1..].to_vec(),
-        _ => vec![c.starts[0]],
+        Mode::Pattern => walked_patterns(c).collect(),
+        Mode::Rules => vec![c.starts[0]],
     };
     for &q in &todo {
         seen[q as usize] = true;
@@ -88,14 +98,21 @@ pub(crate) fn states_of(c: &Compiled, mode: Mode) -> Vec<bool> {
     seen
 }
 
+/// The start states of the patterns decided by a walk (not by a probe).
+fn walked_patterns(c: &Compiled) -> impl Iterator<Item = u32> + '_ {
+    (1..c.starts.len())
+        .filter(|&k| c.probes.start[k] == NONE)
+        .map(|k| c.starts[k])
+}
+
 /// The states a walk of `mode` can start at: the automata's starts, the
 /// states after a modifier (a new level) and after a switch (a rules
 /// index).
 fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
     let mut root = vec![false; members.len()];
     match mode {
-        Mode::Pattern => c.starts[1..].iter().for_each(|&s| root[s as usize] = true),
-        _ => root[c.starts[0] as usize] = true,
+        Mode::Pattern => walked_patterns(c).for_each(|s| root[s as usize] = true),
+        Mode::Rules => root[c.starts[0] as usize] = true,
     }
     for q in (0..members.len()).filter(|&q| members[q]) {
         for tr in c.transitions(q as u32) {
@@ -120,6 +137,9 @@ pub(crate) struct Walk<'a, 'b> {
     f: &'a Callees,
     ws: Value,
     level: Value,
+    /// The run-time mode (a `RunMode`) and whether it is `Keeper` (i8).
+    run: Value,
+    keeper: Value,
     base: Value,
     board: Value,
     counts: Value,
@@ -151,7 +171,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
-        let (ws, q0, v0, level) = (params[0], params[1], params[2], params[3]);
+        let (ws, q0, v0, level, run) = (params[0], params[1], params[2], params[3], params[4]);
+        let keeper = b.ins().icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64);
         let base = b.ins().load(I64, FLAGS, ws, Off::STACK_LEN);
         let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
         let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
@@ -183,6 +204,8 @@ impl<'a, 'b> Walk<'a, 'b> {
             f,
             ws,
             level,
+            run,
+            keeper,
             base,
             board,
             counts,
@@ -471,33 +494,42 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.found_state(tr.to, t)
     }
 
-    /// Takes switch `sw` at `v`. Returns false when it ended the block.
+    /// Takes switch `sw` at `v`: records the move, or stops (keeping the
+    /// switch for the keeper). Returns false when it ended the block.
     fn switch(&mut self, sw: &Tr, v: Value) -> bool {
-        match self.mode {
-            Mode::Collect => {
-                let f = self.b.ins().iconst(I64, rt::push_move as *const () as i64);
-                let a = self.b.ins().iconst(I32, sw.to as i64);
-                self.b
-                    .ins()
-                    .call_indirect(self.f.sig_push, f, &[self.ws, a, v]);
-                true
-            }
-            Mode::Exists => {
-                self.b.ins().jump(self.stop, &[]);
-                false
-            }
-            Mode::Keeper => {
-                let p = self.b.ins().iconst(I32, sw.arg as i64);
-                let r = self.b.ins().iconst(I32, sw.to as i64);
-                self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
-                self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
-                self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
-                self.b.ins().jump(self.stop, &[]);
-                false
-            }
+        if self.mode == Mode::Pattern {
             // Patterns contain no switches.
-            Mode::Pattern => true,
+            return true;
         }
+        let (collect, other, keep, cont) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let is_collect = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::Equal, self.run, RunMode::Collect as i64);
+        self.b.ins().brif(is_collect, collect, &[], other, &[]);
+        self.b.switch_to_block(collect);
+        let f = self.b.ins().iconst(I64, rt::push_move as *const () as i64);
+        let a = self.b.ins().iconst(I32, sw.to as i64);
+        self.b
+            .ins()
+            .call_indirect(self.f.sig_push, f, &[self.ws, a, v]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(other);
+        self.b.ins().brif(self.keeper, keep, &[], self.stop, &[]);
+        self.b.switch_to_block(keep);
+        let p = self.b.ins().iconst(I32, sw.arg as i64);
+        let r = self.b.ins().iconst(I32, sw.to as i64);
+        self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
+        self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
+        self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
+        self.b.ins().jump(self.stop, &[]);
+        self.b.switch_to_block(cont);
+        true
     }
 
     /// The block of state `q`.
@@ -882,7 +914,10 @@ impl<'a, 'b> Walk<'a, 'b> {
         }
         let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
         let lvl = self.b.ins().iadd_imm(self.level, 1);
-        let call = self.b.ins().call(self.f.pattern, &[self.ws, start, v, lvl]);
+        let call = self
+            .b
+            .ins()
+            .call(self.f.pattern, &[self.ws, start, v, lvl, self.run]);
         self.b.inst_results(call)[0]
     }
 
@@ -964,9 +999,8 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// undoes the modifier with `undo` (unless the keeper stopped there).
     /// Returns false when the code ended the block.
     fn descend(&mut self, a: u32, v: Value, skip: Block, undo: impl FnOnce(&mut Self)) -> bool {
-        let collect = self.mode == Mode::Collect;
         let mut cur_len = None;
-        if collect {
+        if self.mode == Mode::Rules {
             let len = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_LEN);
             let cap = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_CAP);
             let full = self.b.ins().icmp(IntCC::Equal, len, cap);
@@ -1001,12 +1035,17 @@ impl<'a, 'b> Walk<'a, 'b> {
         }
         let av = self.b.ins().iconst(I32, a as i64);
         let lvl = self.b.ins().iadd_imm(self.level, 1);
-        let call = self.b.ins().call(self.f.this, &[self.ws, av, v, lvl]);
+        let call = self
+            .b
+            .ins()
+            .call(self.f.this, &[self.ws, av, v, lvl, self.run]);
         let stopped = self.b.inst_results(call)[0];
-        if self.mode == Mode::Keeper {
-            // The keeper keeps its move.
+        if self.mode == Mode::Rules {
+            // The keeper keeps its move (a collecting walk never stops).
             let cont = self.b.create_block();
-            self.b.ins().brif(stopped, self.stop, &[], cont, &[]);
+            let stopped8 = self.b.ins().icmp_imm(IntCC::NotEqual, stopped, 0);
+            let kept = self.b.ins().band(stopped8, self.keeper);
+            self.b.ins().brif(kept, self.stop, &[], cont, &[]);
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {
@@ -1016,10 +1055,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.ins().store(FLAGS, len, self.ws, Off::CUR_LEN);
         }
         undo(self);
-        if matches!(self.mode, Mode::Exists | Mode::Pattern) {
-            self.b.ins().brif(stopped, self.stop, &[], skip, &[]);
-            return false;
-        }
-        true
+        self.b.ins().brif(stopped, self.stop, &[], skip, &[]);
+        false
     }
 }

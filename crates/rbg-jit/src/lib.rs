@@ -86,9 +86,8 @@ impl std::str::FromStr for Engine {
 pub(crate) struct Code {
     /// The tables; the code embeds their addresses.
     pub c: Arc<Compiled>,
-    pub collect: WalkFn,
-    pub exists: WalkFn,
-    pub keeper: WalkFn,
+    /// The rules' walk.
+    pub rules: WalkFn,
     /// Time spent generating the code.
     pub time: Duration,
     /// Owns the code's memory (freed on drop).
@@ -163,9 +162,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         s.returns.extend(ret.map(AbiParam::new));
         s
     };
-    let walk_sig = sig(&[ptr, I32, I32, I32], Some(I32));
+    let walk_sig = sig(&[ptr, I32, I32, I32, I32], Some(I32));
     let probe_sig = sig(&[ptr, I32], Some(I32));
-    let modes = [Mode::Collect, Mode::Exists, Mode::Keeper, Mode::Pattern];
+    let modes = [Mode::Rules, Mode::Pattern];
     let ids: Vec<FuncId> = modes
         .iter()
         .map(|m| {
@@ -200,7 +199,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     for (i, &mode) in modes.iter().enumerate() {
         ctx.func.signature = walk_sig.clone();
         let this = module.declare_func_in_func(ids[i], &mut ctx.func);
-        let pattern = module.declare_func_in_func(ids[3], &mut ctx.func);
+        let pattern = module.declare_func_in_func(ids[1], &mut ctx.func);
         let probe_refs = probe_ids
             .iter()
             .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
@@ -240,12 +239,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         // in the host's default calling convention ("C").
         unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
     };
-    let (collect, exists, keeper) = (f(0), f(1), f(2));
     Ok(Code {
         c,
-        collect,
-        exists,
-        keeper,
+        rules: f(0),
         time: start.elapsed(),
         module: Some(module),
     })

@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use rbg_engine::{ModApp, MoveList, NativeWalker, State};
 
+use crate::gen::RunMode;
 use crate::Code;
 
-/// A walk: `(workspace, state, vertex, level) -> stop`.
-pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, u32, u32, u32) -> u32;
+/// A walk: `(workspace, state, vertex, level, run mode) -> stop`.
+pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, u32, u32, u32, u32) -> u32;
 
 /// Visited stamps of one level: the generation and the stamp buffer.
 #[repr(C)]
@@ -222,12 +223,12 @@ impl Walker {
         Walker { code, ws }
     }
 
-    fn run(&mut self, f: WalkFn, s: &mut State, q: u32, v: u32) -> bool {
+    fn run(&mut self, mode: RunMode, s: &mut State, q: u32, v: u32) -> bool {
         self.ws.enter(s);
-        // SAFETY: `f` is generated for this game, `s` is a state of this
+        // SAFETY: the walk is generated for this game, `s` is a state of this
         // game (checked by the caller), and the workspace points at its
         // buffers for the duration of the call.
-        let stop = unsafe { f(&mut *self.ws, q, v, 0) } != 0;
+        let stop = unsafe { (self.code.rules)(&mut *self.ws, q, v, 0, mode as u32) } != 0;
         self.ws.board = std::ptr::null_mut();
         stop
     }
@@ -238,19 +239,19 @@ impl NativeWalker for Walker {
         out.clear();
         std::mem::swap(&mut self.ws.out, out);
         let (_, q, v) = s.raw_control();
-        self.run(self.code.collect, s, q, v);
+        self.run(RunMode::Collect, s, q, v);
         std::mem::swap(&mut self.ws.out, out);
     }
 
     fn has_move(&mut self, s: &mut State) -> bool {
         let (_, q, v) = s.raw_control();
-        self.run(self.code.exists, s, q, v)
+        self.run(RunMode::Exists, s, q, v)
     }
 
     fn keeper_move(&mut self, s: &mut State) -> Option<(u32, u32, u32)> {
         let (_, q, v) = s.raw_control();
         // A walk that found no move has undone everything it applied.
-        self.run(self.code.keeper, s, q, v).then(|| {
+        self.run(RunMode::Keeper, s, q, v).then(|| {
             let [p, r, pos] = self.ws.switched;
             (p, r, pos)
         })
