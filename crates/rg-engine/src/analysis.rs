@@ -19,7 +19,7 @@
 
 use rg_lang::checked::CheckedGame;
 
-use crate::tables::{Check, Edge, Guard, MapRef, Op};
+use crate::tables::{Check, Edge, Guard, Op};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Status {
@@ -37,23 +37,10 @@ enum Status {
 pub struct EdgeFacts<'a> {
     /// Edges per source node.
     pub per_node: &'a [Vec<Edge>],
-    /// Slots below this are user variables (the key).
-    pub user_slots: usize,
-    /// Map operands of map assignments.
-    pub map_pairs: &'a [(MapRef, MapRef)],
+    /// Per edge (same layout): whether it assigns a user variable (the key).
+    pub writes_key: &'a [Vec<bool>],
     /// The reachability checks.
     pub checks: &'a [Check],
-}
-
-impl EdgeFacts<'_> {
-    /// Whether `op` writes a slot of the key.
-    fn writes_key(&self, op: &Op) -> bool {
-        match op {
-            Op::Assign(p, _) | Op::AssignAny(p, _) => (p.base as usize) < self.user_slots,
-            Op::AssignMap(i) => (self.map_pairs[*i as usize].0.at.base as usize) < self.user_slots,
-            _ => false,
-        }
-    }
 }
 
 /// The visited check of every node (`@unique` nodes given by `unique`).
@@ -130,13 +117,12 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
             }
             let (from, i) = incoming[q].1.expect("one incoming edge");
             let op = &facts.per_node[from as usize][i].op;
+            let key = facts.writes_key[from as usize][i];
             let s = match prev {
-                Status::Single if matches!(op, Op::AssignAny(..)) && !facts.writes_key(op) => {
-                    Status::Checked
-                }
+                Status::Single if matches!(op, Op::AssignAny(..)) && !key => Status::Checked,
                 Status::Single if matches!(op, Op::AssignAny(..)) => Status::Unique,
                 Status::Single => Status::Single,
-                Status::Unique | Status::Checked if !facts.writes_key(op) => Status::Unique,
+                Status::Unique | Status::Checked if !key => Status::Unique,
                 _ => Status::Checked,
             };
             let s = adjust(s, unique[q]);

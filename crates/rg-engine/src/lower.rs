@@ -11,7 +11,8 @@ use rg_lang::types::Ty;
 use crate::analysis;
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
-    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, NodeInfo, Op, Operand, Tables,
+    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place, Tables,
+    NO_SLOT,
 };
 use crate::LoadError;
 
@@ -23,6 +24,8 @@ struct Lowerer<'a> {
     consts: Vec<u16>,
     reads: Vec<Access>,
     steps: Vec<KeyStep>,
+    fun: Vec<u32>,
+    fun_index: HashMap<Vec<u32>, u32>,
 }
 
 /// Lowers a checked game.
@@ -42,6 +45,8 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         consts: Vec::new(),
         reads: Vec::new(),
         steps: Vec::new(),
+        fun: Vec::new(),
+        fun_index: HashMap::new(),
     };
     let mut total = 0usize;
     for c in &g.constants {
@@ -85,7 +90,15 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
     let mut any_syms: Vec<u16> = Vec::new();
     let mut map_pairs: Vec<(MapRef, MapRef)> = Vec::new();
     let mut per_node: Vec<Vec<Edge>> = vec![Vec::new(); g.nodes.len()];
+    let mut writes_key: Vec<Vec<bool>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
+        let key = match &e.label {
+            CLabel::Assign(t, _) | CLabel::AssignAny(t, _) => {
+                t.root_var().is_some_and(|v| v < g.user_variables())
+            }
+            _ => false,
+        };
+        writes_key[e.from.0 as usize].push(key);
         let op = match &e.label {
             CLabel::Skip => Op::Skip,
             CLabel::Tag(s) => Op::Tag(s.0 as u16),
@@ -126,7 +139,12 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
                 Op::Reach(id, *positive)
             }
         };
-        per_node[e.from.0 as usize].push(Edge { op, to: e.to.0 });
+        per_node[e.from.0 as usize].push(Edge {
+            op,
+            to: e.to.0,
+            guard: false,
+            next: Next::Dead,
+        });
     }
     let mut edges = Vec::with_capacity(g.edges.len());
     let mut nodes = Vec::with_capacity(g.nodes.len());
@@ -178,8 +196,7 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
     }
     let facts = analysis::EdgeFacts {
         per_node: &per_node,
-        user_slots,
-        map_pairs: &map_pairs,
+        writes_key: &writes_key,
         checks: &checks,
     };
     let guards = analysis::guards(&facts, &unique);
@@ -191,6 +208,17 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
                 Guard::Repeat(repeat_slots.len() as u32 - 1)
             }
             _ => guard,
+        };
+    }
+    for i in 0..edges.len() {
+        let to = &nodes[edges[i].to as usize];
+        edges[i].guard = to.guard != Guard::None;
+        edges[i].next = match to.end - to.first {
+            0 => Next::Dead,
+            1 if !to.disjoint && !matches!(edges[to.first as usize].op, Op::AssignAny(..)) => {
+                Next::Inline(to.first)
+            }
+            _ => Next::Frame,
         };
     }
     let goal_slots = l.player_slots(g.goals)?;
@@ -238,6 +266,7 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         nodes,
         edges,
         reads: l.reads,
+        fun: l.fun,
         steps: l.steps,
         map_pairs,
         any_syms,
@@ -379,18 +408,74 @@ impl Lowerer<'_> {
         Ok(match (a.mem, a.steps.1) {
             (Mem::Const, 0) => Operand::Imm(self.consts[a.base as usize]),
             (Mem::State, 0) => Operand::Slot(a.base),
-            _ => {
-                self.reads.push(a);
-                Operand::Read(self.reads.len() as u32 - 1)
-            }
+            _ => match self.one_slot_table(&a, false) {
+                Some((slot, table)) if a.mem == Mem::Const => Operand::Tab(slot, table),
+                Some((slot, table)) => Operand::Ind(slot, table),
+                None => {
+                    self.reads.push(a);
+                    Operand::Read(self.reads.len() as u32 - 1)
+                }
+            },
         })
     }
 
     /// An assigned place (rooted at a variable).
-    fn place(&mut self, e: &CExpr) -> Result<Access, LoadError> {
+    fn place(&mut self, e: &CExpr) -> Result<Place, LoadError> {
         let (a, _) = self.access(e)?;
         debug_assert_eq!(a.mem, Mem::State);
-        Ok(a)
+        Ok(match a.steps.1 {
+            0 => Place::Slot(a.base),
+            _ => match self.one_slot_table(&a, true) {
+                Some((slot, table)) => Place::Ind(slot, table),
+                None => {
+                    self.reads.push(a);
+                    Place::Gen(self.reads.len() as u32 - 1)
+                }
+            },
+        })
+    }
+
+    /// For an access with one key step whose key depends on one slot only
+    /// (a slot, or a constant map of a slot), the table over that slot's
+    /// symbol of what the access reads: the constant's symbol (constant
+    /// memory) or the semistate slot. With `place`, keys outside the map
+    /// give [`NO_SLOT`].
+    fn one_slot_table(&mut self, a: &Access, place: bool) -> Option<(u32, u32)> {
+        if a.steps.1 != 1 {
+            return None;
+        }
+        let step = self.steps[a.steps.0 as usize];
+        let (slot, key_of): (u32, Box<dyn Fn(usize) -> u16>) = match step.key {
+            Operand::Slot(s) => (s, Box::new(|x| x as u16)),
+            Operand::Tab(s, t) => {
+                let fun = self.fun.clone();
+                (s, Box::new(move |x| fun[t as usize + x] as u16))
+            }
+            _ => return None,
+        };
+        let n = self.g.symbols.len();
+        let table: Vec<u32> = (0..n)
+            .map(|x| {
+                let k = key_of(x);
+                let i = self.layouts.keys.table[(step.table + k as u32) as usize];
+                let off = a.base + i as u32 * step.stride;
+                match a.mem {
+                    _ if place && i == step.limit => NO_SLOT,
+                    Mem::Const => self.consts[off as usize] as u32,
+                    Mem::State => off,
+                }
+            })
+            .collect();
+        let offset = match self.fun_index.get(&table) {
+            Some(&o) => o,
+            None => {
+                let o = self.fun.len() as u32;
+                self.fun.extend_from_slice(&table);
+                self.fun_index.insert(table, o);
+                o
+            }
+        };
+        Some((slot, offset))
     }
 
     /// A whole map value.

@@ -6,7 +6,7 @@
 use rg_lang::types::{Sym, Ty};
 
 use crate::tables::{Mem, Tables};
-use crate::walk::{offset, place};
+use crate::walk::{offset, place_access};
 use crate::RunError;
 
 fn memory<'a>(t: &'a Tables, st: &'a [u16], mem: Mem) -> &'a [u16] {
@@ -59,7 +59,7 @@ pub fn assign(
     writes: &mut Vec<(u32, u16)>,
 ) -> Result<(), RunError> {
     let (dst, src) = t.map_pairs[i as usize];
-    let od = place(t, st, &dst.at)? as usize;
+    let od = place_access(t, st, &dst.at)? as usize;
     let os = offset(t, st, &src.at) as usize;
     copy(
         t,

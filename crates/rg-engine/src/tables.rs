@@ -11,14 +11,36 @@ use rg_lang::types::{Ty, TypeArena};
 use crate::layout::KeyTables;
 
 /// A value the walk reads: a symbol.
+///
+/// Reads that depend on one slot only (`other[me]`, `board[pos]`,
+/// `board[first[line]]`) are precomputed as a table over that slot's symbol
+/// ([`Tables::fun`]): one or two loads instead of a walk through the keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operand {
     /// A known symbol.
     Imm(u16),
     /// A semistate slot.
     Slot(u32),
+    /// `fun[table + st[slot]]`: a symbol (a constant map applied to a slot).
+    Tab(u32, u32),
+    /// `st[fun[table + st[slot]]]`: a slot chosen by a slot's symbol.
+    Ind(u32, u32),
     /// A computed read (index into [`Tables::reads`]).
     Read(u32),
+}
+
+/// Marks a key outside a map's keys in the slot tables of [`Place::Ind`].
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// A semistate slot an assignment writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A fixed slot.
+    Slot(u32),
+    /// `fun[table + st[slot]]` ([`NO_SLOT`]: a key outside the map's keys).
+    Ind(u32, u32),
+    /// A computed place (index into [`Tables::reads`]).
+    Gen(u32),
 }
 
 /// Which array a read or map reference looks in.
@@ -79,14 +101,27 @@ pub enum Op {
     CmpMap(u32, bool),
     /// `? check` (`true`) or `! check`.
     Reach(u32, bool),
-    /// `place = value` on a symbol slot (a slot of the semistate).
-    Assign(Access, Operand),
+    /// `place = value` on a symbol slot.
+    Assign(Place, Operand),
     /// `place = value` on maps (index into [`Tables::map_pairs`], place first).
     AssignMap(u32),
     /// `place = T(*)`: symbols `syms.0 .. syms.0 + syms.1` of [`Tables::any_syms`].
-    AssignAny(Access, (u32, u32)),
+    AssignAny(Place, (u32, u32)),
     /// `player = value`: ends a move walk.
     SetPlayer(Operand),
+}
+
+/// What the walk does after an edge's action succeeded, decided by the
+/// target node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// The target has no edges: the walk ends there.
+    Dead,
+    /// The target has a single edge (not an any-assignment, not `@disjoint`):
+    /// follow it without a frame.
+    Inline(u32),
+    /// The target offers a choice: push a frame.
+    Frame,
 }
 
 /// An edge: action and target node.
@@ -96,6 +131,10 @@ pub struct Edge {
     pub op: Op,
     /// The target node.
     pub to: u32,
+    /// Whether the target has a visited check.
+    pub guard: bool,
+    /// How the walk goes on at the target.
+    pub next: Next,
 }
 
 /// How the walk avoids visiting a node twice with the same key.
@@ -140,8 +179,10 @@ pub struct Tables {
     pub nodes: Vec<NodeInfo>,
     /// Edges grouped by source node, file order within a node.
     pub edges: Vec<Edge>,
-    /// Computed reads.
+    /// Computed reads and places.
     pub reads: Vec<Access>,
+    /// Tables of [`Operand::Tab`], [`Operand::Ind`] and [`Place::Ind`].
+    pub fun: Vec<u32>,
     /// Key steps of reads and places.
     pub steps: Vec<KeyStep>,
     /// Operand pairs of map comparisons and map assignments.

@@ -19,7 +19,7 @@
 
 use crate::moves::MoveList;
 use crate::seen::Seen;
-use crate::tables::{Access, Guard, Mem, Op, Operand, Tables};
+use crate::tables::{Access, Guard, Mem, Next, Op, Operand, Place, Tables, NO_SLOT};
 use crate::RunError;
 
 /// Checks nested deeper than this are an error.
@@ -90,19 +90,23 @@ pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
     match o {
         Operand::Imm(v) => v,
         Operand::Slot(s) => st[s as usize],
-        Operand::Read(i) => {
-            let a = &t.reads[i as usize];
-            let off = offset(t, st, a);
-            match a.mem {
-                Mem::State => st[off as usize],
-                Mem::Const => t.consts[off as usize],
-            }
-        }
+        Operand::Tab(s, table) => t.fun[(table + st[s as usize] as u32) as usize] as u16,
+        Operand::Ind(s, table) => st[t.fun[(table + st[s as usize] as u32) as usize] as usize],
+        Operand::Read(i) => read_general(t, st, i),
+    }
+}
+
+#[inline(never)]
+fn read_general(t: &Tables, st: &[u16], i: u32) -> u16 {
+    let a = &t.reads[i as usize];
+    let off = offset(t, st, a);
+    match a.mem {
+        Mem::State => st[off as usize],
+        Mem::Const => t.consts[off as usize],
     }
 }
 
 /// The slot an access reads (a key outside a map's keys reads its default).
-#[inline]
 pub(crate) fn offset(t: &Tables, st: &[u16], a: &Access) -> u32 {
     let mut off = a.base;
     for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
@@ -113,8 +117,24 @@ pub(crate) fn offset(t: &Tables, st: &[u16], a: &Access) -> u32 {
 }
 
 /// The slot an assignment writes; a key outside a map's keys is an error.
-#[inline]
-pub(crate) fn place(t: &Tables, st: &[u16], a: &Access) -> Result<u32, RunError> {
+#[inline(always)]
+fn place(t: &Tables, st: &[u16], p: Place) -> Result<u32, RunError> {
+    match p {
+        Place::Slot(s) => Ok(s),
+        Place::Ind(s, table) => {
+            let k = st[s as usize];
+            match t.fun[(table + k as u32) as usize] {
+                NO_SLOT => Err(RunError::ForeignKey(k)),
+                slot => Ok(slot),
+            }
+        }
+        Place::Gen(i) => place_access(t, st, &t.reads[i as usize]),
+    }
+}
+
+/// The slot a computed place writes.
+#[inline(never)]
+pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, RunError> {
     let mut off = a.base;
     for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
         let k = read(t, st, s.key);
@@ -433,11 +453,11 @@ impl Walker {
                     }
                     Op::Assign(p, v) => {
                         let v = read(t, st, v);
-                        let slot = place(t, st, &p)?;
+                        let slot = place(t, st, p)?;
                         self.write(t, st, slot, v);
                     }
                     Op::AssignAny(p, _) => {
-                        let slot = place(t, st, &p)?;
+                        let slot = place(t, st, p)?;
                         self.write(t, st, slot, sym);
                     }
                     Op::AssignMap(i) => {
@@ -472,27 +492,21 @@ impl Walker {
                         }
                     }
                 }
-                let node = e.to;
-                if mode == Mode::Reach(node) {
+                if mode == Mode::Reach(e.to) {
                     found = true;
                     break 'frames;
                 }
-                if !self.visit(t, st, node, depth, mode)? {
+                if e.guard && !self.visit(t, st, e.to, depth, mode)? {
                     continue 'frames;
                 }
-                let info = t.nodes[node as usize];
-                let count = info.end - info.first;
-                if count == 1
-                    && !info.disjoint
-                    && !matches!(t.edges[info.first as usize].op, Op::AssignAny(..))
-                {
-                    edge = info.first;
-                    continue;
+                match e.next {
+                    Next::Inline(next) => edge = next,
+                    Next::Frame => {
+                        self.push_frame(t, st, e.to)?;
+                        continue 'frames;
+                    }
+                    Next::Dead => continue 'frames,
                 }
-                if count > 0 {
-                    self.push_frame(t, st, node)?;
-                }
-                continue 'frames;
             }
         }
         self.frames.truncate(base);
