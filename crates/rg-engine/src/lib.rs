@@ -70,6 +70,8 @@ pub enum RunError {
     NoMove(u32),
     /// The keeper keeps moving (more than this many moves in a row).
     EndlessKeeper(usize),
+    /// A playout made more than this many moves without ending.
+    EndlessPlay(u64),
     /// Two walks with the same tags end in different states.
     AmbiguousMove(Vec<u16>),
     /// A move's tags grew past this length (a tag on a cycle).
@@ -98,6 +100,7 @@ impl fmt::Display for RunError {
             }
             RunError::NoMove(n) => write!(f, "no legal move at node #{n}, which is not `end`"),
             RunError::EndlessKeeper(n) => write!(f, "the keeper made more than {n} moves in a row"),
+            RunError::EndlessPlay(n) => write!(f, "a play went on for more than {n} moves"),
             RunError::AmbiguousMove(tags) => {
                 write!(f, "two walks of the move {tags:?} lead to different states")
             }
@@ -440,7 +443,7 @@ pub struct Reasoner {
 }
 
 /// Keeper moves in a row beyond this are an error.
-pub const MAX_KEEPER_MOVES: usize = 1 << 20;
+pub const MAX_KEEPER_MOVES: usize = 1 << 12;
 
 impl Reasoner {
     /// The game.

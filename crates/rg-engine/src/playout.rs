@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 
 use crate::{GameModel, MoveList, Mover, Reasoner, RunError, State};
 
-/// Moves (of anyone) in one playout beyond this are an error.
-pub const MAX_PLAYOUT_MOVES: u64 = 1 << 24;
+/// Moves (of anyone) in one playout beyond this are an error (by default).
+pub const MAX_PLAYOUT_MOVES: u64 = 1 << 20;
 
 /// Totals of a series of playouts.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -56,6 +56,9 @@ pub struct Playouts {
     rng: SmallRng,
     /// Whether to check every turn's walks for ambiguity (as `cli run` does).
     pub check_ambiguity: bool,
+    /// Moves (of anyone) in one playout beyond this are an error: the game
+    /// does not end.
+    pub max_moves: u64,
     /// Accumulated results.
     pub stats: PlayoutStats,
 }
@@ -73,6 +76,7 @@ impl Playouts {
             order: Vec::new(),
             rng: SmallRng::seed_from_u64(seed),
             check_ambiguity: true,
+            max_moves: MAX_PLAYOUT_MOVES,
             stats: PlayoutStats {
                 score_sums: vec![0; game.num_players()],
                 ..PlayoutStats::default()
@@ -85,7 +89,7 @@ impl Playouts {
         self.state.clone_from(&self.root);
         let game = self.reasoner.game().clone();
         let mut turns = 0;
-        for _ in 0..MAX_PLAYOUT_MOVES {
+        for _ in 0..self.max_moves {
             self.reasoner.moves(&mut self.state, &mut self.moves)?;
             let n = self.moves.len();
             if n == 0 {
@@ -131,7 +135,7 @@ impl Playouts {
             };
             self.reasoner.apply(&mut self.state, &self.moves, pick);
         }
-        Err(RunError::EndlessKeeper(MAX_PLAYOUT_MOVES as usize))
+        Err(RunError::EndlessPlay(self.max_moves))
     }
 
     /// The final state of the last playout.

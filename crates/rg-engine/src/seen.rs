@@ -6,7 +6,9 @@
 use crate::RunError;
 
 /// At most this many keys per enumeration.
-pub const MAX_KEYS: usize = 1 << 22;
+pub const MAX_KEYS: usize = 1 << 20;
+/// At most this many symbols in the copies of the keys (32 MiB).
+pub const MAX_ARENA: usize = 1 << 24;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -84,7 +86,7 @@ impl Seen {
             }
             i = (i + 1) & mask;
         }
-        if self.count >= MAX_KEYS {
+        if self.count >= MAX_KEYS || self.arena.len() + vars.len() + tags.len() > MAX_ARENA {
             return Err(RunError::TooManyStates(MAX_KEYS));
         }
         let at = self.arena.len() as u32;

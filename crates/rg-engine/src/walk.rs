@@ -25,9 +25,13 @@ use crate::RunError;
 /// Checks nested deeper than this are an error.
 pub const MAX_CHECK_DEPTH: usize = 64;
 /// Moves longer than this many tags are an error (a tag on a cycle).
-pub const MAX_TAGS: usize = 1 << 16;
+pub const MAX_TAGS: usize = 1 << 11;
 /// Walks with more nested choices than this are an error.
-pub const MAX_FRAMES: usize = 1 << 22;
+pub const MAX_FRAMES: usize = 1 << 20;
+/// Edges followed without a frame in one enumeration beyond this are an error.
+pub const MAX_STEPS: usize = 1 << 30;
+/// Assignments on the current walk beyond this are an error.
+pub const MAX_LOG: usize = 1 << 22;
 
 #[derive(Clone, Copy)]
 struct Frame {
@@ -69,6 +73,7 @@ pub struct Walker {
     tag_hash: u64,
     version: u64,
     next_version: u64,
+    steps: usize,
 }
 
 #[inline(always)]
@@ -197,6 +202,7 @@ impl Walker {
     }
 
     fn begin(&mut self, t: &Tables, st: &[u16]) {
+        self.steps = 0;
         self.log.clear();
         self.tags.clear();
         self.vis.clear();
@@ -500,7 +506,15 @@ impl Walker {
                     continue 'frames;
                 }
                 match e.next {
-                    Next::Inline(next) => edge = next,
+                    Next::Inline(next) => {
+                        // Only `@unique` nodes can close a cycle of single
+                        // edges without a visited check: bound such walks.
+                        self.steps += 1;
+                        if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
+                            return Err(RunError::TooManyStates(MAX_STEPS));
+                        }
+                        edge = next;
+                    }
                     Next::Frame => {
                         self.push_frame(t, st, e.to)?;
                         continue 'frames;

@@ -1,0 +1,208 @@
+//! The walk's semantics on small games (`rg-language.md` §5, §6, §7): what is
+//! merged and what is counted twice, pragmas, checks, maps, visibility, and
+//! improper games giving run-time errors.
+
+use rg_engine::perft::{perft, Counting};
+use rg_engine::playout::Playouts;
+use rg_engine::{GameModel, MoveList, Mover, RunError};
+
+const HEAD: &str = "type Player = {x, y};\ntype Score = {0, 1};\n";
+
+fn game(body: &str) -> GameModel {
+    GameModel::from_text(&format!("{HEAD}{body}")).unwrap_or_else(|e| panic!("{e}\n{body}"))
+}
+
+fn perft1(g: &GameModel) -> u64 {
+    perft(g, 1, Counting::Walks).unwrap().leaves
+}
+
+/// The moves (tag texts) of the first real decision.
+fn first_moves(g: &GameModel) -> Vec<String> {
+    let mut r = g.reasoner();
+    let mut s = g.initial_state();
+    r.complete_keeper(&mut s).unwrap();
+    let mut list = MoveList::default();
+    r.moves(&mut s, &mut list).unwrap();
+    (0..list.len()).map(|i| g.move_text(&list, i)).collect()
+}
+
+#[test]
+fn walks_meeting_before_the_last_edge_count_twice() {
+    // Same tags, same variables: merged at c, but the two final edges start
+    // at different nodes, so there are two walks.
+    let g = game(
+        "begin, s: player = x;\ns, a: $ t;\ns, b: $ t;\na, c: ;\nb, c: ;\nc, d: player = keeper;\n\
+                  a, e: player = keeper;\nb, e: player = keeper;\nd, end: ;\ne, end: ;",
+    );
+    // Walks: s-a-c (merged with s-b-c) -> d; s-a-e; s-b-e.
+    assert_eq!(perft1(&g), 3);
+    assert_eq!(perft(&g, 1, Counting::DistinctMoves).unwrap().leaves, 1);
+}
+
+#[test]
+fn equal_values_by_different_assignments_merge() {
+    // v = 1 directly or v = 2 then v = 1: one key at m, one walk.
+    let g = game("type V = {0, 1, 2};\nvar v: V = 0;\nbegin, s: player = x;\ns, a: v = 1;\ns, b: v = 2;\nb, a2: v = 1;\n\
+                  a, m: ;\na2, m: ;\nm, n: $ go;\nn, end: player = keeper;");
+    assert_eq!(perft1(&g), 1);
+}
+
+#[test]
+fn any_assignment_branches_and_goals_are_not_in_the_key() {
+    // Two symbols of a user variable: two walks; of goals: merged into one.
+    let g = game("type V = {0, 1};\nvar v: V = 0;\nbegin, s: player = x;\ns, a: v = V(*);\na, b: ;\nb, end: player = keeper;");
+    assert_eq!(perft1(&g), 2);
+    let g = game(
+        "begin, s: player = x;\ns, a: goals[x] = Score(*);\na, b: ;\nb, end: player = keeper;",
+    );
+    assert_eq!(perft1(&g), 1);
+}
+
+#[test]
+fn disjoint_takes_the_first_legal_edge_only() {
+    let body = "type V = {0, 1};\nvar v: V = 1;\nbegin, s: player = x;\ns, a: v == 0;\ns, b: $ one;\ns, c: $ two;\n\
+                a, end: player = keeper;\nb, end: player = keeper;\nc, end: player = keeper;\n";
+    assert_eq!(perft1(&game(body)), 2);
+    assert_eq!(
+        first_moves(&game(&format!("{body}@disjoint s : a b c;"))),
+        ["one"]
+    );
+    // Not in effect when the count of names differs from the edges.
+    assert_eq!(perft1(&game(&format!("{body}@disjoint s : a b;"))), 2);
+}
+
+#[test]
+fn unique_and_repeat_pragmas_change_the_visited_key() {
+    // Two walks reach m with equal keys; the second is dropped unless @unique.
+    let body =
+        "begin, s: player = x;\ns, a: ;\ns, b: ;\na, m: ;\nb, m: ;\nm, end: player = keeper;\n";
+    assert_eq!(perft1(&game(body)), 1);
+    assert_eq!(perft1(&game(&format!("{body}@unique m;"))), 2);
+    // @repeat keeps only the listed variables: w differs but is not listed.
+    let body = "type V = {0, 1};\nvar w: V = 0;\nbegin, s: player = x;\ns, m: w = V(*);\nm, n: ;\nn, end: player = keeper;\n";
+    assert_eq!(perft1(&game(body)), 2);
+    assert_eq!(perft1(&game(&format!("{body}@repeat m n : ;"))), 1);
+}
+
+#[test]
+fn check_merges_ignore_player_and_depend_on_edge_order() {
+    // rg-language.md §7.7.
+    let rest = "c2, c4: player == y;\nbegin, s: ? c1 -> c4;\ns, end: player = keeper;\nbegin, t: ! c1 -> c4;\nt, u: $ no;\nu, end: player = keeper;\n";
+    let g = game(&format!("c1, c2: player = y;\nc1, c2: ;\n{rest}"));
+    let mut r = g.reasoner();
+    let mut s = g.initial_state();
+    let mut list = MoveList::default();
+    r.moves(&mut s, &mut list).unwrap();
+    assert_eq!(g.move_text(&list, 0), "no");
+    let g = game(&format!("c1, c2: ;\nc1, c2: player = y;\n{rest}"));
+    r = g.reasoner();
+    s = g.initial_state();
+    r.moves(&mut s, &mut list).unwrap();
+    assert_eq!((list.len(), g.move_text(&list, 0)), (1, String::new()));
+}
+
+#[test]
+fn random_children_merge_by_state_and_use_a_ply() {
+    // Two random walks with different tags but the same resulting state: one child.
+    let g = game("type D = {1, 2};\nvar d: D = 1;\nbegin, r: player = random;\nr, a: $ h;\nr, b: $ t;\n\
+                  a, c: d = 2;\nb, c2: d = 2;\nc, p: player = x;\nc2, p: player = x;\np, q: $ m;\nq, end: player = keeper;");
+    assert_eq!(perft(&g, 1, Counting::Walks).unwrap().leaves, 1);
+    assert_eq!(perft(&g, 1, Counting::DistinctMoves).unwrap().leaves, 2);
+    assert_eq!(perft(&g, 2, Counting::Walks).unwrap().leaves, 1);
+}
+
+#[test]
+fn maps_with_defaults_and_foreign_keys() {
+    // m: {a, b} -> {0, 1}; reading key `c` (outside) gives the default 1.
+    let body = "type K = {a, b};\ntype KC = {a, b, c};\ntype V = {0, 1};\nvar m: K -> V = { a: 0, :1 };\nvar k: KC = c;\n\
+                var n: K -> V = { :0 };\nbegin, s: player = x;\ns, t: m[k] == 1;\nt, u: n != m;\nu, w: n = m;\nw, z: n == m;\n\
+                z, z2: $ ok;\nz2, end: player = keeper;\n";
+    assert_eq!(first_moves(&game(body)), ["ok"]);
+    // Writing at a foreign key is an error.
+    let g = game("type K = {a, b};\ntype KC = {a, b, c};\ntype V = {0, 1};\nvar m: K -> V = { :1 };\nvar k: KC = c;\n\
+                  begin, s: player = x;\ns, t: m[k] = 0;\nt, end: player = keeper;");
+    let mut r = g.reasoner();
+    let mut s = g.initial_state();
+    r.complete_keeper(&mut s).unwrap();
+    let before = s.clone();
+    let e = r.moves(&mut s, &mut MoveList::default()).unwrap_err();
+    assert!(matches!(e, RunError::ForeignKey(_)), "{e:?}");
+    assert_eq!(s, before, "state restored after an error");
+}
+
+#[test]
+fn end_is_not_special_during_a_walk() {
+    let g = game(
+        "begin, end: ;\nend, s: player = x;\ns, t: $ go;\nt, end2: player = keeper;\nend2, end: ;",
+    );
+    assert_eq!(first_moves(&g), ["go"]);
+}
+
+#[test]
+fn hidden_tags_and_observations() {
+    let g = game("type C = {l, r};\nvar c: C = l;\nbegin, h: player = x;\nh, h1: c = C(*);\nh1, h2: visible[y] = 0;\n\
+                  h2, h3: $$ c;\nh3, h4: visible[y] = 1;\nh4, h5: $ done;\nh5, end: player = keeper;");
+    let mut r = g.reasoner();
+    let mut s = g.initial_state();
+    let mut list = MoveList::default();
+    r.complete_keeper(&mut s).unwrap();
+    assert_eq!(g.mover(&s).unwrap(), Mover::Player(0));
+    r.moves(&mut s, &mut list).unwrap();
+    assert_eq!(list.len(), 2);
+    for i in 0..2 {
+        let all = g.move_text(&list, i);
+        assert!(all == "l done" || all == "r done", "{all}");
+        assert_eq!(g.tags_text(&g.observation(&list, i, 0)), all);
+        assert_eq!(g.tags_text(&g.observation(&list, i, 1)), "done");
+    }
+}
+
+#[test]
+fn improper_games_give_errors() {
+    // A keeper with two moves: perft sums them, playouts and completion fail.
+    let g = game("begin, a: player = keeper;\nbegin, b: player = keeper;\na, end: player = keeper;\nb, end: player = keeper;");
+    assert!(matches!(
+        Playouts::new(&g, 1).run_one(),
+        Err(RunError::KeeperMoves { count: 2, .. })
+    ));
+    assert!(matches!(
+        g.reasoner().complete_keeper(&mut g.initial_state()),
+        Err(RunError::KeeperMoves { count: 2, .. })
+    ));
+    // No move outside `end`.
+    let g = game("type V = {0, 1};\nvar v: V = 0;\nbegin, a: v == 1;\na, end: player = keeper;");
+    assert!(matches!(
+        Playouts::new(&g, 1).run_one(),
+        Err(RunError::NoMove(0))
+    ));
+    // A tag on a cycle never ends.
+    let g = game("begin, a: player = x;\na, b: $ t;\nb, a: ;\nb, end: player = keeper;");
+    let mut s = g.initial_state();
+    g.reasoner().complete_keeper(&mut s).unwrap();
+    assert!(matches!(
+        g.reasoner().moves(&mut s, &mut MoveList::default()),
+        Err(RunError::EndlessWalk(_))
+    ));
+    // A check whose walk evaluates itself again.
+    let g = game("begin, a: ? c -> d;\na, end: player = keeper;\nc, c2: ;\nc2, d: ? c -> d;");
+    assert!(matches!(
+        g.reasoner().complete_keeper(&mut g.initial_state()),
+        Err(RunError::RecursiveCheck(_))
+    ));
+    // Ambiguous: two walks with tag `t` reach different states.
+    let g = game("type V = {0, 1};\nvar v: V = 0;\nbegin, s: player = x;\ns, a: v = V(*);\na, b: $ t;\nb, end: player = keeper;");
+    assert!(matches!(
+        Playouts::new(&g, 1).run_one(),
+        Err(RunError::AmbiguousMove(_))
+    ));
+    // A keeper that moves forever.
+    let g = game("begin, a: player = keeper;\na, begin: player = keeper;\na, end: player = x;");
+    let e = g.reasoner().complete_keeper(&mut g.initial_state());
+    assert!(
+        matches!(
+            e,
+            Err(RunError::KeeperMoves { .. }) | Err(RunError::EndlessKeeper(_))
+        ),
+        "{e:?}"
+    );
+}
