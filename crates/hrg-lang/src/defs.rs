@@ -80,7 +80,9 @@ impl<'g> Defs<'g> {
                 match e {
                     DomainElement::Name(n) => match index.get(n.text.as_str()) {
                         Some(&j) => {
-                            out.extend(values[j].as_ref().expect("ordered").iter().cloned())
+                            let included = values[j].as_ref().expect("ordered");
+                            defs.spend(included.len(), n.span)?;
+                            out.extend(included.iter().cloned());
                         }
                         None => out.push(Value::sym(&n.text)),
                     },
@@ -90,7 +92,6 @@ impl<'g> Defs<'g> {
                         bindings,
                     } => defs.generate(name, args, bindings, &mut out)?,
                 }
-                defs.spend(out.len(), d.name.span)?;
             }
             if out.is_empty() {
                 return Err(Error::new(
@@ -129,8 +130,9 @@ impl<'g> Defs<'g> {
         Ok(defs)
     }
 
-    fn spend(&mut self, n: usize, span: Span) -> Result<(), Error> {
-        self.budget += n;
+    /// Counts `n` more values against [`MAX_VALUES`].
+    pub fn spend(&mut self, n: usize, span: Span) -> Result<(), Error> {
+        self.budget = self.budget.saturating_add(n);
         if self.budget > MAX_VALUES {
             return Err(Error::new(
                 span,

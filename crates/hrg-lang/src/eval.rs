@@ -19,7 +19,7 @@ use crate::value::{compare, MapValue, Value};
 /// How deeply evaluation may recurse (expressions and calls together).
 pub const MAX_DEPTH: usize = 1000;
 /// How many expressions one translation may evaluate.
-pub const MAX_STEPS: u64 = 20_000_000;
+pub const MAX_STEPS: u64 = 2_000_000;
 
 /// Variables bound by patterns, `where` and `branch`/`repeat`; the last
 /// binding of a name wins.
@@ -354,6 +354,11 @@ impl<'g, 'd> Evaluator<'g, 'd> {
             names.push(&b.var.text);
             columns.push(self.defs.binding_values(b)?);
         }
+        let total = columns
+            .iter()
+            .try_fold(1usize, |acc, c| acc.checked_mul(c.len()))
+            .unwrap_or(usize::MAX);
+        self.defs.spend(total, part.key.span())?;
         let mut combos = Vec::new();
         for_each_product(&columns, |c| combos.push(c));
         if part.bindings.is_empty() {

@@ -37,6 +37,7 @@ pub fn parse_game(text: &str) -> Result<Game, Error> {
         tokens: tokenize(text)?,
         pos: 0,
         depth: 0,
+        tree_depth: 0,
     };
     let mut game = Game::default();
     loop {
@@ -65,6 +66,8 @@ pub(crate) struct Parser<'a> {
     tokens: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// How deep the tree of the expression parsed last is.
+    tree_depth: usize,
 }
 
 impl<'a> Parser<'a> {

@@ -149,18 +149,18 @@ impl<'g> Translator<'g, '_> {
                         format!("expected a repeat count, found `{}`", count.text),
                     )
                 })?;
+                self.repeat(ctx, None, n, body, cur, span)
+            }
+            StmtKind::RepeatIn { var, ty, body } => {
+                let values = self.ev.defs.values(ty)?;
                 self.repeat(
                     ctx,
-                    None,
-                    &vec![Value::sym(""); n.min(super::MAX_EDGES + 1)],
+                    Some((&var.text, &values)),
+                    values.len(),
                     body,
                     cur,
                     span,
                 )
-            }
-            StmtKind::RepeatIn { var, ty, body } => {
-                let values = self.ev.defs.values(ty)?;
-                self.repeat(ctx, Some(&var.text), &values, body, cur, span)
             }
         }
     }
@@ -178,22 +178,23 @@ impl<'g> Translator<'g, '_> {
         Ok(Some(n))
     }
 
-    /// `repeat`: one iteration per value (substituted for `var` if given).
+    /// `repeat`: `count` iterations; with `var`, the i-th substitutes the
+    /// i-th value for the variable.
     fn repeat(
         &mut self,
         ctx: &mut Ctx<'g>,
-        var: Option<&'g str>,
-        values: &[Value],
+        var: Option<(&'g str, &[Value])>,
+        count: usize,
         body: &'g [Stmt],
         mut cur: usize,
         span: Span,
     ) -> Result<Option<usize>, Error> {
         let exit = self.fresh(&ctx.base);
-        for v in values {
+        for i in 0..count {
             let m = self.fresh(&ctx.base);
             let saved = ctx.loop_nodes.replace((exit, m));
-            if let Some(var) = var {
-                ctx.subst.push((var, v.clone()));
+            if let Some((var, values)) = var {
+                ctx.subst.push((var, values[i].clone()));
             }
             let r = self.block(ctx, body, cur, m, span);
             if var.is_some() {

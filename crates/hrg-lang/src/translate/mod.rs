@@ -20,7 +20,7 @@ use crate::value::{MapValue, Value};
 
 /// At most this many edges in a translation (non-reusable graphs are copied
 /// at every call, which can multiply).
-pub const MAX_EDGES: usize = 2_000_000;
+pub const MAX_EDGES: usize = 250_000;
 /// How deeply blocks and graph calls may nest during translation.
 pub const MAX_DEPTH: usize = 256;
 
@@ -62,12 +62,16 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
         });
     }
     let mut ev = Evaluator::new(&mut defs);
+    let mut tables = Vec::with_capacity(game.functions.len());
     for f in &game.functions {
-        let table = function_table(&mut ev, f)?;
+        tables.push(function_table(&mut ev, f)?);
+    }
+    for i in constant_order(game, &tables) {
+        let f = &game.functions[i];
         out.constants.push(rg::Binding {
             name: Name::at(f.name.text.clone(), f.name.span),
             ty: rg_type(&f.ty),
-            value: to_rg(&table, f.name.span)?,
+            value: to_rg(&tables[i], f.name.span)?,
         });
     }
     for v in &game.variables {
@@ -102,6 +106,74 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
     };
     t.entry()?;
     t.finish(out, integers)
+}
+
+/// Functions in file order, except that one whose table names another
+/// function (a function-valued result, §4.20) comes after it: an RG
+/// constant sees only earlier constants. Cycles keep file order.
+fn constant_order(game: &Game, tables: &[Value]) -> Vec<usize> {
+    let index: HashMap<&str, usize> = game
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.text.as_str(), i))
+        .collect();
+    let n = tables.len();
+    let mut deps: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    for (i, t) in tables.iter().enumerate() {
+        let mut stack = vec![t];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Sym(s) => {
+                    if let Some(&j) = index.get(&**s) {
+                        if j != i {
+                            deps[i].insert(j);
+                        }
+                    }
+                }
+                Value::Map(m) => {
+                    stack.push(&m.default);
+                    stack.extend(m.entries.iter().map(|(_, v)| v));
+                }
+                Value::Ctor(..) => {}
+            }
+        }
+    }
+    let mut pending: Vec<usize> = deps.iter().map(BTreeSet::len).collect();
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, d) in deps.iter().enumerate() {
+        for &j in d {
+            users[j].push(i);
+        }
+    }
+    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
+    let mut done = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut scan = 0;
+    while order.len() < n {
+        let next = match ready.pop_first() {
+            Some(i) => i,
+            None => {
+                // A cycle: take the first function not placed yet.
+                while done[scan] {
+                    scan += 1;
+                }
+                scan
+            }
+        };
+        if done[next] {
+            continue;
+        }
+        done[next] = true;
+        order.push(next);
+        for &u in &users[next] {
+            pending[u] = pending[u].saturating_sub(1);
+            if pending[u] == 0 && !done[u] {
+                ready.insert(u);
+            }
+        }
+    }
+    order
 }
 
 /// An HRG type as an RG type (domains keep their names).
