@@ -59,7 +59,7 @@ impl Language {
 pub enum AnyGame {
     /// An RBG game.
     Rbg(rbg_engine::GameModel),
-    /// An RG game.
+    /// An RG game (also an HRG game, translated to RG).
     Rg(rg_engine::GameModel),
 }
 
@@ -79,14 +79,19 @@ impl AnyGame {
                 let file = rg_lang::SourceFile::from_bytes(name, bytes);
                 rg_engine::GameModel::load(&file).map(AnyGame::Rg)
             }
-            Language::Hrg => Err(format!(
-                "{name}: error: {} games cannot be run yet (no engine for them in this build)",
-                lang.name()
-            )),
+            Language::Hrg => {
+                // HRG is translated to RG and run by the RG engine; errors
+                // point into the HRG text.
+                let file = rbg_lang::SourceFile::from_bytes(name, bytes);
+                let (_, checked) = hrg_lang::load(&file).map_err(|d| d.rendered)?;
+                rg_engine::GameModel::new(checked)
+                    .map(AnyGame::Rg)
+                    .map_err(|e| format!("{name}: error: {}", e.0))
+            }
         }
     }
 
-    /// The game's language.
+    /// The game's language (an HRG game runs as RG: `Rg`).
     pub fn language(&self) -> Language {
         match self {
             AnyGame::Rbg(_) => Language::Rbg,
@@ -128,7 +133,12 @@ mod tests {
         let e = AnyGame::from_text(Language::Rg, "x.rg", b"type Player = {a};\nbegin, x: ;")
             .unwrap_err();
         assert!(e.starts_with("x.rg:"), "{e}");
-        let e = AnyGame::from_text(Language::Hrg, "x.hrg", b"").unwrap_err();
-        assert!(e.contains("HRG"), "{e}");
+        let e = AnyGame::from_text(
+            Language::Hrg,
+            "x.hrg",
+            b"domain Player = a\ndomain Score = 0\nv : Q\n",
+        )
+        .unwrap_err();
+        assert!(e.starts_with("x.hrg:3:5: error: "), "{e}");
     }
 }

@@ -259,15 +259,18 @@ impl<'g, 'd> Evaluator<'g, 'd> {
             }
         }
         let shown: Vec<String> = args.iter().map(Value::to_string).collect();
-        Err(Error::new(
+        let mut e = Error::new(
             span,
             format!(
                 "expected a case of `{}` matching ({}), found none",
                 f.name.text,
                 shown.join(", ")
             ),
-        )
-        .with_secondary(f.name.span, "the function"))
+        );
+        if span != f.name.span {
+            e = e.with_secondary(f.name.span, "the function");
+        }
+        Err(e)
     }
 
     /// A map literal: `{ _ = e }` is a map with only a default; `{ :d; ... }`

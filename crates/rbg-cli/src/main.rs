@@ -39,6 +39,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Show a recorded game move by move.
     Replay(cmd::replay::ReplayArgs),
+    /// Print a description translated to another language (`.hrg` to RG).
+    Translate(cmd::translate::TranslateArgs),
 }
 
 fn main() {
@@ -63,6 +65,7 @@ fn main() {
         Command::Match(a) => cmd::matches::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Translate(a) => cmd::translate::run(a),
     };
     std::process::exit(code);
 }

@@ -12,7 +12,7 @@ use super::load_any;
 /// Arguments of `rbg check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Game descriptions (`.rbg`, `.rg`; `-` for RBG on standard input).
+    /// Game descriptions (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input).
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Print the time of loading each game (parsing, lowering, and the

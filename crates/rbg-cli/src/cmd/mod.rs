@@ -11,6 +11,7 @@ pub mod perft;
 pub mod play;
 pub mod replay;
 pub mod serve;
+pub mod translate;
 pub mod view;
 
 use std::io::Read;

@@ -1,0 +1,102 @@
+//! The commands on HRG games (`../shared/rg/examples/*.hrg`, or
+//! `$RG_EXAMPLES`): perft through the shared interface equals `perft.tsv`;
+//! `translate --to rg` prints RG that `check` accepts with the same perft;
+//! bad HRG is reported at its line and column with exit code 1. Skipped with
+//! a message when the folder is missing, unless `CI=true`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn examples() -> Option<PathBuf> {
+    let dir = std::env::var_os("RG_EXAMPLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
+        });
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "RG examples not found at {}",
+        dir.display()
+    );
+    eprintln!("skipped: RG examples not found at {}", dir.display());
+    None
+}
+
+fn rbg(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rbg"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn perft(path: &str, depth: &str) -> String {
+    let out = rbg(&["perft", path, depth, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    json["leaves"].to_string()
+}
+
+#[test]
+fn hrg_examples_through_the_commands() {
+    let Some(dir) = examples() else { return };
+    let table = std::fs::read_to_string(dir.join("perft.tsv")).unwrap();
+    let tmp = std::env::temp_dir().join(format!("rbg-hrg-test-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut checked = 0;
+    for line in table.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        // Depths up to 6 keep the test quick; `hrg-lang`'s own test runs all.
+        if cols.len() != 3 || !cols[0].ends_with(".hrg") || cols[1].parse::<u32>().unwrap() > 6 {
+            continue;
+        }
+        let path = dir.join(cols[0]);
+        let path = path.to_str().unwrap();
+        assert_eq!(perft(path, cols[1]), cols[2], "{line}");
+        let rg = tmp.join(cols[0].replace(".hrg", ".rg"));
+        std::fs::write(&rg, ok(&rbg(&["translate", path, "--to", "rg"]))).unwrap();
+        let rg = rg.to_str().unwrap();
+        assert!(ok(&rbg(&["check", rg])).contains(": ok "));
+        assert_eq!(perft(rg, cols[1]), cols[2], "{line} (printed RG)");
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} lines");
+}
+
+#[test]
+fn bad_hrg_is_reported_in_the_hrg_text() {
+    let tmp = std::env::temp_dir().join(format!("rbg-hrg-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let path = tmp.join("bad.hrg");
+    std::fs::write(
+        &path,
+        "domain Player = x\ndomain Score = 0\ns : Score\ngraph rules() {\n  s = x\n  end()\n}\n",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    for cmd in [
+        vec!["check", path],
+        vec!["translate", path],
+        vec!["perft", path, "1"],
+    ] {
+        let out = rbg(&cmd);
+        assert_eq!(out.status.code(), Some(1), "{cmd:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("{path}:5:7: error: ")),
+            "{cmd:?}: {err}"
+        );
+    }
+}
