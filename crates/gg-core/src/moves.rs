@@ -66,6 +66,13 @@ impl<A: Copy + PartialEq> MoveList<A> {
         self.ends.push(self.atoms.len() as u32);
     }
 
+    /// The buffers: every move's atoms, one after the other, and the end of
+    /// each move in them. For code generators writing moves directly.
+    #[doc(hidden)]
+    pub fn raw_parts_mut(&mut self) -> (&mut Vec<A>, &mut Vec<u32>) {
+        (&mut self.atoms, &mut self.ends)
+    }
+
     /// Appends a move.
     pub fn push(&mut self, m: &[A]) {
         self.atoms.extend_from_slice(m);

@@ -3,7 +3,9 @@
 use std::fmt;
 
 /// A modifier applied at a vertex: the paper's pair (action index, vertex).
+/// (`repr(C)`: generated code writes the two fields in this order.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(C)]
 pub struct ModApp {
     /// Global action index (textual pre-order over the rules, patterns
     /// included).

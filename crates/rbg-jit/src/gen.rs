@@ -59,8 +59,8 @@ pub(crate) struct Callees {
     pub sig_ws: SigRef,
     /// Signature of `level_slow`.
     pub sig_level: SigRef,
-    /// Signature of `push_move`.
-    pub sig_push: SigRef,
+    /// The move recorder (`record.rs`).
+    pub record: FuncRef,
 }
 
 /// The states a walk of `mode` handles: those reachable from the roots
@@ -513,11 +513,8 @@ impl<'a, 'b> Walk<'a, 'b> {
             .icmp_imm(IntCC::Equal, self.run, RunMode::Collect as i64);
         self.b.ins().brif(is_collect, collect, &[], other, &[]);
         self.b.switch_to_block(collect);
-        let f = self.b.ins().iconst(I64, rt::push_move as *const () as i64);
         let a = self.b.ins().iconst(I32, sw.to as i64);
-        self.b
-            .ins()
-            .call_indirect(self.f.sig_push, f, &[self.ws, a, v]);
+        self.b.ins().call(self.f.record, &[self.ws, a, v]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
         self.b.ins().brif(self.keeper, keep, &[], self.stop, &[]);
@@ -1015,10 +1012,9 @@ impl<'a, 'b> Walk<'a, 'b> {
             let cur = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR);
             let off = self.b.ins().ishl_imm(len, 3);
             let addr = self.b.ins().iadd(cur, off);
-            let v64 = self.b.ins().uextend(I64, v);
-            let hi = self.b.ins().ishl_imm(v64, 32);
-            let e = self.b.ins().bor_imm(hi, a as i64);
-            self.b.ins().store(FLAGS, e, addr, 0);
+            let av = self.b.ins().iconst(I32, a as i64);
+            self.b.ins().store(FLAGS, av, addr, 0);
+            self.b.ins().store(FLAGS, v, addr, 4);
             let len1 = self.b.ins().iadd_imm(len, 1);
             self.b.ins().store(FLAGS, len1, self.ws, Off::CUR_LEN);
             cur_len = Some(len);

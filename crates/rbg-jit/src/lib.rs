@@ -16,6 +16,7 @@
 
 mod gen;
 mod probe;
+mod record;
 mod rt;
 
 use std::fmt;
@@ -186,8 +187,17 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
                 .map_err(err)
         })
         .collect::<Result<_, _>>()?;
+    let record_sig = sig(&[ptr, I32, I32], None);
+    let record_id = module
+        .declare_function("record", Linkage::Local, &record_sig)
+        .map_err(err)?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
+    ctx.func.signature = record_sig;
+    let sig_grow = ctx.func.import_signature(sig(&[ptr, I64], None));
+    record::emit(FunctionBuilder::new(&mut ctx.func, &mut fctx), sig_grow);
+    module.define_function(record_id, &mut ctx).map_err(err)?;
+    module.clear_context(&mut ctx);
     for (k, id) in probe_ids.iter().enumerate() {
         let Some(id) = *id else { continue };
         ctx.func.signature = probe_sig.clone();
@@ -206,23 +216,30 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             .collect();
         let sig_ws = ctx.func.import_signature(sig(&[ptr], None));
         let sig_level = ctx.func.import_signature(sig(&[ptr, I32], Some(ptr)));
-        let sig_push = ctx.func.import_signature(sig(&[ptr, I32, I32], None));
+        let record = module.declare_func_in_func(record_id, &mut ctx.func);
         let callees = Callees {
             this,
             pattern,
             probes: probe_refs,
             sig_ws,
             sig_level,
-            sig_push,
+            record,
         };
         let t0 = Instant::now();
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         Walk::emit(&c, mode, b, &callees);
         let t1 = Instant::now();
+        // Debugging aids: `RBG_JIT_DUMP` prints the machine code,
+        // `RBG_JIT_TRACE` the size and generation time of each walk.
+        if std::env::var_os("RBG_JIT_DUMP").is_some() {
+            ctx.set_disasm(true);
+        }
         let insts = ctx.func.dfg.num_insts();
         let blocks = ctx.func.dfg.num_blocks();
         module.define_function(ids[i], &mut ctx).map_err(err)?;
-        // A debugging aid: the size and generation time of each walk.
+        if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("{vcode}");
+        }
         if std::env::var_os("RBG_JIT_TRACE").is_some() {
             eprintln!(
                 "{mode:?}: emit {:?} compile {:?} insts {insts} blocks {blocks}",

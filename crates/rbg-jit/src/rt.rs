@@ -36,8 +36,8 @@ pub(crate) struct Ws {
     pub stack_cap: u64,
     pub levels: *mut LevelRec,
     pub levels_len: u64,
-    /// The move prefix being built, `action | vertex << 32` per modifier.
-    pub cur: *mut u64,
+    /// The move prefix being built.
+    pub cur: *mut ModApp,
     pub cur_len: u64,
     pub cur_cap: u64,
     /// Memoised pattern results, `version << 1 | result`.
@@ -46,14 +46,22 @@ pub(crate) struct Ws {
     pub last_version: u64,
     /// The keeper's switch: player, rules index, position.
     pub switched: [u32; 3],
+    /// The output list's buffers (of the running `legal_moves` call).
+    pub out_atoms: *mut ModApp,
+    pub out_atoms_len: u64,
+    pub out_atoms_cap: u64,
+    pub out_ends: *mut u32,
+    pub out_ends_len: u64,
+    pub out_ends_cap: u64,
     // Owned by Rust only.
     stack_buf: Vec<u64>,
     level_recs: Vec<LevelRec>,
     stamp_bufs: Vec<Vec<u32>>,
-    cur_buf: Vec<u64>,
+    cur_buf: Vec<ModApp>,
     memo_buf: Vec<u64>,
     level_size: usize,
-    out: MoveList,
+    /// The output list's vectors during `legal_moves`.
+    out: (*mut Vec<ModApp>, *mut Vec<u32>),
 }
 
 /// Byte offsets of the workspace fields the generated code uses.
@@ -76,6 +84,12 @@ impl Off {
     pub const VERSION: i32 = offset_of!(Ws, version) as i32;
     pub const LAST_VERSION: i32 = offset_of!(Ws, last_version) as i32;
     pub const SWITCHED: i32 = offset_of!(Ws, switched) as i32;
+    pub const OUT_ATOMS: i32 = offset_of!(Ws, out_atoms) as i32;
+    pub const OUT_ATOMS_LEN: i32 = offset_of!(Ws, out_atoms_len) as i32;
+    pub const OUT_ATOMS_CAP: i32 = offset_of!(Ws, out_atoms_cap) as i32;
+    pub const OUT_ENDS: i32 = offset_of!(Ws, out_ends) as i32;
+    pub const OUT_ENDS_LEN: i32 = offset_of!(Ws, out_ends_len) as i32;
+    pub const OUT_ENDS_CAP: i32 = offset_of!(Ws, out_ends_cap) as i32;
     pub const LEVEL_GEN: i32 = offset_of!(LevelRec, gen) as i32;
     pub const LEVEL_STAMPS: i32 = offset_of!(LevelRec, stamps) as i32;
     pub const LEVEL_SIZE: i64 = std::mem::size_of::<LevelRec>() as i64;
@@ -101,13 +115,19 @@ impl Ws {
             version: 0,
             last_version: 0,
             switched: [0; 3],
+            out_atoms: std::ptr::null_mut(),
+            out_atoms_len: 0,
+            out_atoms_cap: 0,
+            out_ends: std::ptr::null_mut(),
+            out_ends_len: 0,
+            out_ends_cap: 0,
             stack_buf: Vec::with_capacity(64),
             level_recs: Vec::new(),
             stamp_bufs: Vec::new(),
             cur_buf: Vec::with_capacity(16),
             memo_buf: vec![0; c.num_memos as usize * c.num_vertices as usize],
             level_size: c.num_slots as usize * c.num_vertices as usize,
-            out: MoveList::default(),
+            out: (std::ptr::null_mut(), std::ptr::null_mut()),
         });
         ws.stack = ws.stack_buf.as_mut_ptr();
         ws.stack_cap = ws.stack_buf.capacity() as u64;
@@ -174,36 +194,24 @@ pub(crate) extern "C" fn level_slow(ws: *mut Ws, level: u32) -> *mut LevelRec {
     rec
 }
 
-/// Records a legal move: the prefix plus the final switch `action` at
-/// `vertex`.
-pub(crate) extern "C" fn push_move(ws: *mut Ws, action: u32, vertex: u32) {
-    // SAFETY: as in `grow_stack`.
+/// Makes room in the output list for `need` atoms and one more move (called
+/// by the generated `record` when the buffers are full).
+pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64) {
+    // SAFETY: as in `grow_stack`; `out` points at the list of the running
+    // `legal_moves` call, and the generated code wrote the atoms and ends
+    // below the recorded lengths.
     let ws = unsafe { &mut *ws };
-    // SAFETY: the generated code wrote every entry below `cur_len`, which
-    // stays within the buffer's capacity.
-    let cur = unsafe { std::slice::from_raw_parts(ws.cur, ws.cur_len as usize) };
-    let mut prefix = [ModApp {
-        action: 0,
-        vertex: 0,
-    }; 8];
-    if cur.len() <= prefix.len() {
-        for (p, &x) in prefix.iter_mut().zip(cur) {
-            *p = unpack(x);
-        }
-        ws.out
-            .push_with(&prefix[..cur.len()], ModApp { action, vertex });
-    } else {
-        let mut m: Vec<ModApp> = cur.iter().map(|&x| unpack(x)).collect();
-        m.push(ModApp { action, vertex });
-        ws.out.push(&m);
+    let (atoms, ends) = unsafe { (&mut *ws.out.0, &mut *ws.out.1) };
+    unsafe {
+        atoms.set_len(ws.out_atoms_len as usize);
+        ends.set_len(ws.out_ends_len as usize);
     }
-}
-
-fn unpack(x: u64) -> ModApp {
-    ModApp {
-        action: x as u32,
-        vertex: (x >> 32) as u32,
-    }
+    atoms.reserve((need as usize).saturating_sub(atoms.len()).max(atoms.len()));
+    ends.reserve(ends.len().max(16));
+    ws.out_atoms = atoms.as_mut_ptr();
+    ws.out_atoms_cap = atoms.capacity() as u64;
+    ws.out_ends = ends.as_mut_ptr();
+    ws.out_ends_cap = ends.capacity() as u64;
 }
 
 /// A thread's workspace running a game's generated code.
@@ -237,10 +245,24 @@ impl Walker {
 impl NativeWalker for Walker {
     fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) {
         out.clear();
-        std::mem::swap(&mut self.ws.out, out);
+        let (atoms, ends) = out.raw_parts_mut();
+        let ws = &mut *self.ws;
+        (ws.out_atoms, ws.out_atoms_len) = (atoms.as_mut_ptr(), 0);
+        ws.out_atoms_cap = atoms.capacity() as u64;
+        (ws.out_ends, ws.out_ends_len) = (ends.as_mut_ptr(), 0);
+        ws.out_ends_cap = ends.capacity() as u64;
+        ws.out = (atoms, ends);
         let (_, q, v) = s.raw_control();
         self.run(RunMode::Collect, s, q, v);
-        std::mem::swap(&mut self.ws.out, out);
+        let ws = &mut *self.ws;
+        // SAFETY: the generated code wrote this many atoms and ends, within
+        // the capacities (`grow_out` keeps the vectors' buffers and the
+        // workspace's pointers in step).
+        unsafe {
+            (*ws.out.0).set_len(ws.out_atoms_len as usize);
+            (*ws.out.1).set_len(ws.out_ends_len as usize);
+        }
+        ws.out = (std::ptr::null_mut(), std::ptr::null_mut());
     }
 
     fn has_move(&mut self, s: &mut State) -> bool {

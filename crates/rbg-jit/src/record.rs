@@ -1,0 +1,83 @@
+//! Recording a legal move from generated code: `record(ws, action, vertex)`
+//! appends the move prefix and the final switch to the output list's
+//! buffers (`Ws::out_*`, the caller's `MoveList`), growing them through
+//! a helper only when full. Atoms are `ModApp`s (`repr(C)`: action, then
+//! vertex), copied as 8-byte blocks.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{InstBuilder, MemFlags, SigRef};
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+use crate::rt::{self, Off};
+
+const FLAGS: MemFlags = MemFlags::trusted();
+
+/// Emits `record` into `b` (signature `(ws: i64, action: i32, vertex:
+/// i32)`); `sig_grow` is the signature of the growing helper
+/// `(ws, atoms needed) -> ()`.
+pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let (ws, action, vertex) = (p[0], p[1], p[2]);
+    let n = b.ins().load(I64, FLAGS, ws, Off::CUR_LEN);
+    let len = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS_LEN);
+    let need = b.ins().iadd(len, n);
+    let need = b.ins().iadd_imm(need, 1);
+    let cap = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS_CAP);
+    let ends_len = b.ins().load(I64, FLAGS, ws, Off::OUT_ENDS_LEN);
+    let ends_cap = b.ins().load(I64, FLAGS, ws, Off::OUT_ENDS_CAP);
+    let short = b.ins().icmp(IntCC::UnsignedGreaterThan, need, cap);
+    let ends_full = b.ins().icmp(IntCC::Equal, ends_len, ends_cap);
+    let grow_any = b.ins().bor(short, ends_full);
+    let (grow, write) = (b.create_block(), b.create_block());
+    b.set_cold_block(grow);
+    b.ins().brif(grow_any, grow, &[], write, &[]);
+    b.switch_to_block(grow);
+    let f = b.ins().iconst(I64, rt::grow_out as *const () as i64);
+    b.ins().call_indirect(sig_grow, f, &[ws, need]);
+    b.ins().jump(write, &[]);
+    b.switch_to_block(write);
+    let atoms = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS);
+    let cur = b.ins().load(I64, FLAGS, ws, Off::CUR);
+    let off = b.ins().ishl_imm(len, 3);
+    let dst = b.ins().iadd(atoms, off);
+    // Copy the prefix: for i in 0..n { dst[i] = cur[i] }.
+    let i = Variable::from_u32(0);
+    b.declare_var(i, I64);
+    let zero = b.ins().iconst(I64, 0);
+    b.def_var(i, zero);
+    let (head, body, last) = (b.create_block(), b.create_block(), b.create_block());
+    b.ins().jump(head, &[]);
+    b.switch_to_block(head);
+    let iv = b.use_var(i);
+    let more = b.ins().icmp(IntCC::UnsignedLessThan, iv, n);
+    b.ins().brif(more, body, &[], last, &[]);
+    b.switch_to_block(body);
+    let o = b.ins().ishl_imm(iv, 3);
+    let src = b.ins().iadd(cur, o);
+    let x = b.ins().load(I64, FLAGS, src, 0);
+    let d = b.ins().iadd(dst, o);
+    b.ins().store(FLAGS, x, d, 0);
+    let i1 = b.ins().iadd_imm(iv, 1);
+    b.def_var(i, i1);
+    b.ins().jump(head, &[]);
+    b.switch_to_block(last);
+    let o = b.ins().ishl_imm(n, 3);
+    let d = b.ins().iadd(dst, o);
+    b.ins().store(FLAGS, action, d, 0);
+    b.ins().store(FLAGS, vertex, d, 4);
+    b.ins().store(FLAGS, need, ws, Off::OUT_ATOMS_LEN);
+    let ends = b.ins().load(I64, FLAGS, ws, Off::OUT_ENDS);
+    let o = b.ins().ishl_imm(ends_len, 2);
+    let d = b.ins().iadd(ends, o);
+    let need32 = b.ins().ireduce(I32, need);
+    b.ins().store(FLAGS, need32, d, 0);
+    let ends_len1 = b.ins().iadd_imm(ends_len, 1);
+    b.ins().store(FLAGS, ends_len1, ws, Off::OUT_ENDS_LEN);
+    b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize();
+}
