@@ -52,10 +52,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("garbage.rbg", "3:6", "unexpected character"),
 ];
 
-fn rbg_check(path: &str) -> (i32, String, Duration) {
+fn rbg_check(path: &str, engine: &str) -> (i32, String, Duration) {
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_rbg"))
-        .arg("check")
+        .args(["--engine", engine, "check"])
         .arg(path)
         .output()
         .expect("run rbg");
@@ -70,14 +70,17 @@ fn rbg_check(path: &str) -> (i32, String, Duration) {
 fn every_bad_file_is_rejected_at_its_position() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad");
     let mut failures = Vec::new();
-    for (file, pos, msg) in CASES {
+    for ((file, pos, msg), engine) in CASES
+        .iter()
+        .flat_map(|c| ["interp", "native"].map(|e| (c, e)))
+    {
         let path = format!("{dir}/{file}");
-        let (code, stderr, took) = rbg_check(&path);
+        let (code, stderr, took) = rbg_check(&path, engine);
         let first = stderr.lines().next().unwrap_or("");
         let want = format!("{path}:{pos}: error:");
         if code != 1 || !first.starts_with(&want) || !first.contains(msg) {
             failures.push(format!(
-                "{file}: exit {code}, first line {first:?}, want {want} .. {msg}"
+                "{file} ({engine}): exit {code}, first line {first:?}, want {want} .. {msg}"
             ));
         }
         if !stderr.contains('^') {
@@ -108,7 +111,7 @@ fn exponential_macros_and_deep_nesting_fail_fast() {
     for (name, text, pos) in [("blowup.rbg", blowup, "54:10"), ("deep.rbg", deep, "5:")] {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let (code, stderr, took) = rbg_check(path.to_str().unwrap());
+        let (code, stderr, took) = rbg_check(path.to_str().unwrap(), "native");
         let want = format!("{}:{pos}", path.display());
         assert_eq!(code, 1, "{name}: {stderr}");
         assert!(stderr.starts_with(&want), "{name}: {stderr}");
@@ -119,7 +122,7 @@ fn exponential_macros_and_deep_nesting_fail_fast() {
 #[test]
 fn unclosed_parenthesis_shows_where_it_was_opened() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad/unclosed.rbg");
-    let (_, stderr, _) = rbg_check(path);
+    let (_, stderr, _) = rbg_check(path, "interp");
     // The caret is after `{}` on line 6; the `(` on line 5 is labelled.
     assert!(
         stderr.contains("5 │ #rules = ->a ( {e} [e]\n  │              - this `(` is not closed\n6 │   ->> {}\n  │         ^"),

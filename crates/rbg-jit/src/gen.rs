@@ -384,22 +384,43 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.ins().load(I32, FLAGS, a, 0)
     }
 
-    /// Whether piece `p` is in the set of `pieces` (a boolean row).
-    fn in_set(&mut self, p: Value, pieces: &[bool]) -> Value {
+    /// Whether piece `p` is in the set of `pieces`, a boolean row of the
+    /// game's tables (which live as long as the code).
+    fn in_set(&mut self, p: Value, pieces: &'a [bool]) -> Value {
         if pieces.len() <= 64 {
-            let mask = pieces
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (i, &x)| m | (x as u64) << i);
-            let m = self.b.ins().iconst(I64, mask as i64);
-            let p64 = self.b.ins().uextend(I64, p);
-            let sh = self.b.ins().ushr(m, p64);
-            self.b.ins().band_imm(sh, 1)
+            self.mask_test(p, pieces)
         } else {
             let tab = self.table(pieces);
             let a = self.addr(tab, p, 1);
             self.b.ins().uload8(I32, FLAGS, a, 0)
         }
+    }
+
+    /// Whether piece `p` (`< 64`) is in `set`: a bit of an immediate mask.
+    fn mask_test(&mut self, p: Value, set: &[bool]) -> Value {
+        let mask = set
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &x)| m | (x as u64) << i);
+        let m = self.b.ins().iconst(I64, mask as i64);
+        let p64 = self.b.ins().uextend(I64, p);
+        let sh = self.b.ins().ushr(m, p64);
+        self.b.ins().band_imm(sh, 1)
+    }
+
+    /// Whether the `Op::ShiftSwitch` row starting at `row` sends piece `p`
+    /// to state `to` (the pieces `set`).
+    fn switches_to(&mut self, p: Value, set: &[bool], row: u32, to: u32) -> Value {
+        if set.len() <= 64 {
+            return self.mask_test(p, set);
+        }
+        let cells = &self.c.switch_rows[row as usize..];
+        let stride = std::mem::size_of::<(u32, u32)>() as i64;
+        let field = (&cells[0].0 as *const u32 as i64) - (cells.as_ptr() as i64);
+        let tab = self.b.ins().iconst(I64, cells.as_ptr() as i64 + field);
+        let a = self.addr(tab, p, stride);
+        let cell = self.b.ins().load(I32, FLAGS, a, 0);
+        self.b.ins().icmp_imm(IntCC::Equal, cell, to as i64)
     }
 
     fn on_row(&self, row: u32) -> &'a [bool] {
@@ -614,7 +635,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                 }
                 for ((to, slot), set) in groups {
                     let (this, other) = (self.b.create_block(), self.b.create_block());
-                    let is = self.in_set(p, &set);
+                    let is = self.switches_to(p, &set, tr.set, to);
                     self.b.ins().brif(is, this, &[], other, &[]);
                     self.b.switch_to_block(this);
                     self.mark(tr.slot, t, skip);

@@ -64,6 +64,53 @@ fn compare(name: &str, text: &str, games: usize, max_moves: usize) -> usize {
     states
 }
 
+/// Unusual but valid descriptions: loops on a ring, modifiers and nested
+/// patterns inside patterns, arithmetic that overflows or divides by zero,
+/// more than 64 pieces (piece sets as tables), boards of several bit-set
+/// words, a keeper that gets stuck.
+#[test]
+fn native_equals_interpreter_on_unusual_descriptions() {
+    let ring = "#board = v0[e]{r:v1} v1[e]{r:v2} v2[x]{r:v3} v3[e]{r:v0}\n";
+    let many: Vec<String> = (0..70).map(|i| format!("p{i}")).collect();
+    let row = |n: usize, p: &str| format!("[{}]", vec![p; n].join(", "));
+    let big_board = format!(
+        "#board = rectangle(up, down, left, right, {} {} {})\n",
+        row(70, "x"),
+        row(70, "e"),
+        row(70, "p69")
+    );
+    let cases = [
+        // Stars around a ring (the walk's marks end them), a modifier in a
+        // pattern, a nested pattern.
+        format!(
+            "#players = a(5), b(5)\n#pieces = e, x\n#variables = v(5)\n{ring}\
+             #rules = (->a (r)* {{e}} {{? [x] r {{! r {{x}}}}}} [x] [$ v = v + 1] ->b (r)* {{x}} [e])*"
+        ),
+        // Overflow, division by zero and out-of-bounds assignments fail.
+        format!(
+            "#players = a(9), b(9)\n#pieces = e, x\n#variables = v(9)\n{ring}\
+             #rules = (->a (r)* ({{$ v / (v - 2) >= 0}} [x] + {{$ (v + 1) * 2147483647 * 2147483647 * 2147483647 > 0}} [e] \
+             + [$ v = v * 7 + 1] + {{$ (v - 3) * (v - 3) > 2}} [$ a = v]) ->b (r)* [e])*"
+        ),
+        // More than 64 pieces; 210 vertices (4 words per piece list).
+        format!(
+            "#players = a(1), b(1)\n#pieces = e, x, {}\n#variables =\n{big_board}\
+             #rules = (->a ((up* + down*)(left* + right*)) {{x, p65}} [p66] right ({{e}} + {{p69, p66}} [x]) \
+             ->b ((up* + down*)(left* + right*)) {{p66}} [e] (up {{e, p69}} + down {{x}}) ->> {{}})*",
+            many.join(", ")
+        ),
+        // The keeper gets stuck once no `x` is left.
+        format!(
+            "#players = a(1)\n#pieces = e, x\n#variables =\n{ring}\
+             #rules = (->a (r)* {{x}} [e] r [x] ->> (r)* {{? r {{x}}}} [x])*"
+        ),
+    ];
+    for (i, text) in cases.iter().enumerate() {
+        let n = compare(&format!("case {i}"), text, 4, 60);
+        assert!(n > 3, "case {i}: only {n} states");
+    }
+}
+
 #[test]
 fn native_equals_interpreter_on_every_game() {
     let handle = std::thread::Builder::new()
