@@ -52,7 +52,7 @@ pub trait Native: Send + Sync {
     fn walker(&self) -> Box<dyn NativeWalker>;
     /// Short name of the engine (shown by the CLI).
     fn name(&self) -> &'static str;
-    /// Time the code generation took.
+    /// Processor time the code generation took.
     fn codegen_time(&self) -> std::time::Duration;
 }
 
@@ -145,8 +145,8 @@ impl GameModel {
         self.inner.native.as_ref().map_or("interp", |n| n.name())
     }
 
-    /// Time the native engine's code generation took (`None` for the
-    /// interpreter).
+    /// Processor time the native engine's code generation took (`None`
+    /// for the interpreter).
     pub fn codegen_time(&self) -> Option<std::time::Duration> {
         self.inner.native.as_ref().map(|n| n.codegen_time())
     }

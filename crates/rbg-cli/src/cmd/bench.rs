@@ -126,7 +126,10 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
             .collect();
         println!("  average scores: {}", names.join(", "));
         match engine.codegen_ms {
-            Some(ms) => println!("  engine {} (code generation {ms:.1} ms)", engine.name),
+            Some(ms) => println!(
+                "  engine {} (code generation {ms:.1} ms of CPU)",
+                engine.name
+            ),
             None => println!("  engine {}", engine.name),
         }
     }

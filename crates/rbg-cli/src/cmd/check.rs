@@ -35,7 +35,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                     let ms = |d: Duration| d.as_secs_f64() * 1e3;
                     let (engine, codegen) = super::engine_of(&game);
                     let codegen = match codegen {
-                        Some(t) => format!(", of which code generation {:.1} ms", ms(t)),
+                        Some(t) => format!(", code generation {:.1} ms of CPU", ms(t)),
                         None => String::new(),
                     };
                     println!(
