@@ -1,6 +1,7 @@
 //! Reproduces `../shared/rbg-suite/perft.tsv` (reference counts of the
 //! original RBG compiler). Lines with `ref_seconds <= 2` run in the normal
-//! test run (use `--release`); the rest run with `-- --ignored`.
+//! test run (use `--release`), with both engines; the rest run with
+//! `-- --ignored`.
 //!
 //! The suite lives beside the repository (`../shared/rbg-suite`, override
 //! with `RBG_SUITE`). When it is missing the tests skip, except under
@@ -40,7 +41,9 @@ fn lines(dir: &std::path::Path) -> Vec<Line> {
         .collect()
 }
 
-fn run(select: impl Fn(&Line) -> bool, threads: usize) {
+/// Runs the selected lines with the game prepared by `engine` (the
+/// interpreter, or the native engine).
+fn run(select: impl Fn(&Line) -> bool, threads: usize, engine: fn(GameModel) -> GameModel) {
     let Some(dir) = suite_dir() else { return };
     let selected: Vec<Line> = lines(&dir).into_iter().filter(|l| select(l)).collect();
     // Deep rule walks recurse; give them room.
@@ -53,7 +56,7 @@ fn run(select: impl Fn(&Line) -> bool, threads: usize) {
                 if cache.as_ref().map(|c| &c.0) != Some(&l.game) {
                     let text = std::fs::read_to_string(dir.join("games").join(&l.game)).unwrap();
                     match GameModel::from_text(&text) {
-                        Ok(g) => cache = Some((l.game.clone(), g)),
+                        Ok(g) => cache = Some((l.game.clone(), engine(g))),
                         Err(e) => {
                             failures.push(format!("{}: does not load: {}", l.game, e.message));
                             cache = None;
@@ -91,13 +94,27 @@ fn run(select: impl Fn(&Line) -> bool, threads: usize) {
     );
 }
 
+fn interp(g: GameModel) -> GameModel {
+    g
+}
+
+fn native(g: GameModel) -> GameModel {
+    rbg_jit::compile(&g).expect("native code generation")
+}
+
 #[test]
 fn perft_quick_lines() {
-    run(|l| l.ref_seconds <= 2.0, 1);
+    run(|l| l.ref_seconds <= 2.0, 1, interp);
+}
+
+#[test]
+fn perft_quick_lines_native() {
+    run(|l| l.ref_seconds <= 2.0, 1, native);
 }
 
 /// The lines over 2 s of reference time, on all cores; `RBG_PERFT_MAX_SECONDS`
-/// skips the lines whose reference time is above it.
+/// skips the lines whose reference time is above it; `RBG_ENGINE=native` runs
+/// them with the native engine.
 #[test]
 #[ignore = "slow: run with --release -- --ignored"]
 fn perft_slow_lines() {
@@ -106,7 +123,15 @@ fn perft_slow_lines() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(f64::INFINITY);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    run(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max, threads);
+    let engine = match std::env::var("RBG_ENGINE").as_deref() {
+        Ok("native") => native,
+        _ => interp,
+    };
+    run(
+        |l| l.ref_seconds > 2.0 && l.ref_seconds <= max,
+        threads,
+        engine,
+    );
 }
 
 #[test]
@@ -127,12 +152,14 @@ fn parallel_perft_gives_the_reference_counts() {
             .unwrap_or_else(|| panic!("{game} depth {depth} in perft.tsv"));
         let text = std::fs::read_to_string(dir.join("games").join(game)).unwrap();
         let g = GameModel::from_text(&text).unwrap();
-        for threads in [2, 3] {
-            let c = perft_parallel(&g, depth, threads);
+        let n = native(g.clone());
+        for (g, threads) in [(&g, 2), (&g, 3), (&n, 2)] {
+            let c = perft_parallel(g, depth, threads);
             assert_eq!(
                 (c.leaves, c.states),
                 (l.leaves, l.states),
-                "{game} depth {depth} on {threads} threads"
+                "{game} depth {depth} on {threads} threads ({})",
+                g.engine_name()
             );
         }
     }
