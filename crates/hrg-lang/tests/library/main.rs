@@ -11,16 +11,24 @@ use rg_engine::playout::Playouts;
 use rg_engine::GameModel;
 
 mod breakthrough;
+mod chess;
 mod connect4;
+mod draughts;
 mod goofspiel;
 mod pig;
+mod reversi;
 mod tictactoe;
+
+/// Path of `games/hrg/<file>`.
+pub fn game_path(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../games/hrg")
+        .join(file)
+}
 
 /// Loads `games/hrg/<file>`, panicking with the rendered diagnostic.
 pub fn load(file: &str) -> GameModel {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../games/hrg")
-        .join(file);
+    let path = game_path(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let src = hrg_lang::SourceFile::new(path.display().to_string(), text);
