@@ -12,9 +12,12 @@ use rg_engine::GameModel;
 
 mod breakthrough;
 mod chess;
+mod clobber;
 mod connect4;
+mod dots;
 mod draughts;
 mod goofspiel;
+mod knightthrough;
 mod pig;
 mod reversi;
 mod tictactoe;
