@@ -21,6 +21,7 @@ mod knightthrough;
 mod pig;
 mod reversi;
 mod tictactoe;
+mod ur;
 
 /// Path of `games/hrg/<file>`.
 pub fn game_path(file: &str) -> PathBuf {
