@@ -17,6 +17,7 @@ mod connect4;
 mod dots;
 mod draughts;
 mod goofspiel;
+mod hex;
 mod knightthrough;
 mod pig;
 mod reversi;
