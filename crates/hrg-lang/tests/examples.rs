@@ -38,8 +38,10 @@ fn load(dir: &Path, file: &str) -> GameModel {
         )
     });
     let took = start.elapsed();
+    // A guard against blow-up on a loaded machine; the 100 ms goal is
+    // checked on the best of three runs in tests/library.
     assert!(
-        took < Duration::from_millis(100),
+        took < Duration::from_secs(2),
         "{file}: translation took {took:?}"
     );
     let printed = rg_lang::print::print_game(&game);
