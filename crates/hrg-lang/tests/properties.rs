@@ -7,6 +7,13 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 
 const BASE: &str = include_str!("data/base.hrg");
+/// Texts that are mangled: a small game using most of HRG and two of the
+/// library's games.
+const BASES: [&str; 3] = [
+    BASE,
+    include_str!("../../../games/hrg/chess.hrg"),
+    include_str!("../../../games/hrg/ur.hrg"),
+];
 
 /// Translates and checks `text` on a 2 MiB stack within seconds; the
 /// error's byte offset, if any.
@@ -34,18 +41,18 @@ fn answer(text: String) -> Option<u32> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     /// Deleting, inserting or replacing a few characters or words gives an
     /// answer, never a panic.
     #[test]
-    fn mangled_text_never_panics(edits in prop::collection::vec((0usize..3000, 0u8..3, prop::sample::select(vec![
+    fn mangled_text_never_panics(base in 0usize..3, edits in prop::collection::vec((0usize..12000, 0u8..3, prop::sample::select(vec![
         "{", "}", "[", "]", "(", ")", ";", ":", ",", "=", "==", "!=", "<", "%", "-", "+", "&&", "||", "|",
         "$", "$$", "$_", "*", "->", "..", " ", "\n", "_", "a", "X", "0", "9", "é", "if", "then", "else",
         "in ", "where", "branch", "or", "loop", "repeat", "while", "graph", "reusable", "domain",
         "check(", "end()", "break()", "return()", "reachable(", "not(", "true()",
     ])), 1..6)) {
-        let mut text = BASE.to_string();
+        let mut text = BASES[base].to_string();
         for (at, op, s) in edits {
             let mut at = at % (text.len() + 1);
             while !text.is_char_boundary(at) {
@@ -68,8 +75,10 @@ proptest! {
 }
 
 #[test]
-fn the_base_game_is_valid() {
-    assert_eq!(answer(BASE.to_string()), None);
+fn the_base_games_are_valid() {
+    for base in BASES {
+        assert_eq!(answer(base.to_string()), None);
+    }
 }
 
 fn header() -> String {
