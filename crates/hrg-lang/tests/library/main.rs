@@ -22,6 +22,7 @@ mod knightthrough;
 mod pig;
 mod reversi;
 mod tictactoe;
+mod ultimate;
 mod ur;
 
 /// Path of `games/hrg/<file>`.
