@@ -19,7 +19,7 @@
 
 use rg_lang::checked::CheckedGame;
 
-use crate::tables::{Check, Edge, Guard, Op};
+use crate::tables::{Access, Check, Edge, Guard, KeyStep, Op, Operand, Place, NO_SLOT};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Status {
@@ -35,6 +35,14 @@ enum Status {
 
 /// Facts about the lowered edges the analysis needs.
 pub struct EdgeFacts<'a> {
+    /// Tables of one-slot reads and places.
+    pub fun: &'a [u32],
+    /// Computed reads and places.
+    pub reads: &'a [Access],
+    /// Their key steps.
+    pub steps: &'a [KeyStep],
+    /// Number of symbols (the length of each table in `fun`).
+    pub symbols: usize,
     /// Edges per source node.
     pub per_node: &'a [Vec<Edge>],
     /// Per edge (same layout): whether it assigns a user variable (the key).
@@ -117,7 +125,8 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
             }
             let (from, i) = incoming[q].1.expect("one incoming edge");
             let op = &facts.per_node[from as usize][i].op;
-            let key = facts.writes_key[from as usize][i];
+            let key = facts.writes_key[from as usize][i]
+                && !facts.old_value_known(from as usize, op, &incoming, &is_start);
             let s = match prev {
                 Status::Single if matches!(op, Op::AssignAny(..)) && !key => Status::Checked,
                 Status::Single if matches!(op, Op::AssignAny(..)) => Status::Unique,
@@ -137,6 +146,62 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
             _ => Guard::None,
         })
         .collect()
+}
+
+impl EdgeFacts<'_> {
+    /// Whether `op`, leaving node `from`, assigns a place whose value the only
+    /// edge into `from` just compared equal to a constant (`board[p] == e`
+    /// then `board[p] = x`): then the assignment is injective on keys.
+    fn old_value_known(
+        &self,
+        from: usize,
+        op: &Op,
+        incoming: &[(u32, Option<(u32, usize)>)],
+        is_start: &[bool],
+    ) -> bool {
+        let Op::Assign(place, _) = op else {
+            return false;
+        };
+        let (1, Some((p, i))) = incoming[from] else {
+            return false;
+        };
+        if is_start[from] {
+            return false;
+        }
+        match self.per_node[p as usize][i].op {
+            Op::Cmp(a, Operand::Imm(_), true) | Op::Cmp(Operand::Imm(_), a, true) => {
+                self.same_location(a, *place)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether reading `a` reads the slot that assigning `p` writes.
+    fn same_location(&self, a: Operand, p: Place) -> bool {
+        match (a, p) {
+            (Operand::Slot(x), Place::Slot(y)) => x == y,
+            (Operand::Ind(k1, t1), Place::Ind(k2, t2)) => {
+                let (t1, t2) = (t1 as usize, t2 as usize);
+                k1 == k2
+                    && (0..self.symbols).all(|x| {
+                        self.fun[t2 + x] == NO_SLOT || self.fun[t1 + x] == self.fun[t2 + x]
+                    })
+            }
+            (Operand::Read(i), Place::Gen(j)) => {
+                let (a, b) = (&self.reads[i as usize], &self.reads[j as usize]);
+                let steps =
+                    |x: &Access| &self.steps[x.steps.0 as usize..(x.steps.0 + x.steps.1) as usize];
+                a.mem == b.mem
+                    && a.base == b.base
+                    && steps(a).len() == steps(b).len()
+                    && steps(a)
+                        .iter()
+                        .zip(steps(b))
+                        .all(|(x, y)| x.key == y.key && x.table == y.table && x.stride == y.stride)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// `@unique` turns a needed check into a node that may repeat keys.

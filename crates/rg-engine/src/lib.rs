@@ -513,26 +513,15 @@ impl Reasoner {
         order: &mut Vec<u32>,
         scratch: (&mut State, &mut State),
     ) -> Result<(), RunError> {
-        if list.len() < 2 {
-            return Ok(());
-        }
-        order.clear();
-        order.extend(0..list.len() as u32);
-        order.sort_unstable_by(|&i, &j| {
-            let (i, j) = (i as usize, j as usize);
-            (list.tag_hash(i), list.node(i), list.tags(i)).cmp(&(
-                list.tag_hash(j),
-                list.node(j),
-                list.tags(j),
-            ))
-        });
-        for w in order.windows(2) {
-            let (a, b) = (w[0] as usize, w[1] as usize);
-            if list.tag_hash(a) != list.tag_hash(b)
-                || list.node(a) != list.node(b)
-                || list.tags(a) != list.tags(b)
-            {
-                continue;
+        let n = list.len();
+        let same = |a: usize, b: usize| {
+            list.tag_hash(a) == list.tag_hash(b)
+                && list.node(a) == list.node(b)
+                && list.tags(a) == list.tags(b)
+        };
+        let mut check = |a: usize, b: usize| -> Result<(), RunError> {
+            if !same(a, b) {
+                return Ok(());
             }
             let (x, y) = (&mut *scratch.0, &mut *scratch.1);
             x.clone_from(s);
@@ -541,6 +530,28 @@ impl Reasoner {
             self.apply(y, list, b);
             if x.slots != y.slots {
                 return Err(RunError::AmbiguousMove(list.tags(a).to_vec()));
+            }
+            Ok(())
+        };
+        if n <= 16 {
+            for a in 0..n {
+                for b in a + 1..n {
+                    if list.tag_hash(a) == list.tag_hash(b) {
+                        check(a, b)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        order.clear();
+        order.extend(0..n as u32);
+        order.sort_unstable_by_key(|&i| list.tag_hash(i as usize));
+        for (k, &a) in order.iter().enumerate() {
+            for &b in order[k + 1..]
+                .iter()
+                .take_while(|&&b| list.tag_hash(b as usize) == list.tag_hash(a as usize))
+            {
+                check(a as usize, b as usize)?;
             }
         }
         Ok(())

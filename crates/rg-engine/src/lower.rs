@@ -11,8 +11,8 @@ use rg_lang::types::Ty;
 use crate::analysis;
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
-    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place, Tables,
-    NO_SLOT,
+    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place, Probe,
+    Tables, NO_SLOT,
 };
 use crate::LoadError;
 
@@ -195,6 +195,10 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         }
     }
     let facts = analysis::EdgeFacts {
+        fun: &l.fun,
+        reads: &l.reads,
+        steps: &l.steps,
+        symbols: g.symbols.len(),
         per_node: &per_node,
         writes_key: &writes_key,
         checks: &checks,
@@ -221,6 +225,11 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
             _ => Next::Frame,
         };
     }
+    let mut probe_conds = Vec::new();
+    let probes = checks
+        .iter()
+        .map(|c| probe(&nodes, &edges, *c, &mut probe_conds))
+        .collect();
     let goal_slots = l.player_slots(g.goals)?;
     let visible = l.player_slots(g.visible)?;
     let visible_one = g.symbols.get("1").map_or(u16::MAX, |s| s.0 as u16);
@@ -271,6 +280,9 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         map_pairs,
         any_syms,
         checks,
+        probes,
+        probe_conds,
+        has_unique: unique.iter().any(|&u| u),
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),
         consts: l.consts,
@@ -283,6 +295,52 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         visible_one,
         types: g.types.clone(),
         sizes,
+    })
+}
+
+/// The probe of check `c`, if its automaton has the shape [`Probe`] needs
+/// (a path of single edges, not `@disjoint`, from the start to the target).
+fn probe(
+    nodes: &[NodeInfo],
+    edges: &[Edge],
+    c: Check,
+    conds: &mut Vec<(Operand, Operand, bool)>,
+) -> Option<Probe> {
+    let single = |n: u32| -> Option<&Edge> {
+        let info = &nodes[n as usize];
+        (info.end == info.first + 1 && !info.disjoint).then(|| &edges[info.first as usize])
+    };
+    if c.start == c.target {
+        return None;
+    }
+    let start = conds.len();
+    let mut node = c.start;
+    let mut any = None;
+    let mut steps = 0;
+    loop {
+        let e = single(node)?;
+        match e.op {
+            Op::AssignAny(Place::Slot(slot), syms) if node == c.start => any = Some((slot, syms)),
+            Op::Cmp(a, b, eq) => conds.push((a, b, eq)),
+            Op::Skip => {}
+            _ => {
+                conds.truncate(start);
+                return None;
+            }
+        }
+        node = e.to;
+        steps += 1;
+        if node == c.target {
+            break;
+        }
+        if node == c.start || steps > nodes.len() {
+            conds.truncate(start);
+            return None;
+        }
+    }
+    Some(Probe {
+        any,
+        conds: (start as u32, (conds.len() - start) as u32),
     })
 }
 

@@ -172,6 +172,19 @@ pub struct Check {
     pub target: u32,
 }
 
+/// A reachability check decided without a walk: its automaton is a path
+/// from the start, optionally beginning with an any-assignment to a fixed
+/// slot, then comparisons (and no-ops) only, ending at the target. Then the
+/// check holds iff for some symbol of the assignment (or once) every
+/// comparison holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    /// The any-assignment: slot and range of [`Tables::any_syms`].
+    pub any: Option<(u32, (u32, u32))>,
+    /// The comparisons: range of [`Tables::probe_conds`].
+    pub conds: (u32, u32),
+}
+
 /// Everything the walk needs.
 #[derive(Clone, Debug)]
 pub struct Tables {
@@ -191,6 +204,13 @@ pub struct Tables {
     pub any_syms: Vec<u16>,
     /// Reachability checks.
     pub checks: Vec<Check>,
+    /// Per check, its probe if it has one.
+    pub probes: Vec<Option<Probe>>,
+    /// Comparisons of probes: operands and `==` (true) or `!=`.
+    pub probe_conds: Vec<(Operand, Operand, bool)>,
+    /// Whether some node is `@unique` (only then can single edges form a
+    /// cycle without a visited check).
+    pub has_unique: bool,
     /// Slots kept in the key at `@repeat` nodes.
     pub repeat_slots: Vec<Vec<u32>>,
     /// Key index tables.

@@ -19,7 +19,7 @@
 
 use crate::moves::MoveList;
 use crate::seen::Seen;
-use crate::tables::{Access, Guard, Mem, Next, Op, Operand, Place, Tables, NO_SLOT};
+use crate::tables::{Access, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_SLOT};
 use crate::RunError;
 
 /// Checks nested deeper than this are an error.
@@ -47,14 +47,8 @@ struct Frame {
     version: u64,
 }
 
-/// What an enumeration is for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Collect every move walk.
-    Moves,
-    /// Stop when this node is reached.
-    Reach(u32),
-}
+/// The target of a move enumeration (none).
+const NO_TARGET: u32 = u32::MAX;
 
 /// A reusable walk workspace (one per thread).
 #[derive(Clone, Default)]
@@ -152,6 +146,31 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
     Ok(off)
 }
 
+/// Decides a check that has a probe: some symbol of its any-assignment
+/// (written in place, then restored) makes every comparison hold.
+fn probe(t: &Tables, st: &mut [u16], p: &Probe) -> bool {
+    let conds = &t.probe_conds[p.conds.0 as usize..(p.conds.0 + p.conds.1) as usize];
+    let holds = |st: &[u16]| {
+        conds
+            .iter()
+            .all(|&(a, b, eq)| (read(t, st, a) == read(t, st, b)) == eq)
+    };
+    let Some((slot, (start, len))) = p.any else {
+        return holds(st);
+    };
+    let old = st[slot as usize];
+    let mut found = false;
+    for &sym in &t.any_syms[start as usize..(start + len) as usize] {
+        st[slot as usize] = sym;
+        if holds(st) {
+            found = true;
+            break;
+        }
+    }
+    st[slot as usize] = old;
+    found
+}
+
 impl Walker {
     /// A workspace for `t`.
     pub fn new(t: &Tables) -> Walker {
@@ -173,7 +192,7 @@ impl Walker {
     ) -> Result<(), RunError> {
         out.clear();
         self.begin(t, st);
-        let r = self.run(t, st, node, Mode::Moves, Some(out));
+        let r = self.run::<true>(t, st, node, NO_TARGET, Some(out));
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
@@ -192,7 +211,7 @@ impl Walker {
         target: u32,
     ) -> Result<bool, RunError> {
         self.begin(t, st);
-        let r = self.run(t, st, start, Mode::Reach(target), None);
+        let r = self.run::<false>(t, st, start, target, None);
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
@@ -259,24 +278,19 @@ impl Walker {
 
     /// Whether (node, key) is new in the current enumeration (and records it).
     #[inline]
-    fn visit(
+    fn visit<const MOVES: bool>(
         &mut self,
         t: &Tables,
         st: &[u16],
         node: u32,
         depth: usize,
-        mode: Mode,
     ) -> Result<bool, RunError> {
         let guard = t.nodes[node as usize].guard;
         if guard == Guard::None {
             return Ok(true);
         }
-        let tags: &[u16] = if mode == Mode::Moves { &self.tags } else { &[] };
-        let tag_hash = if mode == Mode::Moves {
-            self.tag_hash
-        } else {
-            0
-        };
+        let tags: &[u16] = if MOVES { &self.tags } else { &[] };
+        let tag_hash = if MOVES { self.tag_hash } else { 0 };
         let seen = &mut self.seen[depth];
         match guard {
             Guard::Full => {
@@ -353,6 +367,11 @@ impl Walker {
         if version == self.version {
             return Ok(result);
         }
+        if let Some(p) = t.probes[c as usize] {
+            let r = probe(t, st, &p);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
         let check = t.checks[c as usize];
         if self.active.contains(&check.start) {
             return Err(RunError::RecursiveCheck(check.start));
@@ -361,20 +380,22 @@ impl Walker {
             return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
         }
         self.active.push(check.start);
-        let r = self.run(t, st, check.start, Mode::Reach(check.target), None)?;
+        let r = self.run::<false>(t, st, check.start, check.target, None)?;
         self.active.pop();
         self.memo[c as usize] = (self.version, r);
         Ok(r)
     }
 
-    /// One enumeration from `root`; in `Reach` mode, whether the target was
-    /// reached. Leaves the semistate, tags and frames as it found them.
-    fn run(
+    /// One enumeration from `root`: collecting move walks into `out`
+    /// (`MOVES`), or deciding whether `target` is reached (tags ignored,
+    /// `player` assignments ordinary). Leaves the semistate, tags and frames
+    /// as it found them.
+    fn run<const MOVES: bool>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
         root: u32,
-        mode: Mode,
+        target: u32,
         mut out: Option<&mut MoveList>,
     ) -> Result<bool, RunError> {
         let depth = self.active.len();
@@ -382,7 +403,7 @@ impl Walker {
             self.seen.resize_with(depth + 1, Seen::default);
         }
         self.seen[depth].clear();
-        if mode == Mode::Reach(root) {
+        if root == target {
             return Ok(true);
         }
         let base = self.frames.len();
@@ -393,7 +414,7 @@ impl Walker {
             self.tag_hash,
             self.version,
         );
-        self.visit(t, st, root, depth, mode)?;
+        self.visit::<MOVES>(t, st, root, depth)?;
         self.push_frame(t, st, root)?;
         let mut found = false;
         'frames: while self.frames.len() > base {
@@ -433,12 +454,12 @@ impl Walker {
                 match e.op {
                     Op::Skip => {}
                     Op::Tag(s) => {
-                        if mode == Mode::Moves {
+                        if MOVES {
                             self.push_tag(t, st, s)?;
                         }
                     }
                     Op::TagVar(slot) => {
-                        if mode == Mode::Moves {
+                        if MOVES {
                             self.push_tag(t, st, st[slot as usize])?;
                         }
                     }
@@ -478,40 +499,40 @@ impl Walker {
                     }
                     Op::SetPlayer(v) => {
                         let v = read(t, st, v);
-                        match mode {
-                            Mode::Moves => {
-                                if let Some(out) = out.as_deref_mut() {
-                                    out.push(
-                                        &self.tags,
-                                        &self.vis,
-                                        &self.log,
-                                        st,
-                                        t.player_slot,
-                                        v,
-                                        e.to,
-                                        self.tag_hash,
-                                    );
-                                }
-                                continue 'frames;
+                        if MOVES {
+                            if let Some(out) = out.as_deref_mut() {
+                                out.push(
+                                    &self.tags,
+                                    &self.vis,
+                                    &self.log,
+                                    st,
+                                    t.player_slot,
+                                    v,
+                                    e.to,
+                                    self.tag_hash,
+                                );
                             }
-                            Mode::Reach(_) => self.write(t, st, t.player_slot, v),
+                            continue 'frames;
                         }
+                        self.write(t, st, t.player_slot, v);
                     }
                 }
-                if mode == Mode::Reach(e.to) {
+                if !MOVES && e.to == target {
                     found = true;
                     break 'frames;
                 }
-                if e.guard && !self.visit(t, st, e.to, depth, mode)? {
+                if e.guard && !self.visit::<MOVES>(t, st, e.to, depth)? {
                     continue 'frames;
                 }
                 match e.next {
                     Next::Inline(next) => {
                         // Only `@unique` nodes can close a cycle of single
                         // edges without a visited check: bound such walks.
-                        self.steps += 1;
-                        if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
-                            return Err(RunError::TooManyStates(MAX_STEPS));
+                        if t.has_unique {
+                            self.steps += 1;
+                            if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
+                                return Err(RunError::TooManyStates(MAX_STEPS));
+                            }
                         }
                         edge = next;
                     }
