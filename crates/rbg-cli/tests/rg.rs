@@ -137,3 +137,21 @@ fn play_hides_what_a_player_may_not_see_and_replay_shows_the_record() {
     );
     std::fs::remove_file(record).ok();
 }
+
+#[test]
+fn perft_counts_walks_or_distinct_moves() {
+    // Three walks, all with the tag `t`: the reference counts 3, the paper 1.
+    let game = "type Player = {x};\ntype Score = {0};\nbegin, s: player = x;\ns, a: $ t;\ns, b: $ t;\n\
+                a, c: ;\nb, c: ;\nc, d: player = keeper;\na, e: player = keeper;\nb, e: player = keeper;\n\
+                d, end: player = keeper;\ne, end: player = keeper;\n";
+    let path = std::env::temp_dir().join(format!("rg-distinct-{}.rg", std::process::id()));
+    std::fs::write(&path, game).unwrap();
+    let p = path.to_str().unwrap();
+    let walks = ok(&run(&["perft", p, "1"], ""));
+    assert!(walks.contains("depth 1: 3 leaves"), "{walks}");
+    let moves = ok(&run(&["perft", p, "1", "--distinct-moves"], ""));
+    assert!(moves.contains("depth 1: 1 leaves"), "{moves}");
+    let rbg = run(&["perft", "-", "1", "--distinct-moves"], "");
+    assert_eq!(rbg.status.code(), Some(1));
+    let _ = std::fs::remove_file(&path);
+}

@@ -26,6 +26,7 @@ pub enum Atom {
 pub struct Workspace {
     r: Reasoner,
     walks: MoveList,
+    atoms: Vec<Atom>,
 }
 
 impl Workspace {
@@ -82,6 +83,7 @@ impl gg_core::Game for GameModel {
         Workspace {
             r: GameModel::reasoner(self),
             walks: MoveList::default(),
+            atoms: Vec::new(),
         }
     }
 
@@ -198,9 +200,8 @@ impl gg_core::Reasoner<GameModel> for Workspace {
     ) -> Result<(), RunError> {
         out.clear();
         self.r.moves(s, &mut self.walks)?;
-        let mut atoms = Vec::new();
         for i in 0..self.walks.len() {
-            push_walk(&self.walks, i, out, &mut atoms);
+            push_walk(&self.walks, i, out, &mut self.atoms);
         }
         Ok(())
     }

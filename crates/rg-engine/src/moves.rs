@@ -54,10 +54,16 @@ impl MoveList {
         node: u32,
         tag_hash: u64,
     ) {
-        self.tags.extend_from_slice(tags);
-        self.vis.extend_from_slice(vis);
-        self.changes
-            .extend(log.iter().map(|&(slot, _)| (slot, st[slot as usize])));
+        // Moves are short: plain loops beat `memcpy` calls.
+        for &t in tags {
+            self.tags.push(t);
+        }
+        for &v in vis {
+            self.vis.push(v);
+        }
+        for &(slot, _) in log {
+            self.changes.push((slot, st[slot as usize]));
+        }
         self.changes.push((player_slot, player));
         self.recs.push(Rec {
             tags_end: self.tags.len() as u32,

@@ -148,21 +148,26 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
 
 /// Decides a check that has a probe: some symbol of its any-assignment
 /// (written in place, then restored) makes every comparison hold.
+#[inline]
 fn probe(t: &Tables, st: &mut [u16], p: &Probe) -> bool {
     let conds = &t.probe_conds[p.conds.0 as usize..(p.conds.0 + p.conds.1) as usize];
-    let holds = |st: &[u16]| {
-        conds
-            .iter()
-            .all(|&(a, b, eq)| (read(t, st, a) == read(t, st, b)) == eq)
-    };
+    #[inline(always)]
+    fn holds(t: &Tables, st: &[u16], conds: &[(Operand, Operand, bool)]) -> bool {
+        for &(a, b, eq) in conds {
+            if (read(t, st, a) == read(t, st, b)) != eq {
+                return false;
+            }
+        }
+        true
+    }
     let Some((slot, (start, len))) = p.any else {
-        return holds(st);
+        return holds(t, st, conds);
     };
     let old = st[slot as usize];
     let mut found = false;
     for &sym in &t.any_syms[start as usize..(start + len) as usize] {
         st[slot as usize] = sym;
-        if holds(st) {
+        if holds(t, st, conds) {
             found = true;
             break;
         }

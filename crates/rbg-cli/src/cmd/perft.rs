@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use gg_core::perft::{perft_parallel, perft_split, PerftCount, STACK_SIZE};
 use gg_core::Game;
-use gg_games::with_game;
+use gg_games::{with_game, AnyGame};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::load_any;
@@ -25,6 +25,11 @@ pub struct PerftArgs {
     /// Count subtrees on this many threads (same counts, less time).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: u64,
+    /// RG only: count one child per distinct move (tag sequence), as the RG
+    /// paper defines moves, instead of one per walk as the reference's
+    /// `cli perf` does (single-threaded).
+    #[arg(long)]
+    pub distinct_moves: bool,
 }
 
 /// Runs the command; returns the process exit code.
@@ -32,6 +37,31 @@ pub fn run(args: &PerftArgs) -> i32 {
     let Some(game) = load_any(&args.game) else {
         return 1;
     };
+    if args.distinct_moves {
+        let AnyGame::Rg(g) = &game else {
+            eprintln!(
+                "{}: error: --distinct-moves is for RG games only",
+                args.game
+            );
+            return 1;
+        };
+        let start = Instant::now();
+        let counting = rg_engine::perft::Counting::DistinctMoves;
+        return match rg_engine::perft::perft(g, args.depth, counting) {
+            Ok(c) => report(
+                args,
+                PerftCount {
+                    leaves: c.leaves,
+                    states: c.states,
+                },
+                start,
+            ),
+            Err(e) => {
+                eprintln!("{}: error: {}", args.game, g.error_text(&e));
+                1
+            }
+        };
+    }
     with_game!(&game, g => perft(args, g))
 }
 
@@ -88,6 +118,11 @@ fn perft<G: Game>(args: &PerftArgs, game: &G) -> i32 {
             return 1;
         }
     };
+    report(args, count, start)
+}
+
+/// Prints the result; returns the exit code.
+fn report(args: &PerftArgs, count: PerftCount, start: Instant) -> i32 {
     let secs = start.elapsed().as_secs_f64();
     if args.json {
         let obj = serde_json::json!({
