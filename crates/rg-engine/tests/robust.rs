@@ -66,6 +66,6 @@ proptest! {
         for _ in 0..5 {
             let _ = p.run_one();
         }
-        prop_assert!(start.elapsed().as_secs_f64() < 5.0, "slow: {:?}\n{}", start.elapsed(), text);
+        prop_assert!(start.elapsed().as_secs_f64() < 30.0, "slow: {:?}\n{}", start.elapsed(), text);
     }
 }
