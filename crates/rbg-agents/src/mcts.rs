@@ -336,14 +336,19 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
             playout_plies: sim.plies - plies,
             seconds: start.elapsed().as_secs_f64(),
         });
-        let best = tree.children(0).max_by(|&a, &b| {
-            let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
-            let mover = tree.nodes[0].mover as usize;
-            na.visits
-                .cmp(&nb.visits)
-                .then(tree.mean(a, mover).total_cmp(&tree.mean(b, mover)))
-        });
-        Ok(best.and_then(|ch| moves.position(tree.mv(ch))).unwrap_or(0))
+        // The most visited child among `moves` (which may be only some of
+        // the legal moves: callers that fixed part of a move pass the rest).
+        let mover = tree.nodes[0].mover as usize;
+        let best = tree
+            .children(0)
+            .filter_map(|ch| Some((ch, moves.position(tree.mv(ch))?)))
+            .max_by(|&(a, _), &(b, _)| {
+                let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+                na.visits
+                    .cmp(&nb.visits)
+                    .then(tree.mean(a, mover).total_cmp(&tree.mean(b, mover)))
+            });
+        Ok(best.map_or(0, |(_, i)| i))
     }
 
     fn observe(&mut self, before: &G::State, m: &[G::Atom]) {
@@ -425,5 +430,24 @@ mod tests {
         assert!(a.tree_size() > 9);
         a.observe(p.state(), p.moves().get(i));
         assert_eq!(a.tree_size(), 0);
+    }
+
+    #[test]
+    fn chooses_among_the_given_moves_only() {
+        let game = GameModel::from_text(TTT).unwrap();
+        let Ok(p) = Playthrough::new(&game);
+        // Corners only: the centre, the best first move, is not offered.
+        let mut corners = MoveList::default();
+        for i in [0, 2, 6, 8] {
+            corners.push(p.moves().get(i));
+        }
+        let mut a = agent(false);
+        a.new_game(&game, p.state());
+        let Ok(i) = a.select(p.state(), &corners, None);
+        let visits: Vec<u32> = corners.iter().map(|m| child_visits(&a, m)).collect();
+        assert_eq!(visits[i], *visits.iter().max().unwrap(), "{visits:?}");
+        // The search looked at every legal move, and liked another best.
+        let overall = (0..9).map(|j| child_visits(&a, p.moves().get(j))).max();
+        assert!(overall > visits.iter().max().copied(), "{visits:?}");
     }
 }

@@ -3,9 +3,8 @@
 //! Each subcommand lives in its own module under `cmd/` with an `Args`
 //! struct (clap derive) and a `run(&Args) -> i32` returning the exit code.
 
-mod cmd;
-
 use clap::{Parser, Subcommand};
+use rbg_cli::cmd;
 
 /// Regular Boardgames: check, expand and run game descriptions.
 #[derive(Parser, Debug)]

@@ -271,6 +271,57 @@ impl GameModel {
         Ok(Move(apps))
     }
 
+    /// Applies a move (assumed legal), or the first modifiers of one, without
+    /// the keeper's completion.
+    pub fn apply_raw(&self, s: &mut State, m: &[ModApp]) {
+        let g = &self.inner.c;
+        g.check_state(s);
+        for app in m {
+            assert!(
+                app.vertex < g.num_vertices && (app.action as usize) < g.acts.len(),
+                "move {app} is not of this game"
+            );
+            s.pos = app.vertex;
+            match &g.acts[app.action as usize] {
+                Act::Off(p) => {
+                    s.set_piece(g, app.vertex, *p);
+                }
+                Act::Assign(var, e) => {
+                    if let Some(v) = search::eval(s, e) {
+                        s.vars[*var as usize] = v as i32;
+                    }
+                }
+                Act::Switch(p) => s.player = *p,
+                _ => {}
+            }
+            s.rule_state = app.action;
+        }
+    }
+
+    /// Number of modifiers: move texts number them `1..=num_modifiers()`
+    /// in textual order of the rules outside patterns.
+    pub fn num_modifiers(&self) -> u32 {
+        self.inner.c.modifier_action.len() as u32 - 1
+    }
+
+    /// The 1-based number of the modifier an applied action is (as in move
+    /// texts), or 0 when `action` is not a modifier of this game.
+    pub fn modifier_number(&self, action: u32) -> u32 {
+        let numbers = &self.inner.c.modifier_number;
+        numbers.get(action as usize).copied().unwrap_or(0)
+    }
+
+    /// The action of modifier number `n` (`1..=num_modifiers()`).
+    pub fn modifier_action(&self, n: u32) -> Option<u32> {
+        let actions = &self.inner.c.modifier_action;
+        (n >= 1).then(|| actions.get(n as usize).copied()).flatten()
+    }
+
+    /// Number of board vertices.
+    pub fn num_vertices(&self) -> u32 {
+        self.inner.c.num_vertices
+    }
+
     /// A readable dump of the state: player on move, variables and the board.
     pub fn dump(&self, s: &State) -> String {
         let a = &self.inner.ast;
@@ -370,28 +421,7 @@ impl Reasoner {
 
     /// Applies a move (assumed legal) without the keeper's completion.
     pub fn apply_raw(&self, s: &mut State, m: &[ModApp]) {
-        let g = &self.game.inner.c;
-        g.check_state(s);
-        for app in m {
-            assert!(
-                app.vertex < g.num_vertices && (app.action as usize) < g.acts.len(),
-                "move {app} is not of this game"
-            );
-            s.pos = app.vertex;
-            match &g.acts[app.action as usize] {
-                Act::Off(p) => {
-                    s.set_piece(g, app.vertex, *p);
-                }
-                Act::Assign(var, e) => {
-                    if let Some(v) = search::eval(s, e) {
-                        s.vars[*var as usize] = v as i32;
-                    }
-                }
-                Act::Switch(p) => s.player = *p,
-                _ => {}
-            }
-            s.rule_state = app.action;
-        }
+        self.game.apply_raw(s, m);
     }
 
     /// Applies a move (assumed legal) and then the keeper's completion.

@@ -1,0 +1,348 @@
+//! Many games stepped at once ([`Batch`]), on a pool of threads: the core
+//! of the Python `VecEnv`.
+//!
+//! Every game has its own generator, seeded from the batch's seed and its
+//! index, so results do not depend on the number of threads. Chance moves
+//! are drawn inside the batch; a finished game reports its returns and
+//! starts again.
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use rbg_agents::playout::Normaliser;
+
+use crate::decision::{Decision, StepError};
+use crate::spec::Spec;
+use gg_core::Turn;
+
+/// Restarts in a row that end before any player moves before the batch
+/// gives up on a game.
+const MAX_EMPTY_RESTARTS: usize = 1000;
+
+/// What one reset or step returns, row-major per game.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// Observations of the player on move (`n * obs_len`).
+    pub obs: Vec<f32>,
+    /// Legal actions (`n * num_actions`).
+    pub masks: Vec<bool>,
+    /// Normalised returns of every player when the game ended in this step,
+    /// else zeros (`n * players`).
+    pub rewards: Vec<f32>,
+    /// Whether the game ended in this step (it has started again).
+    pub dones: Vec<bool>,
+    /// Player on move in each game.
+    pub players: Vec<i32>,
+}
+
+/// Why a batch step failed.
+#[derive(Debug)]
+pub enum BatchError {
+    /// `actions` has the wrong length.
+    Length(usize),
+    /// Game `env` got an illegal action.
+    Illegal {
+        /// Index of the game.
+        env: usize,
+        /// The action.
+        action: u32,
+    },
+    /// The engine failed, or a game ends before any player moves again and
+    /// again.
+    Engine(String),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Length(n) => write!(f, "expected one action per game, got {n}"),
+            BatchError::Illegal { env, action } => {
+                write!(f, "action {action} is not legal in game {env}")
+            }
+            BatchError::Engine(e) => f.write_str(e),
+        }
+    }
+}
+
+struct Slot<G: Spec> {
+    d: Decision<G>,
+    rng: SmallRng,
+    moves: u64,
+    games: u64,
+}
+
+/// `n` games of one kind.
+pub struct Batch<G: Spec> {
+    game: G,
+    initial: Decision<G>,
+    slots: Vec<Slot<G>>,
+    /// One reasoner per chunk of games.
+    workers: Vec<G::Reasoner>,
+    chunk: usize,
+    pool: Option<rayon::ThreadPool>,
+    obs_len: usize,
+    num_actions: usize,
+    norm: Normaliser,
+}
+
+/// Sizes a chunk of games works on.
+#[derive(Clone, Copy)]
+struct Sizes {
+    obs: usize,
+    actions: usize,
+    players: usize,
+}
+
+impl<G: Spec> Batch<G> {
+    /// `n` games on `threads` threads (1: the caller's own), seeded by
+    /// `seed`.
+    pub fn new(game: &G, n: usize, seed: u64, threads: usize) -> Result<Batch<G>, String> {
+        let mut r = game.reasoner();
+        let initial =
+            Decision::<G>::new(&mut r, game.initial_state()).map_err(|e| e.to_string())?;
+        let threads = threads.clamp(1, n.max(1));
+        let chunk = n.div_ceil(threads).max(1);
+        let pool = if threads > 1 {
+            let p = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(gg_core::perft::STACK_SIZE)
+                .build()
+                .map_err(|e| format!("cannot start threads: {e}"))?;
+            Some(p)
+        } else {
+            None
+        };
+        let slots = (0..n)
+            .map(|i| Slot {
+                d: initial.clone(),
+                rng: SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+                moves: 0,
+                games: 0,
+            })
+            .collect();
+        let workers = (0..n.div_ceil(chunk)).map(|_| game.reasoner()).collect();
+        let obs_len = game.observation_layout().iter().map(|s| s.len()).sum();
+        Ok(Batch {
+            game: game.clone(),
+            initial,
+            slots,
+            workers,
+            chunk,
+            pool,
+            obs_len,
+            num_actions: Decision::num_actions(game) as usize,
+            norm: Normaliser::new(game),
+        })
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the batch has no games.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Length of one observation.
+    pub fn obs_len(&self) -> usize {
+        self.obs_len
+    }
+
+    /// Number of distinct actions (a mask's length).
+    pub fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+
+    /// Player moves completed and games finished, over all games.
+    pub fn counts(&self) -> (u64, u64) {
+        let moves = self.slots.iter().map(|s| s.moves).sum();
+        let games = self.slots.iter().map(|s| s.games).sum();
+        (moves, games)
+    }
+
+    /// Restarts every game.
+    pub fn reset(&mut self) -> Result<Frame, BatchError> {
+        self.run(None)
+    }
+
+    /// Applies `actions[i]` in game `i`; finished games start again.
+    pub fn step(&mut self, actions: &[u32]) -> Result<Frame, BatchError> {
+        if actions.len() != self.slots.len() {
+            return Err(BatchError::Length(actions.len()));
+        }
+        for (env, (s, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if !s.d.is_legal(action) {
+                return Err(BatchError::Illegal { env, action });
+            }
+        }
+        self.run(Some(actions))
+    }
+
+    /// A uniformly random legal action in every game (from the games' own
+    /// generators).
+    pub fn random_actions(&mut self) -> Vec<u32> {
+        self.slots
+            .iter_mut()
+            .map(|s| {
+                let acts = s.d.actions();
+                acts[s.rng.gen_range(0..acts.len())].0
+            })
+            .collect()
+    }
+
+    /// Resets (`actions` = `None`) or steps every game, chunk by chunk.
+    fn run(&mut self, actions: Option<&[u32]>) -> Result<Frame, BatchError> {
+        let n = self.slots.len();
+        let sizes = Sizes {
+            obs: self.obs_len,
+            actions: self.num_actions,
+            players: self.norm.players(),
+        };
+        let mut f = Frame {
+            obs: vec![0.0; n * sizes.obs],
+            masks: vec![false; n * sizes.actions],
+            rewards: vec![0.0; n * sizes.players],
+            dones: vec![false; n],
+            players: vec![0; n],
+        };
+        let c = self.chunk;
+        let (game, initial, norm) = (&self.game, &self.initial, &self.norm);
+        let tasks: Vec<_> = self
+            .slots
+            .chunks_mut(c)
+            .zip(self.workers.iter_mut())
+            .zip(f.obs.chunks_mut(c * sizes.obs.max(1)))
+            .zip(f.masks.chunks_mut(c * sizes.actions))
+            .zip(f.rewards.chunks_mut(c * sizes.players.max(1)))
+            .zip(f.dones.chunks_mut(c).zip(f.players.chunks_mut(c)))
+            .enumerate()
+            .map(
+                |(k, (((((slots, r), obs), masks), rewards), (dones, players)))| {
+                    let acts = actions.map(|a| &a[k * c..(k * c + slots.len())]);
+                    let out = Out {
+                        obs,
+                        masks,
+                        rewards,
+                        dones,
+                        players,
+                    };
+                    Task {
+                        slots,
+                        r,
+                        actions: acts,
+                        out,
+                    }
+                },
+            )
+            .collect();
+        let work = |t: Task<G>| run_chunk(game, initial, norm, sizes, t);
+        let results: Vec<Result<(), StepError<G::Error>>> = match &self.pool {
+            Some(pool) => pool.install(|| tasks.into_par_iter().map(work).collect()),
+            None => tasks.into_iter().map(work).collect(),
+        };
+        for r in results {
+            match r {
+                Ok(()) => {}
+                Err(StepError::Engine(e)) => return Err(BatchError::Engine(e.to_string())),
+                Err(StepError::Over) => return Err(BatchError::Engine(format!(
+                    "the game keeps ending before any player moves ({MAX_EMPTY_RESTARTS} restarts)"
+                ))),
+                Err(StepError::Illegal(a)) => {
+                    return Err(BatchError::Engine(format!("action {a} became illegal")))
+                }
+            }
+        }
+        Ok(f)
+    }
+}
+
+/// A chunk of games, its reasoner, actions and part of the frame.
+struct Task<'a, G: Spec> {
+    slots: &'a mut [Slot<G>],
+    r: &'a mut G::Reasoner,
+    actions: Option<&'a [u32]>,
+    out: Out<'a>,
+}
+
+/// A chunk's part of the frame.
+struct Out<'a> {
+    obs: &'a mut [f32],
+    masks: &'a mut [bool],
+    rewards: &'a mut [f32],
+    dones: &'a mut [bool],
+    players: &'a mut [i32],
+}
+
+/// Plays chance moves (uniformly among the legal moves) until a player or
+/// the end is to move.
+fn draw_chance<G: Spec>(r: &mut G::Reasoner, s: &mut Slot<G>) -> Result<(), StepError<G::Error>> {
+    while s.d.turn() == Turn::Chance {
+        let m = s.rng.gen_range(0..s.d.moves().len());
+        s.d.apply_move(r, m)?;
+    }
+    Ok(())
+}
+
+/// Restarts a game: the initial state, then chance, again while that ends
+/// the game.
+fn restart<G: Spec>(
+    initial: &Decision<G>,
+    r: &mut G::Reasoner,
+    s: &mut Slot<G>,
+) -> Result<(), StepError<G::Error>> {
+    for _ in 0..MAX_EMPTY_RESTARTS {
+        s.d.clone_from(initial);
+        draw_chance(r, s)?;
+        if s.d.turn() != Turn::Over {
+            return Ok(());
+        }
+    }
+    Err(StepError::Over)
+}
+
+/// Resets or steps one chunk of games and writes their part of the frame.
+fn run_chunk<G: Spec>(
+    game: &G,
+    initial: &Decision<G>,
+    norm: &Normaliser,
+    z: Sizes,
+    t: Task<G>,
+) -> Result<(), StepError<G::Error>> {
+    let Task {
+        slots,
+        r,
+        actions,
+        out,
+    } = t;
+    let mut scores = vec![0.0f64; z.players];
+    for (i, s) in slots.iter_mut().enumerate() {
+        match actions {
+            None => restart(initial, r, s)?,
+            Some(a) => {
+                s.d.apply(r, a[i])?;
+                if s.d.at_turn_start() {
+                    s.moves += 1;
+                    draw_chance(r, s)?;
+                }
+                if s.d.turn() == Turn::Over {
+                    norm.scores(game, s.d.base(), &mut scores);
+                    for (o, &v) in out.rewards[i * z.players..].iter_mut().zip(&scores) {
+                        *o = v as f32;
+                    }
+                    out.dones[i] = true;
+                    s.games += 1;
+                    restart(initial, r, s)?;
+                }
+            }
+        }
+        let Turn::Player(p) = s.d.turn() else {
+            unreachable!("restarted games have a player on move")
+        };
+        out.players[i] = p as i32;
+        s.d.observe(game, p, &mut out.obs[i * z.obs..(i + 1) * z.obs]);
+        s.d.write_mask(&mut out.masks[i * z.actions..(i + 1) * z.actions]);
+    }
+    Ok(())
+}

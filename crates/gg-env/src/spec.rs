@@ -1,0 +1,140 @@
+//! What an engine tells to be an environment ([`Spec`]): how its atoms are
+//! numbered and what a player observes; the RBG engine's implementation.
+
+use gg_core::{Game, Turn};
+use rbg_cli::cmd::view::Presented;
+use rbg_engine::{GameModel, ModApp, State};
+
+/// One named part of the flat observation vector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// What the part holds (`pieces`, `move`, `variables`, `on_move`).
+    pub name: String,
+    /// Its shape (e.g. `[pieces, vertices]`); the part is stored row-major.
+    pub shape: Vec<usize>,
+}
+
+impl Segment {
+    fn new(name: &str, shape: Vec<usize>) -> Segment {
+        Segment {
+            name: name.to_string(),
+            shape,
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Whether the part holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// An engine whose games can be environments: atoms numbered densely and
+/// stably (the same description gives the same numbers on every machine),
+/// and states turned into fixed-length observation vectors.
+pub trait Spec: Game + Presented {
+    /// Atom ids are `0..num_atoms()`.
+    fn num_atoms(&self) -> u32;
+
+    /// The id of an atom of this game.
+    fn atom_id(&self, a: Self::Atom) -> u32;
+
+    /// The atom of an id, if the id is in range.
+    fn atom_of(&self, id: u32) -> Option<Self::Atom>;
+
+    /// The state after the first atoms of a move (`prefix`), as far as the
+    /// engine can show a move in progress; `base` when it cannot.
+    fn partial(&self, base: &Self::State, prefix: &[Self::Atom]) -> Self::State;
+
+    /// The parts of the observation vector, in order.
+    fn observation_layout(&self) -> Vec<Segment>;
+
+    /// Writes what `viewer` observes of `s` into `out` (of the layout's
+    /// total length, all zeros on entry: only non-zero values are written).
+    /// `s` is a [`Spec::partial`] state, `prefix` the atoms applied so far
+    /// in the move in progress, `turn` who is choosing.
+    fn observe(
+        &self,
+        s: &Self::State,
+        prefix: &[Self::Atom],
+        turn: Turn,
+        viewer: usize,
+        out: &mut [f32],
+    );
+}
+
+/// RBG: atom `(modifier, vertex)` has id `(number - 1) * vertices + vertex`,
+/// where `number` is the modifier's 1-based number in move texts (textual
+/// order of the rules) and vertices are in `#board` order. The observation
+/// is: a plane per piece over the vertices (1 where the piece stands), a
+/// plane marking the vertices of the move in progress, every variable
+/// divided by its bound (players' scores first), and the player on move
+/// one-hot (all zeros when the game is over).
+impl Spec for GameModel {
+    fn num_atoms(&self) -> u32 {
+        self.num_modifiers() * self.num_vertices()
+    }
+
+    #[inline]
+    fn atom_id(&self, a: ModApp) -> u32 {
+        (self.modifier_number(a.action) - 1) * self.num_vertices() + a.vertex
+    }
+
+    fn atom_of(&self, id: u32) -> Option<ModApp> {
+        let nv = self.num_vertices();
+        if id >= self.num_atoms() {
+            return None;
+        }
+        Some(ModApp {
+            action: self.modifier_action(id / nv + 1)?,
+            vertex: id % nv,
+        })
+    }
+
+    fn partial(&self, base: &State, prefix: &[ModApp]) -> State {
+        let mut s = base.clone();
+        if !prefix.is_empty() {
+            self.apply_raw(&mut s, prefix);
+        }
+        s
+    }
+
+    fn observation_layout(&self) -> Vec<Segment> {
+        let d = self.description();
+        let nv = self.num_vertices() as usize;
+        vec![
+            Segment::new("pieces", vec![d.pieces.len(), nv]),
+            Segment::new("move", vec![nv]),
+            Segment::new("variables", vec![d.num_vars()]),
+            Segment::new("on_move", vec![d.players.len()]),
+        ]
+    }
+
+    #[inline]
+    fn observe(&self, s: &State, prefix: &[ModApp], turn: Turn, _viewer: usize, out: &mut [f32]) {
+        let d = self.description();
+        let nv = self.num_vertices() as usize;
+        let np = d.pieces.len();
+        for v in 0..nv {
+            out[s.piece_at(v as u32) as usize * nv + v] = 1.0;
+        }
+        let moved = np * nv;
+        for a in prefix {
+            out[moved + a.vertex as usize] = 1.0;
+        }
+        let vars = moved + nv;
+        for v in 0..d.num_vars() {
+            let bound = d.var_bound(v as u32);
+            if bound > 0 {
+                out[vars + v] = s.var(v as u32) as f32 / bound as f32;
+            }
+        }
+        if let Turn::Player(p) = turn {
+            out[vars + d.num_vars() + p] = 1.0;
+        }
+    }
+}

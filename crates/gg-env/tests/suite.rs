@@ -1,0 +1,214 @@
+//! The action interface against the engine on the RBG suite
+//! (`../shared/rbg-suite`, override with `RBG_SUITE`; skipped when
+//! missing, except under `CI=true`).
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use gg_core::{MoveList, Reasoner, Turn};
+use gg_env::{action_perft, Batch, Decision, Spec};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rbg_engine::{GameModel, ModApp};
+
+fn suite_games() -> Vec<PathBuf> {
+    let dir = match std::env::var_os("RBG_SUITE") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
+    };
+    let games = dir.join("games");
+    if !games.is_dir() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "RBG suite missing at {}",
+            games.display()
+        );
+        eprintln!("skipped: no RBG suite at {}", games.display());
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for dir in [games.clone(), games.join("nsplit")] {
+        for e in std::fs::read_dir(&dir).into_iter().flatten() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|e| e == "rbg") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn load(path: &PathBuf) -> GameModel {
+    let text = std::fs::read_to_string(path).unwrap();
+    GameModel::from_text(&text).unwrap()
+}
+
+/// Every complete move reachable by actions from `d` (a turn start).
+fn moves_by_actions(
+    g: &GameModel,
+    r: &mut rbg_engine::Reasoner,
+    d: &Decision<GameModel>,
+) -> Vec<Vec<ModApp>> {
+    let mut out = Vec::new();
+    let mut stack = vec![d.clone()];
+    while let Some(d) = stack.pop() {
+        assert!(!d.actions().is_empty(), "a decision without actions");
+        for &(a, k) in d.actions() {
+            assert!(a < Decision::num_actions(g), "action {a} out of range");
+            let mut child = d.clone();
+            child.apply(r, a).unwrap();
+            if child.at_turn_start() {
+                assert_eq!(k, 1, "an action completing a move keeps one candidate");
+                // The move is the only candidate that took action `a`.
+                let m = d
+                    .candidates()
+                    .iter()
+                    .map(|&i| d.moves().get(i as usize))
+                    .find(|m| d.action_of(g, d.moves().position(m).unwrap()) == a)
+                    .unwrap();
+                let mut after = d.base().clone();
+                Reasoner::apply(r, &mut after, m).unwrap();
+                assert_eq!(child.base(), &after);
+                out.push(m.to_vec());
+            } else {
+                assert_eq!(k as usize, child.num_candidates());
+                stack.push(child);
+            }
+        }
+    }
+    out
+}
+
+/// Along random games of every suite game: the actions enumerate exactly
+/// the engine's legal moves, each once, and masks agree with the actions.
+#[test]
+fn actions_enumerate_the_legal_moves() {
+    for path in suite_games() {
+        let g = load(&path);
+        let mut r = g.reasoner();
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+        let mut engine = MoveList::default();
+        for _ply in 0..12 {
+            if d.turn() == Turn::Over {
+                break;
+            }
+            Reasoner::legal_moves(&mut r, d.base(), &mut engine).unwrap();
+            if engine.len() > 3000 {
+                break;
+            }
+            let found = moves_by_actions(&g, &mut r, &d);
+            let want: BTreeSet<Vec<ModApp>> = engine.iter().map(|m| m.to_vec()).collect();
+            assert_eq!(found.len(), engine.len(), "{}", path.display());
+            let got: BTreeSet<Vec<ModApp>> = found.into_iter().collect();
+            assert_eq!(got, want, "{}", path.display());
+            let mut mask = vec![false; Decision::num_actions(&g) as usize];
+            d.write_mask(&mut mask);
+            let from_mask: Vec<u32> = (0..mask.len() as u32)
+                .filter(|&a| mask[a as usize])
+                .collect();
+            let listed: Vec<u32> = d.actions().iter().map(|a| a.0).collect();
+            assert_eq!(from_mask, listed);
+            // Play on by random actions.
+            while {
+                let acts = d.actions();
+                let a = acts[rng.gen_range(0..acts.len())].0;
+                d.apply(&mut r, a).unwrap();
+                !d.at_turn_start()
+            } {}
+        }
+    }
+}
+
+/// Perft through actions equals the engine's at depth 2 (10 games).
+#[test]
+fn action_perft_equals_engine_perft() {
+    let names = [
+        "ticTacToe.rbg",
+        "connect4.rbg",
+        "chess.rbg",
+        "breakthrough.rbg",
+        "reversi.rbg",
+        "englishDraughts.rbg",
+        "amazons_split3.rbg",
+        "theMillGame.rbg",
+        "hex_7x7.rbg",
+        "paperSoccer.rbg",
+    ];
+    let games = suite_games();
+    for name in names {
+        let Some(path) = games.iter().find(|p| p.ends_with(name)) else {
+            continue;
+        };
+        let g = load(path);
+        let mut r = g.reasoner();
+        let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+        let engine = gg_core::perft::perft(&g, 2).unwrap().leaves;
+        assert_eq!(action_perft(&mut r, &d, 2).unwrap(), engine, "{name}");
+    }
+}
+
+/// Atom ids are dense and invertible; observations have the layout's length.
+#[test]
+fn atom_ids_round_trip() {
+    for path in suite_games().iter().take(20) {
+        let g = load(path);
+        for id in 0..g.num_atoms() {
+            let a = g.atom_of(id).unwrap();
+            assert_eq!(g.atom_id(a), id);
+        }
+        assert!(g.atom_of(g.num_atoms()).is_none());
+        let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
+        let mut r = g.reasoner();
+        let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+        let mut obs = vec![0.0; len];
+        d.observe(&g, 0, &mut obs);
+        // One piece per vertex.
+        let nv = g.num_vertices() as usize;
+        let ones = obs[..g.description().pieces.len() * nv]
+            .iter()
+            .filter(|&&x| x == 1.0)
+            .count();
+        assert_eq!(ones, nv, "{}", path.display());
+    }
+}
+
+/// A batch gives the same games for a seed whatever the number of threads.
+#[test]
+fn batches_are_deterministic() {
+    let Some(path) = suite_games()
+        .into_iter()
+        .find(|p| p.ends_with("connect4.rbg"))
+    else {
+        return;
+    };
+    let g = load(&path);
+    let run = |threads: usize| {
+        let mut b = Batch::new(&g, 13, 5, threads).unwrap();
+        let mut frames = vec![b.reset().unwrap()];
+        for _ in 0..60 {
+            let a = b.random_actions();
+            frames.push(b.step(&a).unwrap());
+        }
+        let (moves, games) = b.counts();
+        assert!(games > 0 && moves > games);
+        frames
+            .iter()
+            .map(|f| {
+                (
+                    f.obs.clone(),
+                    f.masks.clone(),
+                    f.rewards.clone(),
+                    f.dones.clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(1), run(3));
+    // Illegal actions are refused before anything moves.
+    let mut b = Batch::new(&g, 2, 5, 1).unwrap();
+    b.reset().unwrap();
+    assert!(b.step(&[0, 0]).is_err());
+    assert!(b.step(&[0]).is_err());
+}
