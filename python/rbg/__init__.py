@@ -78,6 +78,6 @@ def gym_env(path, opponent=None, **kwargs):
     """A Gymnasium environment: one learner against ``opponent`` (needs
     ``gymnasium``); ``opponent`` is a function ``state -> action``, default
     uniformly random."""
-    from .gym_env import GymEnv
+    from .gymnasium_env import GymEnv
 
     return GymEnv(path, opponent=opponent, **kwargs)

@@ -29,9 +29,30 @@ fn load_game(py: Python<'_>, path_or_text: String, language: Option<String>) -> 
         py,
         Game {
             inner,
-            source: (path_or_text, language),
+            source: source_of(path_or_text, language),
         },
     )
+}
+
+/// What a game is pickled as: a file's text (and its language, from the
+/// extension) rather than its path, so it loads on other machines too.
+fn source_of(path_or_text: String, language: Option<String>) -> (String, Option<String>) {
+    let path = std::path::Path::new(&path_or_text);
+    if path_or_text.contains('\n') || !path.is_file() {
+        return (path_or_text, language);
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return (path_or_text, language);
+    };
+    let lang = language.unwrap_or_else(|| {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("rg") => "rg",
+            Some("hrg") => "hrg",
+            _ => "rbg",
+        }
+        .to_string()
+    });
+    (text, Some(lang))
 }
 
 /// A seed from the clock when none is given.

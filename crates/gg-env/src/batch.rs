@@ -98,8 +98,10 @@ impl<G: Spec> Batch<G> {
     /// `seed`.
     pub fn new(game: &G, n: usize, seed: u64, threads: usize) -> Result<Batch<G>, String> {
         let mut r = game.reasoner();
-        let initial =
-            Decision::<G>::new(&mut r, game.initial_state()).map_err(|e| e.to_string())?;
+        let initial = game
+            .initial_state()
+            .and_then(|s| Decision::<G>::new(&mut r, s))
+            .map_err(|e| game.error_text(&e))?;
         let threads = threads.clamp(1, n.max(1));
         let chunk = n.div_ceil(threads).max(1);
         let pool = if threads > 1 {
@@ -245,10 +247,14 @@ impl<G: Spec> Batch<G> {
         for r in results {
             match r {
                 Ok(()) => {}
-                Err(StepError::Engine(e)) => return Err(BatchError::Engine(e.to_string())),
-                Err(StepError::Over) => return Err(BatchError::Engine(format!(
+                Err(StepError::Engine(e)) => {
+                    return Err(BatchError::Engine(self.game.error_text(&e)))
+                }
+                Err(StepError::Over) => {
+                    return Err(BatchError::Engine(format!(
                     "the game keeps ending before any player moves ({MAX_EMPTY_RESTARTS} restarts)"
-                ))),
+                )))
+                }
                 Err(StepError::Illegal(a)) => {
                     return Err(BatchError::Engine(format!("action {a} became illegal")))
                 }

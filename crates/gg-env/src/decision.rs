@@ -5,7 +5,7 @@
 //! actions taken so far in this turn) share a longest common prefix of
 //! atoms; the actions are the distinct atoms that follow it, by id
 //! ([`Spec::atom_id`]), plus [`Decision::end_action`] when a candidate
-//! ends there while others go on. Atoms that every candidate shares are
+//! ends there (or has an atom that is no choice) while others go on. Atoms that every candidate shares are
 //! taken without asking. When one candidate is left the move is complete
 //! and applied; a lone legal move at the start of a turn (or identical
 //! candidates) is chosen by its last atom. So every legal move is exactly
@@ -14,7 +14,7 @@
 
 use gg_core::{MoveList, Reasoner, Turn};
 
-use crate::spec::Spec;
+use crate::spec::{Spec, View};
 
 /// Why an action cannot be applied.
 #[derive(Debug)]
@@ -47,6 +47,8 @@ pub struct Decision<G: Spec> {
     depth: usize,
     /// Sorted legal actions and how many candidates each keeps.
     actions: Vec<(u32, u32)>,
+    /// What the players remember of past moves ([`Spec::remember`]).
+    memory: Vec<f32>,
 }
 
 impl<G: Spec> Decision<G> {
@@ -59,6 +61,7 @@ impl<G: Spec> Decision<G> {
             alive: Vec::new(),
             depth: 0,
             actions: Vec::new(),
+            memory: vec![0.0; r.game().memory_len()],
         };
         d.start_turn(r)?;
         Ok(d)
@@ -84,6 +87,7 @@ impl<G: Spec> Decision<G> {
         if self.turn != Turn::Over {
             r.legal_moves_mut(&mut self.base, &mut self.moves)?;
             if self.moves.is_empty() {
+                r.game().stuck(&self.base)?;
                 self.turn = Turn::Over;
             }
         }
@@ -92,40 +96,49 @@ impl<G: Spec> Decision<G> {
         Ok(())
     }
 
+    /// The action candidate `m` takes at position `d`: its atom's id, or
+    /// the end action where it ends or has no choice there.
+    #[inline]
+    fn key(game: &G, m: &[G::Atom], d: usize) -> u32 {
+        m.get(d)
+            .and_then(|&a| game.atom_id(a))
+            .unwrap_or_else(|| Self::end_action(game))
+    }
+
     /// Skips the atoms every candidate shares and lists the actions.
     fn settle(&mut self, game: &G) {
         self.actions.clear();
         if self.alive.is_empty() {
             return;
         }
+        let end = Self::end_action(game);
         let first = self.moves.get(self.alive[0] as usize);
         let mut d = self.depth;
-        'prefix: while let Some(&atom) = first.get(d) {
+        'prefix: loop {
+            let k = Self::key(game, first, d);
             for &i in &self.alive[1..] {
                 let m = self.moves.get(i as usize);
-                if m.get(d) != Some(&atom) {
+                if Self::key(game, m, d) != k || m.get(d) != first.get(d) {
                     break 'prefix;
                 }
             }
+            if k == end {
+                break;
+            }
             d += 1;
         }
-        // Every candidate ends at `d`: one move (or identical ones), chosen
-        // by its last atom.
+        // Every candidate ends at `d`: one move (or moves with the same
+        // choices), chosen by its last choice.
         let all_end = self
             .alive
             .iter()
-            .all(|&i| self.moves.get(i as usize).len() == d);
+            .all(|&i| Self::key(game, self.moves.get(i as usize), d) == end);
         if all_end && d > self.depth {
             d -= 1;
         }
         self.depth = d;
-        let end = Self::end_action(game);
         for &i in &self.alive {
-            let id = self
-                .moves
-                .get(i as usize)
-                .get(d)
-                .map_or(end, |&a| game.atom_id(a));
+            let id = Self::key(game, self.moves.get(i as usize), d);
             self.actions.push((id, 1));
         }
         self.actions.sort_unstable();
@@ -138,12 +151,6 @@ impl<G: Spec> Decision<G> {
         });
     }
 
-    /// The id at the decision position of candidate `m`.
-    fn id_of(&self, game: &G, m: &[G::Atom]) -> u32 {
-        m.get(self.depth)
-            .map_or(Self::end_action(game), |&a| game.atom_id(a))
-    }
-
     /// Applies action `a`; when it completes a move, plays the move and
     /// starts the next turn.
     pub fn apply(&mut self, r: &mut G::Reasoner, a: u32) -> Result<(), StepError<G::Error>> {
@@ -153,23 +160,12 @@ impl<G: Spec> Decision<G> {
         if self.actions.binary_search_by_key(&a, |x| x.0).is_err() {
             return Err(StepError::Illegal(a));
         }
-        let (moves, depth, game) = (&self.moves, self.depth, r.game());
-        let end = Self::end_action(game);
-        self.alive.retain(|&i| {
-            let m = moves.get(i as usize);
-            m.get(depth).map_or(end, |&x| game.atom_id(x)) == a
-        });
-        let done = a == end
-            || self.alive.len() == 1
-            || self
-                .alive
-                .iter()
-                .all(|&i| self.moves.get(i as usize).len() == depth + 1);
-        if done {
-            let m = self.alive[0] as usize;
-            r.apply(&mut self.base, self.moves.get(m))?;
-            self.start_turn(r)?;
+        if let Some(m) = self.completed_by(r.game(), a) {
+            self.play(r, m)?;
         } else {
+            let (moves, depth, game) = (&self.moves, self.depth, r.game());
+            self.alive
+                .retain(|&i| Self::key(game, moves.get(i as usize), depth) == a);
             self.depth += 1;
             self.settle(r.game());
         }
@@ -179,7 +175,15 @@ impl<G: Spec> Decision<G> {
     /// Plays a whole legal move (for chance and agents); `m` indexes
     /// [`Decision::moves`].
     pub fn apply_move(&mut self, r: &mut G::Reasoner, m: usize) -> Result<(), G::Error> {
-        r.apply(&mut self.base, self.moves.get(m))?;
+        self.play(r, m)
+    }
+
+    fn play(&mut self, r: &mut G::Reasoner, m: usize) -> Result<(), G::Error> {
+        let mv = self.moves.get(m);
+        if !self.memory.is_empty() {
+            r.game().remember(mv, &mut self.memory);
+        }
+        r.apply(&mut self.base, mv)?;
         self.start_turn(r)
     }
 
@@ -216,7 +220,23 @@ impl<G: Spec> Decision<G> {
 
     /// The action a candidate takes at this decision.
     pub fn action_of(&self, game: &G, m: usize) -> u32 {
-        self.id_of(game, self.moves.get(m))
+        Self::key(game, self.moves.get(m), self.depth)
+    }
+
+    /// The candidate (index into [`Decision::moves`]) that action `a`
+    /// completes, if it completes one.
+    pub fn completed_by(&self, game: &G, a: u32) -> Option<usize> {
+        let end = Self::end_action(game);
+        let key = |i: u32, d: usize| Self::key(game, self.moves.get(i as usize), d);
+        let mut taking = self.alive.iter().filter(|&&i| key(i, self.depth) == a);
+        let first = *taking.next()?;
+        // Done when the action ends the move, keeps one candidate, or keeps
+        // candidates that all end right after it (the same choices).
+        let mut rest = taking.peekable();
+        let done = a == end
+            || rest.peek().is_none()
+            || key(first, self.depth + 1) == end && rest.all(|&i| key(i, self.depth + 1) == end);
+        done.then_some(first as usize)
     }
 
     /// The state at the start of the turn.
@@ -241,12 +261,20 @@ impl<G: Spec> Decision<G> {
     /// length).
     pub fn observe(&self, game: &G, viewer: usize, out: &mut [f32]) {
         let prefix = self.prefix();
-        if prefix.is_empty() {
-            game.observe(&self.base, prefix, self.turn, viewer, out);
+        let partial;
+        let state = if prefix.is_empty() {
+            &self.base
         } else {
-            let s = game.partial(&self.base, prefix);
-            game.observe(&s, prefix, self.turn, viewer, out);
-        }
+            partial = game.partial(&self.base, prefix);
+            &partial
+        };
+        let view = View {
+            state,
+            prefix,
+            turn: self.turn,
+            memory: &self.memory,
+        };
+        game.observe(view, viewer, out);
     }
 
     /// Sets `mask[a]` for every legal action (`mask` zeroed).
@@ -270,15 +298,22 @@ pub fn action_perft<G: Spec>(
     }
     let mut total = 0;
     let mut seen = std::collections::HashSet::new();
+    let mut outcome = d.base().clone();
     let mut stack = vec![d.clone()];
     while let Some(d) = stack.pop() {
         for &(a, _) in d.actions() {
+            if d.turn() == Turn::Chance {
+                // Chance moves with equal outcomes count once (as in perft).
+                if let Some(m) = d.completed_by(r.game(), a) {
+                    r.chance_outcome(d.base(), d.moves().get(m), &mut outcome)?;
+                    if !seen.insert(outcome.clone()) {
+                        continue;
+                    }
+                }
+            }
             let mut child = d.clone();
             child.apply(r, a)?;
             if child.at_turn_start() {
-                if d.turn() == Turn::Chance && !seen.insert(child.base().clone()) {
-                    continue;
-                }
                 total += action_perft(r, &child, depth - 1)?;
             } else {
                 stack.push(child);

@@ -206,7 +206,11 @@ impl<G: Spec> EnvGame<G> {
             game: game.clone(),
             free: Mutex::new(Vec::new()),
         });
-        let initial = pool.with(|r| Decision::new(r, game.initial_state()).map_err(runtime))?;
+        let initial = pool.with(|r| {
+            game.initial_state()
+                .and_then(|s| Decision::new(r, s))
+                .map_err(|e| EnvError::Runtime(game.error_text(&e)))
+        })?;
         Ok(Arc::new(EnvGame {
             norm: Normaliser::new(&game),
             game,
@@ -360,8 +364,8 @@ impl<G: Spec> DynState for EnvState<G> {
         out
     }
     fn action_to_string(&self, a: u32) -> String {
-        match self.game.atom_of(a) {
-            Some(atom) => self.game.move_text(&[atom]),
+        match self.game.action_text(a) {
+            Some(text) => text,
             None if a == Decision::end_action(&self.game) => "end".to_string(),
             None => format!("<no action {a}>"),
         }
@@ -374,14 +378,10 @@ impl<G: Spec> DynState for EnvState<G> {
                 .pool
                 .with(|r| r.parse_move(self.d.base(), text))
                 .map_err(|e| EnvError::Value(e.to_string()))?;
-            match atoms.as_slice() {
-                [a] => self.game.atom_id(*a),
-                _ => {
-                    return Err(EnvError::Value(format!(
-                        "{text:?} is not one action (it has {} parts)",
-                        atoms.len()
-                    )))
-                }
+            let mut ids = atoms.iter().filter_map(|&a| self.game.atom_id(a));
+            match (ids.next(), ids.next()) {
+                (Some(id), None) => id,
+                _ => return Err(EnvError::Value(format!("{text:?} is not one action"))),
             }
         };
         if !self.d.is_legal(id) {

@@ -13,10 +13,11 @@
 pub mod batch;
 pub mod decision;
 pub mod dynamic;
+mod rg;
 pub mod spec;
 
 pub use batch::{Batch, Frame};
 pub use decision::{action_perft, Decision, StepError};
 pub use dynamic::{load, DynAgent, DynBatch, DynGame, DynState, EnvError};
 pub use gg_core::Turn;
-pub use spec::{Segment, Spec};
+pub use spec::{Segment, Spec, View};

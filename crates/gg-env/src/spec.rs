@@ -15,7 +15,7 @@ pub struct Segment {
 }
 
 impl Segment {
-    fn new(name: &str, shape: Vec<usize>) -> Segment {
+    pub(crate) fn new(name: &str, shape: Vec<usize>) -> Segment {
         Segment {
             name: name.to_string(),
             shape,
@@ -33,38 +33,57 @@ impl Segment {
     }
 }
 
-/// An engine whose games can be environments: atoms numbered densely and
+/// An engine whose games can be environments: choices numbered densely and
 /// stably (the same description gives the same numbers on every machine),
 /// and states turned into fixed-length observation vectors.
 pub trait Spec: Game + Presented {
-    /// Atom ids are `0..num_atoms()`.
+    /// Choice ids are `0..num_atoms()`.
     fn num_atoms(&self) -> u32;
 
-    /// The id of an atom of this game.
-    fn atom_id(&self, a: Self::Atom) -> u32;
+    /// The id of an atom that is a choice; `None` for atoms that only
+    /// carry a move's effect (RG's changes and end node): where a move has
+    /// such an atom, it ends as far as choosing is concerned.
+    fn atom_id(&self, a: Self::Atom) -> Option<u32>;
 
-    /// The atom of an id, if the id is in range.
-    fn atom_of(&self, id: u32) -> Option<Self::Atom>;
+    /// The text of choice `id` in the language's move notation.
+    fn action_text(&self, id: u32) -> Option<String>;
 
     /// The state after the first atoms of a move (`prefix`), as far as the
     /// engine can show a move in progress; `base` when it cannot.
     fn partial(&self, base: &Self::State, prefix: &[Self::Atom]) -> Self::State;
 
+    /// Length of what the players remember of past moves (0 when the
+    /// state tells everything they may know).
+    fn memory_len(&self) -> usize {
+        0
+    }
+
+    /// Adds what the players see of move `m` to `memory`.
+    fn remember(&self, m: &[Self::Atom], memory: &mut [f32]) {
+        let _ = (m, memory);
+    }
+
     /// The parts of the observation vector, in order.
     fn observation_layout(&self) -> Vec<Segment>;
 
-    /// Writes what `viewer` observes of `s` into `out` (of the layout's
-    /// total length, all zeros on entry: only non-zero values are written).
+    /// Writes what `viewer` observes into `out` (of the layout's total
+    /// length, all zeros on entry: only non-zero values are written).
     /// `s` is a [`Spec::partial`] state, `prefix` the atoms applied so far
-    /// in the move in progress, `turn` who is choosing.
-    fn observe(
-        &self,
-        s: &Self::State,
-        prefix: &[Self::Atom],
-        turn: Turn,
-        viewer: usize,
-        out: &mut [f32],
-    );
+    /// in the move in progress, `turn` who is choosing, `memory` what
+    /// [`Spec::remember`] kept.
+    fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]);
+}
+
+/// What an observation is made from.
+pub struct View<'a, G: Game> {
+    /// The state (mid-move: as far as the move in progress shows).
+    pub state: &'a G::State,
+    /// The atoms chosen so far in the move in progress.
+    pub prefix: &'a [G::Atom],
+    /// Who is choosing.
+    pub turn: Turn,
+    /// What the players remember of past moves.
+    pub memory: &'a [f32],
 }
 
 /// RBG: atom `(modifier, vertex)` has id `(number - 1) * vertices + vertex`,
@@ -80,19 +99,20 @@ impl Spec for GameModel {
     }
 
     #[inline]
-    fn atom_id(&self, a: ModApp) -> u32 {
-        (self.modifier_number(a.action) - 1) * self.num_vertices() + a.vertex
+    fn atom_id(&self, a: ModApp) -> Option<u32> {
+        Some((self.modifier_number(a.action) - 1) * self.num_vertices() + a.vertex)
     }
 
-    fn atom_of(&self, id: u32) -> Option<ModApp> {
+    fn action_text(&self, id: u32) -> Option<String> {
         let nv = self.num_vertices();
         if id >= self.num_atoms() {
             return None;
         }
-        Some(ModApp {
+        let atom = ModApp {
             action: self.modifier_action(id / nv + 1)?,
             vertex: id % nv,
-        })
+        };
+        Some(self.move_text(&[atom]))
     }
 
     fn partial(&self, base: &State, prefix: &[ModApp]) -> State {
@@ -115,7 +135,8 @@ impl Spec for GameModel {
     }
 
     #[inline]
-    fn observe(&self, s: &State, prefix: &[ModApp], turn: Turn, _viewer: usize, out: &mut [f32]) {
+    fn observe(&self, view: View<'_, Self>, _viewer: usize, out: &mut [f32]) {
+        let (s, prefix, turn) = (view.state, view.prefix, view.turn);
         let d = self.description();
         let nv = self.num_vertices() as usize;
         let np = d.pieces.len();

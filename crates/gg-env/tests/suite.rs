@@ -154,13 +154,16 @@ fn action_perft_equals_engine_perft() {
 fn atom_ids_round_trip() {
     for path in suite_games().iter().take(20) {
         let g = load(path);
-        for id in 0..g.num_atoms() {
-            let a = g.atom_of(id).unwrap();
-            assert_eq!(g.atom_id(a), id);
-        }
-        assert!(g.atom_of(g.num_atoms()).is_none());
-        let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
         let mut r = g.reasoner();
+        let s0 = g.initial_state();
+        for id in 0..g.num_atoms() {
+            let text = g.action_text(id).unwrap();
+            let atoms = Reasoner::parse_move(&mut r, &s0, &text).unwrap();
+            assert_eq!(atoms.len(), 1);
+            assert_eq!(g.atom_id(atoms[0]), Some(id));
+        }
+        assert!(g.action_text(g.num_atoms()).is_none());
+        let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
         let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
         let mut obs = vec![0.0; len];
         d.observe(&g, 0, &mut obs);
@@ -211,4 +214,37 @@ fn batches_are_deterministic() {
     b.reset().unwrap();
     assert!(b.step(&[0, 0]).is_err());
     assert!(b.step(&[0]).is_err());
+}
+
+/// The RG and HRG examples: perft through actions equals the engine's
+/// (chance nodes included), and observations have the layout's length.
+#[test]
+fn rg_examples_through_actions() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        assert!(std::env::var("CI").is_err(), "RG examples missing");
+        return;
+    };
+    let mut checked = 0;
+    for e in entries {
+        let p = e.unwrap().path();
+        if !p.extension().is_some_and(|x| x == "rg" || x == "hrg") {
+            continue;
+        }
+        let g = gg_env::load(p.to_str().unwrap(), None).unwrap();
+        let s = g.new_initial_state();
+        for depth in 1..=3 {
+            let want = g.perft(depth).unwrap();
+            assert_eq!(
+                s.action_perft(depth).unwrap(),
+                want,
+                "{} depth {depth}",
+                p.display()
+            );
+        }
+        let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
+        assert_eq!(s.observation(0).len(), len);
+        checked += 1;
+    }
+    assert!(checked >= 5);
 }

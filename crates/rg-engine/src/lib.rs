@@ -158,6 +158,11 @@ impl State {
     pub fn node(&self) -> u32 {
         self.node
     }
+
+    /// The slots' values (symbol numbers), in the layout's order.
+    pub fn slots(&self) -> &[u16] {
+        &self.slots
+    }
 }
 
 /// A game ready to be played: the checked description and its tables.

@@ -1,0 +1,24 @@
+"""Helpers shared by the adapters."""
+
+import numpy as np
+
+
+def draw_chance(state, rng):
+    """Plays chance actions (by their probabilities, from ``rng``) until a
+    player is to choose or the game is over."""
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        probs = np.array([p for _, p in outcomes])
+        state.apply_action(int(rng.choice(actions, p=probs / probs.sum())))
+
+
+def observation_box(game):
+    """The Gymnasium ``Box`` of a game's observation tensors: values in
+    0..1, except counts of seen tags (RG games of imperfect information)."""
+    from gymnasium import spaces
+
+    size = game.observation_tensor_size()
+    unbounded = any(name == "seen" for name, _ in game.observation_layout())
+    high = np.inf if unbounded else 1.0
+    return spaces.Box(0.0, high, (size,), dtype=np.float32)

@@ -1,0 +1,41 @@
+"""The PettingZoo and Gymnasium adapters pass those libraries' own checks."""
+
+import pytest
+
+import rbg
+from conftest import RG_EXAMPLES, suite_games
+
+
+def test_pettingzoo_api(ttt_path):
+    api = pytest.importorskip("pettingzoo.test")
+    api.api_test(rbg.aec_env(ttt_path), num_cycles=200)
+    games = {p.name: p for p in suite_games()}
+    if "chess.rbg" in games:
+        api.api_test(rbg.aec_env(str(games["chess.rbg"]), max_actions=60), num_cycles=100)
+    dice = RG_EXAMPLES / "dicerace.rg"
+    if dice.exists():
+        api.api_test(rbg.aec_env(str(dice)), num_cycles=100)
+
+
+def test_gymnasium_check_env(ttt_path):
+    checker = pytest.importorskip("gymnasium.utils.env_checker")
+    checker.check_env(rbg.gym_env(ttt_path), skip_render_check=True)
+    checker.check_env(
+        rbg.gym_env(ttt_path, opponent="mcts:iterations=20", player=1), skip_render_check=True
+    )
+
+
+def test_gym_env_plays_whole_games(ttt_path):
+    env = rbg.gym_env(ttt_path, opponent="random")
+    obs, info = env.reset(seed=3)
+    rewards = []
+    for _ in range(20):
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            action = int(mask.nonzero()[0][0])
+            obs, reward, term, trunc, info = env.step(action)
+            done = term or trunc
+        rewards.append(reward)
+        obs, info = env.reset()
+    assert all(0.0 <= r <= 1.0 for r in rewards)
