@@ -28,8 +28,10 @@ pub const MAX_CHECK_DEPTH: usize = 64;
 pub const MAX_TAGS: usize = 1 << 11;
 /// Walks with more nested choices than this are an error.
 pub const MAX_FRAMES: usize = 1 << 20;
-/// Edges followed without a frame in one enumeration beyond this are an error.
-pub const MAX_STEPS: usize = 1 << 30;
+/// Edges followed without a frame in one enumeration beyond this are an error
+/// (only games with `@unique` nodes can loop there; 2^25 bounds such a walk
+/// to well under a second).
+pub const MAX_STEPS: usize = 1 << 25;
 /// Assignments on the current walk beyond this are an error.
 pub const MAX_LOG: usize = 1 << 22;
 

@@ -69,3 +69,22 @@ proptest! {
         prop_assert!(start.elapsed().as_secs_f64() < 30.0, "slow: {:?}\n{}", start.elapsed(), text);
     }
 }
+
+/// A `@unique` node on a cycle of empty edges: the walk cannot see the
+/// repetition, so the step bound ends it — an error, quickly.
+#[test]
+fn unique_cycle_is_an_error_not_a_hang() {
+    let text = "type Player = {x};\ntype Score = {0};\nbegin, end: player = keeper;\nbegin, n1: ;\nn1, n1: ;\n@unique n1;\n";
+    let game = GameModel::from_text(text).unwrap();
+    let start = std::time::Instant::now();
+    let err = perft(&game, 1, Counting::Walks).unwrap_err();
+    assert!(
+        matches!(err, rg_engine::RunError::TooManyStates(n) if n == 1 << 25),
+        "{err}"
+    );
+    assert!(
+        start.elapsed().as_secs_f64() < 20.0,
+        "{:?}",
+        start.elapsed()
+    );
+}
