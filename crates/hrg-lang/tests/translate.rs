@@ -158,3 +158,50 @@ fn conditions() {
     );
     assert_eq!(perfts(&game, 1), vec![2]);
 }
+
+/// The texts of the first player's moves.
+fn first_moves(text: &str) -> Vec<String> {
+    let (_, checked) = hrg_lang::parse_str(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let game = GameModel::new(checked).unwrap();
+    let mut r = game.reasoner();
+    let mut s = game.initial_state();
+    let mut moves = rg_engine::MoveList::default();
+    r.complete_keeper(&mut s).unwrap();
+    r.moves(&mut s, &mut moves).unwrap();
+    let mut texts: Vec<String> = (0..moves.len())
+        .map(|i| game.move_text(&moves, i))
+        .collect();
+    texts.sort();
+    texts
+}
+
+#[test]
+fn jumps() {
+    // `return()` leaves the graph, `continue()` the iteration, `break()`
+    // the loop.
+    let game = format!(
+        "{HEAD}graph pick() {{ branch {{ $ a return() }} or {{ $ b }} $ c }}\n\
+         graph rules() {{ player = x pick() player = keeper end() }}"
+    );
+    assert_eq!(first_moves(&game), ["a", "b c"]);
+    let game = format!(
+        "{HEAD}graph rules() {{ player = x repeat 2 {{ branch {{ $ a continue() }} or {{ $ b }} $ c }} \
+         player = keeper end() }}"
+    );
+    assert_eq!(first_moves(&game), ["a a", "a b c", "b c a", "b c b c"]);
+    let game = format!(
+        "{HEAD}graph rules() {{ player = x repeat 2 {{ branch {{ $ a break() }} or {{ $ b }} $ c }} \
+         player = keeper end() }}"
+    );
+    assert_eq!(first_moves(&game), ["a", "b c a", "b c b c"]);
+}
+
+#[test]
+fn branch_over_values_and_else_if() {
+    let game = format!(
+        "{HEAD}domain A = p | q | r\ns : A\n\
+         graph rules() {{ player = x branch v in A {{ s = v }} \
+         if s == p {{ $ one }} else if s == q {{ $ two }} else {{ $ three }} player = keeper end() }}"
+    );
+    assert_eq!(first_moves(&game), ["one", "three", "two"]);
+}
