@@ -18,11 +18,12 @@ fn perft_to_depth_5() {
 }
 
 #[test]
-#[ignore = "slow: about 15 s"]
-fn perft_depths_6_and_7() {
+#[ignore = "slow: about 1 min"]
+fn perft_depths_6_to_8() {
     let g = load(FILE);
     assert_eq!(leaves(&g, 6), 36_768);
     assert_eq!(leaves(&g, 7), 179_740);
+    assert_eq!(leaves(&g, 8), 845_931);
 }
 
 #[test]
