@@ -31,6 +31,12 @@ impl<A: Copy + PartialEq> MoveList<A> {
         self.ends.len()
     }
 
+    /// Number of atoms over all moves.
+    #[inline]
+    pub fn num_atoms(&self) -> usize {
+        self.atoms.len()
+    }
+
     /// Whether there are no moves.
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -62,7 +62,7 @@ pub fn perft_split<G: Game>(
     let mut frontier = vec![game.initial_state()?];
     let mut d = depth;
     let mut moves = MoveList::<G::Atom>::default();
-    // Expand as `rec` would, counting the states passed on the way.
+    // Expand as `perft_from` would, counting the states passed on the way.
     while frontier.len() < threads * 64 && d >= 2 {
         let mut next = Vec::new();
         for s in &frontier {
@@ -140,54 +140,115 @@ pub fn children<G: Game>(
     Ok(())
 }
 
+/// A state of the walk with its children still to visit.
+struct Frame<G: Game> {
+    state: G::State,
+    /// A player's moves.
+    moves: MoveList<G::Atom>,
+    /// A chance node's distinct outcomes (its children themselves).
+    outcomes: Vec<G::State>,
+    chance: bool,
+    /// Next child to visit.
+    next: usize,
+    /// Depth left below `state`.
+    depth: usize,
+}
+
+impl<G: Game> Frame<G> {
+    fn children(&self) -> usize {
+        match self.chance {
+            true => self.outcomes.len(),
+            false => self.moves.len(),
+        }
+    }
+}
+
 /// Perft from `root`.
+///
+/// The walk keeps one frame per state whose children are not all visited
+/// yet, allocated as the depth is reached and reused after; the last child
+/// of a frame takes the frame over, so a line without choices (a game that
+/// cannot end, say) needs one frame whatever the depth. No recursion.
 pub fn perft_from<G: Game>(
     r: &mut G::Reasoner,
     root: &G::State,
     depth: usize,
 ) -> Result<PerftCount, G::Error> {
-    let mut states: Vec<G::State> = vec![root.clone(); depth + 1];
-    let mut lists: Vec<MoveList<G::Atom>> = vec![MoveList::default(); depth + 1];
     let mut count = PerftCount::default();
-    rec::<G>(r, &mut states, &mut lists, depth, &mut count)?;
-    Ok(count)
-}
-
-/// Counts the subtree of the last of `states` to depth `d`; the states and
-/// lists before it are the workspace of the levels below.
-fn rec<G: Game>(
-    r: &mut G::Reasoner,
-    states: &mut [G::State],
-    lists: &mut [MoveList<G::Atom>],
-    d: usize,
-    count: &mut PerftCount,
-) -> Result<(), G::Error> {
-    let (cur, rest) = states.split_last_mut().expect("one state per depth");
-    count.states += 1;
-    if d == 0 {
-        count.leaves += 1;
-        return Ok(());
-    }
-    let (list, rest_lists) = lists.split_last_mut().expect("one list per depth");
-    match r.game().turn(cur) {
-        Turn::Over => {}
-        Turn::Player(_) => {
-            r.legal_moves_mut(cur, list)?;
-            for m in list.iter() {
-                let child = rest.last_mut().expect("depth > 0");
-                child.clone_from(cur);
-                r.apply(child, m)?;
-                rec::<G>(r, rest, rest_lists, d - 1, count)?;
+    let mut frames: Vec<Frame<G>> = vec![Frame {
+        state: root.clone(),
+        moves: MoveList::default(),
+        outcomes: Vec::new(),
+        chance: false,
+        next: 0,
+        depth,
+    }];
+    // Frames `..live` have children left to visit; `k` is the frame to
+    // visit now.
+    let mut live = 0;
+    let mut k = 0;
+    loop {
+        let f = &mut frames[k];
+        count.states += 1;
+        if f.depth == 0 {
+            count.leaves += 1;
+        } else {
+            match r.game().turn(&f.state) {
+                Turn::Over => {}
+                Turn::Player(_) => {
+                    r.legal_moves_mut(&mut f.state, &mut f.moves)?;
+                    (f.chance, f.next, live) = (false, 0, k + 1);
+                }
+                Turn::Chance => {
+                    f.outcomes.clear();
+                    children::<G>(r, &f.state, &mut f.moves, &mut f.outcomes)?;
+                    (f.chance, f.next, live) = (true, 0, k + 1);
+                }
             }
         }
-        Turn::Chance => {
-            let mut outcomes = Vec::new();
-            children::<G>(r, cur, list, &mut outcomes)?;
-            for o in outcomes {
-                *rest.last_mut().expect("depth > 0") = o;
-                rec::<G>(r, rest, rest_lists, d - 1, count)?;
+        // The next child, of the deepest frame with children left.
+        while live > 0 && frames[live - 1].next == frames[live - 1].children() {
+            live -= 1;
+        }
+        if live == 0 {
+            return Ok(count);
+        }
+        let p = live - 1;
+        let i = frames[p].next;
+        frames[p].next += 1;
+        if frames[p].next == frames[p].children() {
+            // The last child: the parent is done, its frame becomes the child's.
+            let f = &mut frames[p];
+            if f.chance {
+                std::mem::swap(&mut f.state, &mut f.outcomes[i]);
+            } else {
+                r.apply(&mut f.state, f.moves.get(i))?;
             }
+            f.depth -= 1;
+            live = p;
+            k = p;
+        } else {
+            if frames.len() == live {
+                let f = &frames[p];
+                frames.push(Frame {
+                    state: f.state.clone(),
+                    moves: MoveList::default(),
+                    outcomes: Vec::new(),
+                    chance: false,
+                    next: 0,
+                    depth: 0,
+                });
+            }
+            let (parents, rest) = frames.split_at_mut(live);
+            let (parent, child) = (&parents[p], &mut rest[0]);
+            if parent.chance {
+                child.state.clone_from(&parent.outcomes[i]);
+            } else {
+                child.state.clone_from(&parent.state);
+                r.apply(&mut child.state, parent.moves.get(i))?;
+            }
+            child.depth = parent.depth - 1;
+            k = live;
         }
     }
-    Ok(())
 }

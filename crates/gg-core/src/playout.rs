@@ -1,11 +1,24 @@
 //! Flat Monte Carlo: uniformly random playouts from the initial state, as
 //! the references define them (every visited state computes all its legal
 //! moves).
+//!
+//! A game need not end (RBG's `(->a)*`), so playouts stop at a maximum
+//! length ([`DEFAULT_MAX_LENGTH`] unless set) and are then counted as *cut*,
+//! scored as they stand.
+
+use std::time::Instant;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::{Game, MoveList, Reasoner, Turn};
+
+/// Default maximum length of a playout or a played game, in moves (players'
+/// and chance's); the longest suite games take a few thousand.
+pub const DEFAULT_MAX_LENGTH: u64 = 100_000;
+
+/// A playout with a deadline looks at the clock every this many moves.
+const CLOCK_EVERY: u64 = 64;
 
 /// Totals of a series of playouts.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,6 +31,8 @@ pub struct PlayoutStats {
     pub chance: u64,
     /// Sum of every player's final score over all playouts.
     pub score_sums: Vec<i64>,
+    /// Playouts stopped at the maximum length (included in `playouts`).
+    pub cut: u64,
 }
 
 impl PlayoutStats {
@@ -42,12 +57,14 @@ pub struct Playouts<G: Game> {
     state: G::State,
     moves: MoveList<G::Atom>,
     rng: SmallRng,
+    max_length: u64,
     /// Accumulated results.
     pub stats: PlayoutStats,
 }
 
 impl<G: Game> Playouts<G> {
-    /// A playout runner with a seeded generator.
+    /// A playout runner with a seeded generator and the default maximum
+    /// length.
     pub fn new(game: &G, seed: u64) -> Result<Playouts<G>, G::Error> {
         let root = game.initial_state()?;
         Ok(Playouts {
@@ -56,6 +73,7 @@ impl<G: Game> Playouts<G> {
             root,
             moves: MoveList::default(),
             rng: SmallRng::seed_from_u64(seed),
+            max_length: DEFAULT_MAX_LENGTH,
             stats: PlayoutStats {
                 score_sums: vec![0; game.num_players()],
                 ..PlayoutStats::default()
@@ -63,8 +81,28 @@ impl<G: Game> Playouts<G> {
         })
     }
 
-    /// Plays one game to the end; returns its length (player moves).
+    /// Sets the maximum length of a playout, in moves (at least 1).
+    pub fn with_max_length(mut self, moves: u64) -> Playouts<G> {
+        self.max_length = moves.max(1);
+        self
+    }
+
+    /// Plays one game to the end or to the maximum length; returns its
+    /// length (player moves).
     pub fn run_one(&mut self) -> Result<u64, G::Error> {
+        self.run::<false>(None).map(|l| l.unwrap_or(0))
+    }
+
+    /// Like [`Playouts::run_one`], but gives up at `deadline` (looked at
+    /// every few moves): `None` then, and the playout is not counted.
+    pub fn run_one_until(&mut self, deadline: Instant) -> Result<Option<u64>, G::Error> {
+        self.run::<true>(Some(deadline))
+    }
+
+    fn run<const CLOCK: bool>(
+        &mut self,
+        deadline: Option<Instant>,
+    ) -> Result<Option<u64>, G::Error> {
         self.state.clone_from(&self.root);
         let mut length = 0;
         let mut chance = 0;
@@ -72,6 +110,18 @@ impl<G: Game> Playouts<G> {
             let turn = self.reasoner.game().turn(&self.state);
             if turn == Turn::Over {
                 break;
+            }
+            let moves = length + chance;
+            if moves == self.max_length {
+                self.stats.cut += 1;
+                break;
+            }
+            if CLOCK && moves % CLOCK_EVERY == CLOCK_EVERY - 1 {
+                if let Some(d) = deadline {
+                    if Instant::now() >= d {
+                        return Ok(None);
+                    }
+                }
             }
             self.reasoner
                 .legal_moves_mut(&mut self.state, &mut self.moves)?;
@@ -93,7 +143,7 @@ impl<G: Game> Playouts<G> {
         for (p, sum) in self.stats.score_sums.iter_mut().enumerate() {
             *sum += game.score(&self.state, p);
         }
-        Ok(length)
+        Ok(Some(length))
     }
 
     /// The final state of the last playout.

@@ -1,8 +1,13 @@
 //! Playing games: a [`Playthrough`] tracks one game in progress (state,
 //! legal moves, history); [`play_game`] lets agents play it to the end.
+//!
+//! A game need not end (RBG's `(->a)*`): a playthrough stops at a maximum
+//! length ([`DEFAULT_MAX_LENGTH`] moves unless set) and is then *cut*, with
+//! the scores as they stand.
 
 use std::time::Instant;
 
+pub use gg_core::playout::DEFAULT_MAX_LENGTH;
 use gg_core::{Game, MoveError, MoveList, Reasoner, Turn};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -17,10 +22,12 @@ pub struct Playthrough<G: Game> {
     moves: MoveList<G::Atom>,
     turn: Turn,
     history: Vec<Vec<G::Atom>>,
+    max_length: u64,
 }
 
 impl<G: Game> Playthrough<G> {
-    /// The game at its initial state.
+    /// The game at its initial state, to be cut at [`DEFAULT_MAX_LENGTH`]
+    /// moves.
     pub fn new(game: &G) -> Result<Playthrough<G>, G::Error> {
         let mut p = Playthrough {
             reasoner: game.reasoner(),
@@ -28,9 +35,22 @@ impl<G: Game> Playthrough<G> {
             moves: MoveList::default(),
             turn: Turn::Over,
             history: Vec::new(),
+            max_length: DEFAULT_MAX_LENGTH,
         };
         p.turn = live_moves::<G>(&mut p.reasoner, &mut p.state, &mut p.moves)?;
         Ok(p)
+    }
+
+    /// Sets the number of moves after which the game is cut (at least 1).
+    pub fn with_max_length(mut self, moves: u64) -> Playthrough<G> {
+        self.max_length = moves.max(1);
+        self
+    }
+
+    /// Whether the game was stopped at its maximum length rather than
+    /// finished.
+    pub fn is_cut(&self) -> bool {
+        self.turn != Turn::Over && self.history.len() as u64 >= self.max_length
     }
 
     /// The game.
@@ -54,19 +74,23 @@ impl<G: Game> Playthrough<G> {
     }
 
     /// Who chooses the next move: [`Turn::Over`] when the game is over
-    /// (also when the player on move has no legal move).
+    /// (also when the player on move has no legal move, and when the game
+    /// is cut).
     pub fn turn(&self) -> Turn {
-        self.turn
+        match self.is_cut() {
+            true => Turn::Over,
+            false => self.turn,
+        }
     }
 
-    /// Whether the game is over.
+    /// Whether the game is over (finished or cut).
     pub fn is_over(&self) -> bool {
-        self.turn == Turn::Over
+        self.turn() == Turn::Over
     }
 
     /// The player on move, `None` at chance and when the game is over.
     pub fn player(&self) -> Option<usize> {
-        match self.turn {
+        match self.turn() {
             Turn::Player(p) => Some(p),
             _ => None,
         }
@@ -90,9 +114,11 @@ impl<G: Game> Playthrough<G> {
             .ok_or_else(|| format!("`{}` is not a legal move here", text.trim()))
     }
 
-    /// Plays legal move `i` (panics when out of range).
+    /// Plays legal move `i` (panics when out of range). After an error
+    /// the game cannot go on (it is over, its state unspecified).
     pub fn play(&mut self, i: usize) -> Result<(), G::Error> {
         let m = self.moves.get(i).to_vec();
+        self.turn = Turn::Over;
         self.reasoner.apply(&mut self.state, &m)?;
         self.history.push(m);
         self.turn = live_moves::<G>(&mut self.reasoner, &mut self.state, &mut self.moves)?;
@@ -125,20 +151,24 @@ pub struct GameRecord<A> {
     pub iterations: Vec<u64>,
     /// Wall time of the game.
     pub seconds: f64,
+    /// Whether the game was cut at its maximum length (scores as they
+    /// stood) instead of finishing.
+    pub cut: bool,
 }
 
-/// Plays a game to the end: `agents[p]` plays player `p`; chance moves are
-/// drawn uniformly with a generator seeded by `chance_seed`. Every agent
-/// observes every move.
+/// Plays a game to the end, or until `max_length` moves: `agents[p]` plays
+/// player `p`; chance moves are drawn uniformly with a generator seeded by
+/// `chance_seed`. Every agent observes every move.
 pub fn play_game<G: Game>(
     game: &G,
     agents: &mut [Box<dyn Agent<G>>],
     chance_seed: u64,
+    max_length: u64,
 ) -> Result<GameRecord<G::Atom>, G::Error> {
     assert_eq!(agents.len(), game.num_players(), "one agent per player");
     let start = Instant::now();
     let mut chance = SmallRng::seed_from_u64(chance_seed);
-    let mut p = Playthrough::new(game)?;
+    let mut p = Playthrough::new(game)?.with_max_length(max_length);
     for a in agents.iter_mut() {
         a.new_game(game, p.state());
     }
@@ -150,6 +180,7 @@ pub fn play_game<G: Game>(
         think_seconds: vec![0.0; n],
         iterations: vec![0; n],
         seconds: 0.0,
+        cut: false,
     };
     loop {
         let i = match p.turn() {
@@ -177,6 +208,7 @@ pub fn play_game<G: Game>(
         }
         p.play(i)?;
     }
+    record.cut = p.is_cut();
     record.scores = p.scores();
     record.moves = p.history;
     record.seconds = start.elapsed().as_secs_f64();

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use gg_core::{Game, MoveList};
 
-pub use arena::{play_game, GameRecord, Playthrough};
+pub use arena::{play_game, GameRecord, Playthrough, DEFAULT_MAX_LENGTH};
 pub use flatmc::FlatMcAgent;
 pub use gg_core::Turn;
 pub use mcts::{MctsAgent, MctsConfig};

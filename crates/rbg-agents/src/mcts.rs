@@ -398,35 +398,35 @@ mod tests {
     #[test]
     fn tree_is_reused_after_both_moves() {
         let game = GameModel::from_text(TTT).unwrap();
-        let Ok(mut p) = Playthrough::new(&game);
+        let mut p = Playthrough::new(&game).unwrap();
         let mut a = agent(true);
         a.new_game(&game, p.state());
-        let Ok(i) = a.select(p.state(), p.moves(), None);
+        let i = a.select(p.state(), p.moves(), None).unwrap();
         let m = p.moves().get(i).to_vec();
         assert_eq!(a.root_visits(), 300);
         assert_eq!(a.last_search().unwrap().iterations, 300);
         let kept = child_visits(&a, &m);
         a.observe(p.state(), &m);
-        let Ok(()) = p.play(i);
+        p.play(i).unwrap();
         assert_eq!(a.root_visits(), kept);
         // The opponent's reply: the subtree under it is kept too.
         let reply = p.moves().get(0).to_vec();
         let kept = child_visits(&a, &reply);
         assert!(kept > 0);
         a.observe(p.state(), &reply);
-        let Ok(()) = p.play(0);
+        p.play(0).unwrap();
         assert_eq!(a.root_visits(), kept);
-        let Ok(_) = a.select(p.state(), p.moves(), None);
+        let _ = a.select(p.state(), p.moves(), None).unwrap();
         assert_eq!(a.root_visits(), kept + 300);
     }
 
     #[test]
     fn without_reuse_the_tree_is_dropped() {
         let game = GameModel::from_text(TTT).unwrap();
-        let Ok(p) = Playthrough::new(&game);
+        let p = Playthrough::new(&game).unwrap();
         let mut a = agent(false);
         a.new_game(&game, p.state());
-        let Ok(i) = a.select(p.state(), p.moves(), None);
+        let i = a.select(p.state(), p.moves(), None).unwrap();
         assert!(a.tree_size() > 9);
         a.observe(p.state(), p.moves().get(i));
         assert_eq!(a.tree_size(), 0);

@@ -1,5 +1,6 @@
 //! Playouts (simulations to the end of the game) and score normalisation.
 
+use gg_core::playout::DEFAULT_MAX_LENGTH;
 use gg_core::{Game, MoveList, Reasoner, Turn};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -102,7 +103,8 @@ pub fn live_moves<G: Game>(
 }
 
 /// Plays `state` to the end with `policy` (chance uniformly), or until
-/// `max_plies` moves when non-zero, and returns the number of moves played.
+/// `max_plies` moves (`DEFAULT_MAX_LENGTH` when 0: a game need not end),
+/// and returns the number of moves played.
 pub fn playout<G: Game>(
     r: &mut G::Reasoner,
     state: &mut G::State,
@@ -111,8 +113,12 @@ pub fn playout<G: Game>(
     moves: &mut MoveList<G::Atom>,
     max_plies: u64,
 ) -> Result<u64, G::Error> {
+    let max_plies = match max_plies {
+        0 => DEFAULT_MAX_LENGTH,
+        n => n,
+    };
     let mut plies = 0;
-    while max_plies == 0 || plies < max_plies {
+    while plies < max_plies {
         let i = match live_moves::<G>(r, state, moves)? {
             Turn::Over => break,
             Turn::Chance => rng.gen_range(0..moves.len()),
@@ -154,7 +160,8 @@ pub struct Simulator<G: Game> {
     pub policy: Box<dyn PlayoutPolicy<G>>,
     /// Random generator (also used by the search).
     pub rng: SmallRng,
-    /// Playout length limit (0 = none); a cut playout is scored as it stands.
+    /// Playout length limit (0 = `DEFAULT_MAX_LENGTH`); a cut playout is
+    /// scored as it stands.
     pub max_plies: u64,
     moves: MoveList<G::Atom>,
     rewards: Vec<f64>,

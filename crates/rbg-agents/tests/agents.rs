@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use rbg_agents::{from_spec, play_game, Agent, MatchStats, Playthrough};
+use rbg_agents::{from_spec, play_game, Agent, MatchStats, Playthrough, DEFAULT_MAX_LENGTH};
 use rbg_engine::GameModel;
 
 fn repo_game(name: &str) -> GameModel {
@@ -31,10 +31,10 @@ const THREE: &str = "
 ";
 
 fn first_choice(game: &GameModel, spec: &str) -> String {
-    let Ok(p) = Playthrough::new(game);
+    let p = Playthrough::new(game).unwrap();
     let mut agent = from_spec(spec, 7).unwrap();
     agent.new_game(game, p.state());
-    let Ok(i) = agent.select(p.state(), p.moves(), None);
+    let i = agent.select(p.state(), p.moves(), None).unwrap();
     game.move_to_text(p.moves().get(i))
 }
 
@@ -49,7 +49,7 @@ fn three_players_mcts_looks_ahead_flat_mc_does_not() {
         .iter()
         .map(|s| from_spec(s, 3).unwrap())
         .collect();
-    let Ok(r) = play_game(&game, &mut agents, 0);
+    let r = play_game(&game, &mut agents, 0, DEFAULT_MAX_LENGTH).unwrap();
     assert_eq!(r.scores, vec![4, 5, 1]);
     assert_eq!(r.moves.len(), 3);
     assert_eq!(r.player_moves, vec![1, 1, 1]);
@@ -58,12 +58,12 @@ fn three_players_mcts_looks_ahead_flat_mc_does_not() {
 /// Plays tic-tac-toe move texts (vertex numbers 1..=9, row by row, are the
 /// squares; the modifier is the cross or nought put there).
 fn ttt_after(game: &GameModel, squares: &[u32]) -> Playthrough<GameModel> {
-    let Ok(mut p) = Playthrough::new(game);
+    let mut p = Playthrough::new(game).unwrap();
     for &sq in squares {
         let i = (0..p.moves().len())
             .find(|&i| p.moves().get(i)[0].vertex + 1 == sq)
             .unwrap_or_else(|| panic!("square {sq} is free"));
-        let Ok(()) = p.play(i);
+        p.play(i).unwrap();
     }
     p
 }
@@ -79,7 +79,7 @@ fn search_agents_take_a_win_and_block_a_loss() {
         for (p, square) in [(&win, 3), (&block, 6)] {
             let mut a = from_spec(spec, 11).unwrap();
             a.new_game(&game, p.state());
-            let Ok(i) = a.select(p.state(), p.moves(), None);
+            let i = a.select(p.state(), p.moves(), None).unwrap();
             assert_eq!(p.moves().get(i)[0].vertex + 1, square, "{spec}");
         }
     }
@@ -103,7 +103,7 @@ fn mcts_never_loses_tic_tac_toe_to_random_and_is_deterministic() {
                 .iter()
                 .map(|&a| from_spec(specs[a], g * 10 + a as u64).unwrap())
                 .collect();
-            let Ok(r) = play_game(&game, &mut agents, g);
+            let r = play_game(&game, &mut agents, g, DEFAULT_MAX_LENGTH).unwrap();
             lengths.push(r.moves.len());
             stats.add(&r, &seats, &bounds);
         }

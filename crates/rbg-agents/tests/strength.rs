@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use rbg_agents::{from_spec, play_game, Agent, MatchStats};
+use rbg_agents::{from_spec, play_game, Agent, MatchStats, DEFAULT_MAX_LENGTH};
 use rbg_engine::GameModel;
 
 fn suite_game(name: &str) -> Option<GameModel> {
@@ -45,7 +45,7 @@ fn beats_random(name: &str, spec: &str) {
             .iter()
             .map(|&a| from_spec(specs[a], 1000 * g + a as u64).unwrap())
             .collect();
-        let Ok(record) = play_game(&game, &mut agents, g);
+        let record = play_game(&game, &mut agents, g, DEFAULT_MAX_LENGTH).unwrap();
         (record, seats)
     };
     // Two threads (odd and even games); the results do not depend on it.

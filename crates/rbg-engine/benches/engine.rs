@@ -41,7 +41,7 @@ fn benches(c: &mut Criterion) {
     for &(name, depth, playouts) in GAMES {
         let text = std::fs::read_to_string(dir.join("games").join(name)).expect("read game");
         let game = GameModel::from_text(&text).expect("suite game loads");
-        let nodes = perft(&game, depth).states;
+        let nodes = perft(&game, depth).expect("perft").states;
         let mut group = c.benchmark_group(name.trim_end_matches(".rbg"));
         group.sample_size(10);
         group.throughput(Throughput::Elements(nodes));

@@ -22,6 +22,25 @@ use crate::state::State;
 /// Marker for "no vertex" / "no slot".
 pub const NONE: u32 = u32::MAX;
 
+/// Most work (nodes visited plus transitions followed) spent on one shift
+/// table: above it the expression is left to the walk. The suite's largest
+/// tables take well under a million (go's `anySquare`: 361² targets).
+pub const MAX_TABLE_WORK: u64 = 1 << 23;
+/// Most work spent on all the shift tables of a game.
+pub const MAX_TABLES_WORK: u64 = 1 << 26;
+/// Most transitions of the automata (before removing duplicates): the
+/// position automaton of `(a1 + ... + an)*` has n² of them. The suite's
+/// largest games have tens of thousands.
+pub const MAX_TRANSITIONS: u64 = 1 << 23;
+
+/// The rules' automata would have more than [`MAX_TRANSITIONS`]
+/// transitions; `at` is the description action (in `Rule::for_each_action`
+/// order) that starts the `*` or concatenation where they went past it.
+#[derive(Clone, Copy, Debug)]
+pub struct TooLarge {
+    pub at: Option<usize>,
+}
+
 /// Arithmetic expression over the state.
 #[derive(Clone, Debug)]
 pub enum Expr {
@@ -166,6 +185,13 @@ pub struct Compiled {
     pub num_memos: u32,
     /// Programs deciding patterns without a search.
     pub probes: Probes,
+    /// Vertex-only expressions left to the walk, their shift table being
+    /// too costly (see [`MAX_TABLE_WORK`]); 0 for every suite game.
+    pub untabulated: u32,
+    /// For every action, the index of the description's action it comes
+    /// from (the first of a fused vertex-only group) in the order of
+    /// `Rule::for_each_action`.
+    pub source: Vec<u32>,
 }
 
 impl Compiled {
@@ -249,7 +275,7 @@ impl Compiled {
     }
 
     /// Builds the tables.
-    pub fn new(game: &ast::Game) -> Compiled {
+    pub fn new(game: &ast::Game) -> Result<Compiled, TooLarge> {
         let nv = game.board.vertices.len() as u32;
         let nd = game.board.dirs.len() as u32;
         let mut neighbors = vec![NONE; (nv * nd) as usize];
@@ -268,6 +294,8 @@ impl Compiled {
             multi_off: Vec::new(),
             multi_targets: Vec::new(),
             multi_ids: std::collections::HashMap::new(),
+            table_work: MAX_TABLES_WORK,
+            untabulated: 0,
             filter_ok: Vec::new(),
             pattern_ids: std::collections::HashMap::new(),
             shared_patterns: std::collections::BTreeSet::new(),
@@ -275,13 +303,21 @@ impl Compiled {
             num_players: game.players.len() as u32,
             acts: Vec::new(),
             on_sets: Vec::new(),
-            follow: Vec::new(),
+            follow: Follow::new(MAX_TRANSITIONS),
+            too_large_at: None,
             in_pattern: Vec::new(),
             owner: Vec::new(),
             building: 0,
             automata: Vec::new(),
+            source: Vec::new(),
+            next_source: 0,
         };
         b.automaton(&game.rules, false);
+        if b.follow.full {
+            return Err(TooLarge {
+                at: b.too_large_at.map(|i| i as usize),
+            });
+        }
         let (neighbors, nd) = deterministic_tables_as_directions(&mut b);
         let injective: Vec<bool> = (0..nd)
             .map(|d| {
@@ -295,7 +331,7 @@ impl Compiled {
 
         let n_acts = b.acts.len();
         let n_states = n_acts + b.automata.len();
-        let mut follow: Vec<Vec<u32>> = b.follow;
+        let mut follow: Vec<Vec<u32>> = b.follow.lists;
         let mut accepting = vec![false; n_states];
         let mut starts = Vec::new();
         for (k, aut) in b.automata.iter().enumerate() {
@@ -491,9 +527,11 @@ impl Compiled {
             memo_index,
             num_memos,
             probes: Probes::default(),
+            source: b.source,
+            untabulated: b.untabulated,
         };
         c.probes = Probes::build(&c);
-        c
+        Ok(c)
     }
 }
 
@@ -615,7 +653,14 @@ struct Builder {
     num_dirs: u32,
     multi_off: Vec<u32>,
     multi_targets: Vec<u32>,
-    multi_ids: std::collections::HashMap<String, u32>,
+    /// Shift table of each vertex-only expression (by its text); `None`
+    /// when it would cost too much (see [`MAX_TABLE_WORK`]).
+    multi_ids: std::collections::HashMap<String, Option<u32>>,
+    /// Work left for building tables (see [`MAX_TABLES_WORK`]).
+    table_work: u64,
+    /// Vertex-only expressions left to the walk because their table would
+    /// cost too much.
+    untabulated: u32,
     /// Filter rows (`num_vertices` cells each), see `Compiled::filter_ok`.
     filter_ok: Vec<bool>,
     /// Pattern automaton of each pattern body (by its text).
@@ -626,7 +671,10 @@ struct Builder {
     num_players: u32,
     acts: Vec<Act>,
     on_sets: Vec<bool>,
-    follow: Vec<Vec<u32>>,
+    follow: Follow,
+    /// Where the automata first went past [`MAX_TRANSITIONS`] (see
+    /// [`TooLarge`]).
+    too_large_at: Option<u32>,
     in_pattern: Vec<bool>,
     /// Automaton of every action (a pattern's actions belong to the
     /// pattern's automaton, not to the enclosing one).
@@ -634,6 +682,48 @@ struct Builder {
     /// Automaton being built.
     building: u32,
     automata: Vec<AutInfo>,
+    /// See `Compiled::source`.
+    source: Vec<u32>,
+    /// Index of the next description action to be lowered.
+    next_source: u32,
+}
+
+/// The follow sets of a position automaton being built, with a bound on
+/// their total size (see [`MAX_TRANSITIONS`]).
+struct Follow {
+    /// `lists[i]`: the positions that can follow position `i`.
+    lists: Vec<Vec<u32>>,
+    edges: u64,
+    limit: u64,
+    /// Set once an addition went past the limit: the automaton is
+    /// incomplete and must not be used.
+    full: bool,
+}
+
+impl Follow {
+    fn new(limit: u64) -> Follow {
+        Follow {
+            lists: Vec::new(),
+            edges: 0,
+            limit,
+            full: false,
+        }
+    }
+
+    /// A new position with no successors yet.
+    fn push(&mut self) {
+        self.lists.push(Vec::new());
+    }
+
+    /// `to` may follow position `from`.
+    fn add(&mut self, from: u32, to: &[u32]) {
+        self.edges += to.len() as u64;
+        if self.edges > self.limit {
+            self.full = true;
+        } else {
+            self.lists[from as usize].extend_from_slice(to);
+        }
+    }
 }
 
 /// Glushkov data of a subexpression.
@@ -672,9 +762,9 @@ impl Pos {
     }
 
     /// Concatenates `p` after `self`, adding the follow edges between them.
-    fn then(&mut self, p: Pos, follow: &mut [Vec<u32>]) {
+    fn then(&mut self, p: Pos, follow: &mut Follow) {
         for &l in &self.last {
-            follow[l as usize].extend_from_slice(&p.first);
+            follow.add(l, &p.first);
         }
         if self.nullable {
             self.first.extend_from_slice(&p.first);
@@ -695,9 +785,9 @@ impl Pos {
     }
 
     /// The Kleene star of `self`, adding the loop edges.
-    fn star(self, follow: &mut [Vec<u32>]) -> Pos {
+    fn star(self, follow: &mut Follow) -> Pos {
         for &l in &self.last {
-            follow[l as usize].extend_from_slice(&self.first);
+            follow.add(l, &self.first);
         }
         Pos {
             nullable: true,
@@ -726,45 +816,67 @@ impl Builder {
         k as u32
     }
 
-    /// Adds a new action and returns its Glushkov data.
-    fn leaf(&mut self, act: Act, in_pattern: bool) -> Pos {
+    /// Adds a new action, made from the next `described` actions of the
+    /// description, and returns its Glushkov data.
+    fn leaf(&mut self, act: Act, in_pattern: bool, described: u32) -> Pos {
         let i = self.acts.len() as u32;
         self.acts.push(act);
-        self.follow.push(Vec::new());
+        self.follow.push();
         self.in_pattern.push(in_pattern);
         self.owner.push(self.building);
+        self.source.push(self.next_source);
+        self.next_source += described;
         Pos::leaf(i)
     }
 
     fn build(&mut self, rule: &Rule, in_pattern: bool) -> Pos {
+        if self.follow.full {
+            // The rules are too large: the automaton will not be used.
+            return Pos::nothing();
+        }
         if !matches!(rule, Rule::Action(Action::Shift(_) | Action::Noop)) && vertex_only(rule) {
-            let act = self.vertex_only_act(rule);
-            return self.leaf(act, in_pattern);
+            if let Some(act) = self.vertex_only_act(rule) {
+                return self.leaf(act, in_pattern, count_actions(rule));
+            }
+            // Too big to tabulate: the walk follows it step by step.
+            self.untabulated += 1;
         }
         match rule {
             Rule::Action(a) => {
                 let i = self.acts.len();
-                let p = self.leaf(Act::Noop, in_pattern);
+                let p = self.leaf(Act::Noop, in_pattern, 1);
                 let act = self.action(a);
                 self.acts[i] = act;
                 p
             }
             Rule::Concat(parts) => {
+                let first = self.next_source;
                 let mut acc = Pos::epsilon();
                 let mut k = 0;
                 while k < parts.len() {
                     // Fuse a run of vertex-only parts into one shift table.
                     let run = parts[k..].iter().take_while(|r| vertex_only(r)).count();
-                    let p = if run >= 2 {
-                        let group = Rule::Concat(parts[k..k + run].to_vec());
-                        k += run;
-                        let act = self.vertex_only_act(&group);
-                        self.leaf(act, in_pattern)
-                    } else {
-                        k += 1;
-                        self.build(&parts[k - 1], in_pattern)
+                    let fused = match run >= 2 {
+                        true => {
+                            let group = Rule::Concat(parts[k..k + run].to_vec());
+                            self.vertex_only_act(&group).map(|act| (act, group))
+                        }
+                        false => None,
+                    };
+                    let p = match fused {
+                        Some((act, group)) => {
+                            k += run;
+                            self.leaf(act, in_pattern, count_actions(&group))
+                        }
+                        // A single part, or a run too big to tabulate: its
+                        // parts one by one.
+                        None => {
+                            k += 1;
+                            self.build(&parts[k - 1], in_pattern)
+                        }
                     };
                     acc.then(p, &mut self.follow);
+                    self.note_too_large(first);
                 }
                 acc
             }
@@ -777,9 +889,19 @@ impl Builder {
                 acc
             }
             Rule::Star(inner) => {
-                let p = self.build(inner, in_pattern);
-                p.star(&mut self.follow)
+                let first = self.next_source;
+                let p = self.build(inner, in_pattern).star(&mut self.follow);
+                self.note_too_large(first);
+                p
             }
+        }
+    }
+
+    /// Remembers the description action `first` (starting a `*` or a
+    /// concatenation) if its transitions made the automata too large.
+    fn note_too_large(&mut self, first: u32) {
+        if self.follow.full && self.too_large_at.is_none() {
+            self.too_large_at = Some(first);
         }
     }
 
@@ -806,6 +928,7 @@ impl Builder {
                 let k = match self.pattern_ids.get(&key) {
                     Some(&k) => {
                         self.shared_patterns.insert(k);
+                        self.next_source += count_actions(rule);
                         k
                     }
                     None => {
@@ -832,16 +955,17 @@ enum Step {
 
 impl Builder {
     /// The action of a vertex-only expression: a filter when it never
-    /// leaves its start vertex, a shift table otherwise.
-    fn vertex_only_act(&mut self, rule: &Rule) -> Act {
-        let t = self.shift_table(rule);
+    /// leaves its start vertex, a shift table otherwise; `None` when the
+    /// table would cost too much.
+    fn vertex_only_act(&mut self, rule: &Rule) -> Option<Act> {
+        let t = self.shift_table(rule)?;
         let stays =
             (0..self.num_vertices).all(|v| self.table_targets(t, v).iter().all(|&w| w == v));
         if !stays {
-            return Act::Multi(t);
+            return Some(Act::Multi(t));
         }
         let ok = self.reaches_any(t, false);
-        Act::Filter(self.filter_row(ok))
+        Some(Act::Filter(self.filter_row(ok)))
     }
 
     /// Targets of shift table `t` from vertex `v`.
@@ -872,23 +996,52 @@ impl Builder {
     /// Builds (or reuses) the shift table of a vertex-only expression: for
     /// every start vertex, the vertices where some word of the expression
     /// can end, found by a search over (position automaton state, vertex).
-    fn shift_table(&mut self, rule: &Rule) -> u32 {
+    ///
+    /// `None` when that search would take more than [`MAX_TABLE_WORK`]
+    /// steps, or more than the work left of [`MAX_TABLES_WORK`]: a table
+    /// can hold vertices² targets (`anySquare` on a 200x200 board: 1.6
+    /// billion), and the walk follows such an expression step by step
+    /// instead.
+    fn shift_table(&mut self, rule: &Rule) -> Option<u32> {
         let key = format!("{rule:?}");
         if let Some(&t) = self.multi_ids.get(&key) {
             return t;
         }
+        let t = self.new_shift_table(rule);
+        self.multi_ids.insert(key, t);
+        t
+    }
+
+    /// See [`Builder::shift_table`].
+    fn new_shift_table(&mut self, rule: &Rule) -> Option<u32> {
         // Local position automaton over the steps of `rule`.
         let mut dirs = Vec::new();
-        let mut follow = Vec::new();
-        let p = self.local_positions(rule, &mut dirs, &mut follow);
+        let mut follow = Follow::new(MAX_TABLE_WORK);
+        let p = self.local_positions(rule, &mut dirs, &mut follow)?;
+        if follow.full {
+            return None;
+        }
+        let follow = {
+            let mut lists = follow.lists;
+            lists.push(p.first);
+            lists
+        };
         let n = dirs.len();
         let mut accepting = vec![false; n + 1];
         accepting[n] = p.nullable;
         for &l in &p.last {
             accepting[l as usize] = true;
         }
-        follow.push(p.first);
         let nv = self.num_vertices as usize;
+        // The work is the number of (state, vertex) nodes the search visits
+        // plus the transitions it follows, over all start vertices.
+        let budget = MAX_TABLE_WORK.min(self.table_work);
+        if ((n + 1) as u64).saturating_mul(nv as u64) > 4 * MAX_TABLE_WORK {
+            // Not even the search's marks fit.
+            return None;
+        }
+        let mut work = 0u64;
+        let (old_off, old_targets) = (self.multi_off.len(), self.multi_targets.len());
         let mut seen = vec![u32::MAX; (n + 1) * nv];
         let mut hit = vec![u32::MAX; nv];
         let mut stack = Vec::new();
@@ -899,6 +1052,12 @@ impl Builder {
             stack.push((n, v0));
             seen[n * nv + v0] = v0 as u32;
             while let Some((q, v)) = stack.pop() {
+                work += 1 + follow[q].len() as u64;
+                if work > budget {
+                    self.multi_off.truncate(old_off);
+                    self.multi_targets.truncate(old_targets);
+                    return None;
+                }
                 if accepting[q] && hit[v] != v0 as u32 {
                     hit[v] = v0 as u32;
                     self.multi_targets.push(v as u32);
@@ -920,9 +1079,16 @@ impl Builder {
             }
         }
         self.multi_off.push(self.multi_targets.len() as u32);
-        self.multi_ids.insert(key, t);
-        t
+        self.table_work -= work;
+        Some(t)
     }
+}
+
+/// Number of actions in an expression, those inside patterns included.
+fn count_actions(r: &Rule) -> u32 {
+    let mut n = 0;
+    r.for_each_action(&mut |_, _| n += 1);
+    n
 }
 
 /// Whether an expression's outcome depends on the start vertex only: it
@@ -941,43 +1107,44 @@ impl Builder {
     /// Glushkov construction over a vertex-only expression (positions
     /// numbered locally; `steps[i]` is the step of position `i`). Patterns
     /// become filters, computed from their bodies' shift tables.
+    /// `None` when a pattern's table would cost too much.
     fn local_positions(
         &mut self,
         r: &Rule,
         steps: &mut Vec<Step>,
-        follow: &mut Vec<Vec<u32>>,
-    ) -> Pos {
+        follow: &mut Follow,
+    ) -> Option<Pos> {
         let mut leaf = |step: Step| {
             let i = steps.len() as u32;
             steps.push(step);
-            follow.push(Vec::new());
-            Pos::leaf(i)
+            follow.push();
+            Some(Pos::leaf(i))
         };
         match r {
             Rule::Action(Action::Shift(d)) => leaf(Step::Dir(*d)),
             Rule::Action(Action::Noop) => leaf(Step::Keep(NONE)),
             Rule::Action(Action::Pattern { negated, rule }) => {
-                let t = self.shift_table(rule);
+                let t = self.shift_table(rule)?;
                 let ok = self.reaches_any(t, *negated);
                 leaf(Step::Keep(self.filter_row(ok)))
             }
             Rule::Concat(parts) => {
                 let mut acc = Pos::epsilon();
                 for part in parts {
-                    let p = self.local_positions(part, steps, follow);
+                    let p = self.local_positions(part, steps, follow)?;
                     acc.then(p, follow);
                 }
-                acc
+                Some(acc)
             }
             Rule::Alt(parts) => {
                 let mut acc = Pos::nothing();
                 for part in parts {
-                    let p = self.local_positions(part, steps, follow);
+                    let p = self.local_positions(part, steps, follow)?;
                     acc.or(p);
                 }
-                acc
+                Some(acc)
             }
-            Rule::Star(inner) => self.local_positions(inner, steps, follow).star(follow),
+            Rule::Star(inner) => Some(self.local_positions(inner, steps, follow)?.star(follow)),
             Rule::Action(_) => unreachable!("only called on vertex-only expressions"),
         }
     }
@@ -1008,5 +1175,83 @@ pub fn apply_op(x: i64, op: ArithOp, y: i64) -> Option<i64> {
         ArithOp::Sub => x.checked_sub(y),
         ArithOp::Mul => x.checked_mul(y),
         ArithOp::Div => x.checked_div(y),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{GameModel, MoveList};
+
+    /// A one-player game on an `n`x`n` board: put a `w` on any empty square.
+    fn big(n: usize, any_square: &str) -> String {
+        let row = format!("[{}]", vec!["e"; n].join(","));
+        format!(
+            "#players = a(1)\n#pieces = e, w\n#variables =\n\
+             #board = rectangle(up, down, left, right, {})\n\
+             #rules = ->a {any_square} {{e}} [w] ->a\n",
+            vec![row; n].join(" ")
+        )
+    }
+
+    /// On a 200x200 board `anySquare` would be a table of 1.6 billion
+    /// targets: it is walked instead, and the game loads at once.
+    #[test]
+    fn big_boards_walk_what_would_be_huge_tables() {
+        for any in [
+            "(up + down + left + right)*",
+            "(up* + down*)(left* + right*)",
+        ] {
+            let t = std::time::Instant::now();
+            let game = GameModel::from_text(&big(200, any)).unwrap();
+            assert!(t.elapsed() < std::time::Duration::from_secs(10), "{any}");
+            assert!(game.inner.c.untabulated >= 1, "{any}");
+            let mut moves = MoveList::default();
+            game.reasoner()
+                .legal_moves(&game.initial_state(), &mut moves)
+                .unwrap();
+            assert_eq!(moves.len(), 200 * 200, "{any}");
+        }
+        // On a small board the same expressions are tables.
+        for any in [
+            "(up + down + left + right)*",
+            "(up* + down*)(left* + right*)",
+        ] {
+            let game = GameModel::from_text(&big(8, any)).unwrap();
+            assert_eq!(game.inner.c.untabulated, 0, "{any}");
+        }
+    }
+
+    /// Every vertex-only expression of the suite's games is a table, as
+    /// before tables had a budget: their speed is unchanged.
+    #[test]
+    fn suite_games_keep_all_their_tables() {
+        let dir = match std::env::var_os("RBG_SUITE") {
+            Some(d) => std::path::PathBuf::from(d),
+            None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/rbg-suite"),
+        }
+        .join("games");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "suite missing");
+            return;
+        };
+        let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+        files.extend(
+            std::fs::read_dir(dir.join("nsplit"))
+                .into_iter()
+                .flatten()
+                .map(|e| e.unwrap().path()),
+        );
+        let mut seen = 0;
+        for path in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rbg"))
+        {
+            let text = std::fs::read_to_string(path).unwrap();
+            let game = GameModel::from_text(&text).unwrap();
+            assert_eq!(game.inner.c.untabulated, 0, "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen >= 60, "{seen} games");
     }
 }

@@ -1,22 +1,20 @@
 //! The engine behind the shared forward-model interface ([`gg_core`]).
 
-use std::convert::Infallible;
-
 use gg_core::{MoveError, MoveList, Turn};
 
-use crate::{GameModel, ModApp, Reasoner, State};
+use crate::{GameError, GameModel, ModApp, Reasoner, State};
 
 impl gg_core::Game for GameModel {
     type State = State;
     type Atom = ModApp;
     type Reasoner = Reasoner;
-    type Error = Infallible;
+    type Error = GameError;
 
     fn reasoner(&self) -> Reasoner {
         GameModel::reasoner(self)
     }
 
-    fn initial_state(&self) -> Result<State, Infallible> {
+    fn initial_state(&self) -> Result<State, GameError> {
         Ok(GameModel::initial_state(self))
     }
 
@@ -72,21 +70,19 @@ impl gg_core::Reasoner<GameModel> for Reasoner {
         &mut self,
         s: &mut State,
         out: &mut MoveList<ModApp>,
-    ) -> Result<(), Infallible> {
-        Reasoner::legal_moves_mut(self, s, out);
-        Ok(())
+    ) -> Result<(), GameError> {
+        Reasoner::legal_moves_mut(self, s, out)
     }
 
     #[inline]
-    fn legal_moves(&mut self, s: &State, out: &mut MoveList<ModApp>) -> Result<(), Infallible> {
-        Reasoner::legal_moves(self, s, out);
-        Ok(())
+    fn legal_moves(&mut self, s: &State, out: &mut MoveList<ModApp>) -> Result<(), GameError> {
+        Reasoner::legal_moves(self, s, out)
     }
 
+    /// A stuck keeper leaves the keeper on move: the game is over.
     #[inline]
-    fn apply(&mut self, s: &mut State, m: &[ModApp]) -> Result<(), Infallible> {
-        Reasoner::apply(self, s, m);
-        Ok(())
+    fn apply(&mut self, s: &mut State, m: &[ModApp]) -> Result<(), GameError> {
+        Reasoner::apply(self, s, m).map(|_| ())
     }
 
     fn parse_move(&mut self, _s: &State, text: &str) -> Result<Vec<ModApp>, MoveError> {

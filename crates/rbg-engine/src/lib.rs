@@ -7,17 +7,24 @@
 //! let mut r = game.reasoner();
 //! let mut s = game.initial_state();
 //! let mut moves = MoveList::default();
-//! while { r.legal_moves(&s, &mut moves); !moves.is_empty() } {
+//! while { r.legal_moves(&s, &mut moves)?; !moves.is_empty() } {
 //!     let m = moves.get(0).to_vec();
-//!     r.apply(&mut s, &m);
+//!     r.apply(&mut s, &m)?;
 //! }
 //! println!("scores: {:?}", game.scores(&s));
+//! # Ok::<(), rbg_engine::GameError>(())
 //! ```
 //!
 //! [`GameModel`] holds the lowered game (shared, immutable); a [`Reasoner`]
 //! holds the per-thread search workspace; a [`State`] is a plain value.
+//! Whatever the description, every computation ends in bounded time and
+//! memory: one that cannot finish (the description is not proper, or a
+//! limit is reached) returns a [`GameError`]. The keeper's completion of
+//! the initial state is computed when the model is built, so building can
+//! fail the same way.
 
 mod compile;
+mod error;
 mod forward;
 pub mod moves;
 pub mod perft;
@@ -29,11 +36,13 @@ mod state;
 use std::fmt;
 use std::sync::Arc;
 
+pub use error::{limits, ErrorKind, GameError};
 pub use gg_core::MoveError;
 pub use moves::{ModApp, Move, MoveList};
 pub use state::{RawBuffers, State};
 
 use compile::{Act, Compiled, NONE};
+use error::Fault;
 use search::Searcher;
 
 /// The lowered tables and state internals, for code generators (the
@@ -89,6 +98,15 @@ struct Inner {
     ast: rbg_lang::Game,
     c: Compiled,
     native: Option<Arc<dyn Native>>,
+    origin: Option<Arc<Origin>>,
+    /// The keeper-completed initial state.
+    initial: State,
+}
+
+/// Where a model's description came from, to locate errors.
+pub(crate) struct Origin {
+    pub file: rbg_lang::SourceFile,
+    pub spans: rbg_lang::ActionSpans,
 }
 
 impl fmt::Debug for GameModel {
@@ -97,19 +115,55 @@ impl fmt::Debug for GameModel {
             .field("players", &self.inner.ast.players.len())
             .field("vertices", &self.inner.c.num_vertices)
             .field("actions", &self.inner.c.acts.len())
+            .field("untabulated", &self.inner.c.untabulated)
             .finish()
     }
 }
 
 impl GameModel {
-    /// Lowers a checked game.
-    pub fn new(ast: rbg_lang::Game) -> GameModel {
-        let c = Compiled::new(&ast);
+    /// Lowers a checked game and completes the keeper's first moves. Its
+    /// errors cannot point at the source; see [`GameModel::load`].
+    pub fn new(ast: rbg_lang::Game) -> Result<GameModel, GameError> {
+        GameModel::with_origin(ast, None)
+    }
+
+    fn with_origin(ast: rbg_lang::Game, origin: Option<Origin>) -> Result<GameModel, GameError> {
+        let c = match Compiled::new(&ast) {
+            Ok(c) => c,
+            Err(e) => {
+                let kind = ErrorKind::LargeRules {
+                    limit: compile::MAX_TRANSITIONS,
+                };
+                return Err(GameError::new(kind, e.at, origin.as_ref()));
+            }
+        };
+        let mut initial = State::initial(&c);
+        let mut searcher = Searcher::new(&c);
+        if let Err(f) = searcher.complete_keeper(&c, &mut initial) {
+            return Err(located(&c, origin.as_ref(), f, searcher.max_levels()));
+        }
+        let inner = Inner {
+            ast,
+            c,
+            native: None,
+            origin: origin.map(Arc::new),
+            initial,
+        };
+        Ok(GameModel {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// This game with another native engine (`None`: the interpreter).
+    fn with_engine(&self, native: Option<Arc<dyn Native>>) -> GameModel {
+        let i = &self.inner;
         GameModel {
             inner: Arc::new(Inner {
-                ast,
-                c,
-                native: None,
+                ast: i.ast.clone(),
+                c: i.c.clone(),
+                native,
+                origin: i.origin.clone(),
+                initial: i.initial.clone(),
             }),
         }
     }
@@ -117,26 +171,14 @@ impl GameModel {
     /// The same game played by a native engine. States of `self` and of
     /// the result are interchangeable.
     pub fn with_native(&self, native: Arc<dyn Native>) -> GameModel {
-        GameModel {
-            inner: Arc::new(Inner {
-                ast: self.inner.ast.clone(),
-                c: self.inner.c.clone(),
-                native: Some(native),
-            }),
-        }
+        self.with_engine(Some(native))
     }
 
     /// The same game played by the interpreter.
     pub fn interpreted(&self) -> GameModel {
         match self.inner.native {
             None => self.clone(),
-            Some(_) => GameModel {
-                inner: Arc::new(Inner {
-                    ast: self.inner.ast.clone(),
-                    c: self.inner.c.clone(),
-                    native: None,
-                }),
-            },
+            Some(_) => self.with_engine(None),
         }
     }
 
@@ -159,12 +201,31 @@ impl GameModel {
 
     /// Parses a description (HL- or LL-RBG).
     pub fn from_text(text: &str) -> Result<GameModel, rbg_lang::Error> {
-        Ok(GameModel::new(rbg_lang::parse_str(text)?))
+        let (ast, spans) = rbg_lang::parse_str_with_spans(text)?;
+        GameModel::new(ast).map_err(|e| e.lang_error(&spans))
     }
 
-    /// Parses a description, with errors tied to the file.
+    /// Parses a description, with errors tied to the file (those of the
+    /// front end, and the [`GameError`]s of the engine, which then point at
+    /// the rule part involved).
     pub fn load(file: &rbg_lang::SourceFile) -> Result<GameModel, rbg_lang::Diagnostic> {
-        Ok(GameModel::new(rbg_lang::load(file)?))
+        let (ast, spans) = rbg_lang::load_with_spans(file)?;
+        let origin = Origin {
+            file: file.clone(),
+            spans,
+        };
+        GameModel::with_origin(ast, Some(origin)).map_err(|e| {
+            // Parsed again (it did parse) to get the spans back.
+            let spans =
+                rbg_lang::parse_str_with_spans(&file.text).map_or_else(|_| Vec::new(), |(_, s)| s);
+            file.diagnostic(e.lang_error(&spans))
+        })
+    }
+
+    /// A fault of a search as an error located in the description.
+    #[cold]
+    fn error(&self, f: Fault, max_levels: usize) -> GameError {
+        located(&self.inner.c, self.inner.origin.as_deref(), f, max_levels)
     }
 
     /// The checked description.
@@ -185,9 +246,7 @@ impl GameModel {
     /// The initial state after the keeper's completion (the root of the game
     /// tree).
     pub fn initial_state(&self) -> State {
-        let mut s = self.raw_initial_state();
-        self.reasoner().complete_keeper(&mut s);
-        s
+        self.inner.initial.clone()
     }
 
     /// The paper's initial state before the keeper's completion.
@@ -359,54 +418,70 @@ impl Reasoner {
         &self.game
     }
 
-    /// Computes the legal moves of the player on move into `out`.
-    pub fn legal_moves(&mut self, s: &State, out: &mut MoveList) {
+    /// The error of a search's fault.
+    #[cold]
+    fn error(&self, f: Fault) -> GameError {
+        self.game.error(f, self.searcher.max_levels())
+    }
+
+    /// Computes the legal moves of the player on move into `out` (cleared
+    /// on an error).
+    pub fn legal_moves(&mut self, s: &State, out: &mut MoveList) -> Result<(), GameError> {
         let mut scratch = self.scratch.take().unwrap_or_else(|| s.clone());
         scratch.clone_from(s);
-        self.legal_moves_mut(&mut scratch, out);
+        let r = self.legal_moves_mut(&mut scratch, out);
         self.scratch = Some(scratch);
+        r
     }
 
     /// Like [`Reasoner::legal_moves`], working on `s` in place (it is
     /// restored before returning).
-    pub fn legal_moves_mut(&mut self, s: &mut State, out: &mut MoveList) {
+    pub fn legal_moves_mut(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), GameError> {
         let g = &self.game.inner.c;
         match &mut self.native {
             Some(n) => {
                 g.check_state(s);
-                n.legal_moves(s, out)
+                n.legal_moves(s, out);
+                Ok(())
             }
-            None => self.searcher.legal_moves(g, s, out),
+            None => self.searcher.legal_moves(g, s, out).map_err(|f| {
+                out.clear();
+                self.error(f)
+            }),
         }
     }
 
     /// Whether the game is over: the player on move has no legal move.
-    pub fn is_terminal(&mut self, s: &State) -> bool {
+    pub fn is_terminal(&mut self, s: &State) -> Result<bool, GameError> {
         let mut scratch = self.scratch.take().unwrap_or_else(|| s.clone());
         scratch.clone_from(s);
         let g = &self.game.inner.c;
         let t = match &mut self.native {
             Some(n) => {
                 g.check_state(&scratch);
-                !n.has_move(&mut scratch)
+                Ok(!n.has_move(&mut scratch))
             }
-            None => !self.searcher.has_move(g, &mut scratch),
+            None => self.searcher.has_move(g, &mut scratch).map(|found| !found),
         };
         self.scratch = Some(scratch);
-        t
+        t.map_err(|f| self.error(f))
     }
 
     /// Applies the keeper's moves while the keeper is on move. Returns
     /// `false` if the keeper has no legal move (the game is over).
-    pub fn complete_keeper(&mut self, s: &mut State) -> bool {
+    pub fn complete_keeper(&mut self, s: &mut State) -> Result<bool, GameError> {
         let g = &self.game.inner.c;
         let Some(n) = &mut self.native else {
-            return self.searcher.complete_keeper(g, s);
+            return self
+                .searcher
+                .complete_keeper(g, s)
+                .map_err(|f| self.error(f));
         };
+        let mut moves = 0;
         while s.player == g.num_players {
             g.check_state(s);
             let Some((player, rule_state, pos)) = n.keeper_move(s) else {
-                return false;
+                return Ok(false);
             };
             assert!(
                 player <= g.num_players
@@ -415,8 +490,12 @@ impl Reasoner {
                 "native keeper move out of range"
             );
             (s.player, s.rule_state, s.pos) = (player, rule_state, pos);
+            moves += 1;
+            if let Err(f) = self.searcher.watch_keeper(s, moves) {
+                return Err(self.error(f));
+            }
         }
-        true
+        Ok(true)
     }
 
     /// Applies a move (assumed legal) without the keeper's completion.
@@ -426,18 +505,25 @@ impl Reasoner {
 
     /// Applies a move (assumed legal) and then the keeper's completion.
     /// Returns `false` if the keeper got stuck (the game is over).
-    pub fn apply(&mut self, s: &mut State, m: &[ModApp]) -> bool {
+    pub fn apply(&mut self, s: &mut State, m: &[ModApp]) -> Result<bool, GameError> {
         self.apply_raw(s, m);
         self.complete_keeper(s)
     }
 
     /// Whether `m` is one of the legal moves in `s`.
-    pub fn is_legal(&mut self, s: &State, m: &[ModApp]) -> bool {
+    pub fn is_legal(&mut self, s: &State, m: &[ModApp]) -> Result<bool, GameError> {
         let mut list = MoveList::default();
-        self.legal_moves(s, &mut list);
+        self.legal_moves(s, &mut list)?;
         let found = list.iter().any(|x| x == m);
-        found
+        Ok(found)
     }
+}
+
+/// A fault of a search of `c` as an error located in the description.
+#[cold]
+fn located(c: &Compiled, origin: Option<&Origin>, f: Fault, max_levels: usize) -> GameError {
+    let action = c.source.get(f.action as usize).map(|&i| i as usize);
+    GameError::new(f.kind.kind(max_levels), action, origin)
 }
 
 #[allow(dead_code)]

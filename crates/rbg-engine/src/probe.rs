@@ -487,12 +487,12 @@ mod tests {
                         assert_eq!(probe, walk, "pattern {k} at vertex {v}");
                     }
                 }
-                r.legal_moves(&s, &mut moves);
+                r.legal_moves(&s, &mut moves).expect("moves");
                 if moves.is_empty() {
                     break;
                 }
                 let m = moves.get(rng.gen_range(0..moves.len())).to_vec();
-                if !r.apply(&mut s, &m) {
+                if !r.apply(&mut s, &m).expect("apply") {
                     break;
                 }
             }
@@ -566,7 +566,7 @@ mod tests {
             // player has no move.
             let mut r = game.reasoner();
             let mut moves = MoveList::default();
-            r.legal_moves(&game.initial_state(), &mut moves);
+            r.legal_moves(&game.initial_state(), &mut moves).unwrap();
             assert_eq!(moves.len(), 0);
             assert_eq!(probes_agree_with_walk(text, 1), probed as usize);
         }

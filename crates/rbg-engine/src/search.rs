@@ -6,14 +6,26 @@
 //! modifiers) whose visited set is cleared in O(1) by bumping a generation
 //! stamp. Patterns are searched by the same walk in a fresh level.
 //!
-//! The same walk has three modes: collecting every legal move, deciding a
-//! pattern (stop at the first accepting state), and completing the keeper
-//! (stop at the first switch and keep its modifications).
+//! The same walk has four modes: collecting every legal move, telling
+//! whether a move exists, deciding a pattern (stop at the first accepting
+//! state), and completing the keeper (stop at the first switch and keep its
+//! modifications).
+//!
+//! Every walk is bounded (see `crate::error`): a modifier application at a
+//! deep level is logged (`watch::PathLog`) to detect a move that comes back
+//! to an earlier state, the depth and the number of modifier applications
+//! of a search are limited, and so is the keeper's completion
+//! (`watch::KeeperWatch`). A fault stops the walk at once: every level
+//! unwinds, undoing its modifier.
+
+mod watch;
 
 use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
+use crate::error::{limits, Fault, FaultKind};
 use crate::moves::{ModApp, MoveList};
 use crate::state::State;
 use rbg_lang::ast::CmpOp;
+use watch::{KeeperWatch, PathLog};
 
 // Modes of the walk (const generic parameter of `Searcher::node`).
 /// Report every move (stop never).
@@ -127,6 +139,20 @@ pub struct Searcher {
     /// The switch that ended the keeper's search: player, rules index and
     /// position.
     switched: (u32, u32, u32),
+    /// Level from which modifier applications take the watched path
+    /// (`descend_watched`): `limits::WATCH_FROM_LEVEL`, or 0 after a fault,
+    /// so that every further modifier application stops the walk.
+    watch_from: usize,
+    /// Modifier applications left to the current search.
+    budget: u64,
+    /// Deepest level a modifier application may start (see
+    /// `limits::MAX_LEVELS`).
+    max_levels: usize,
+    /// The watched part of the current path.
+    path: PathLog,
+    keeper_watch: KeeperWatch,
+    /// Why the current search stopped early, if it did.
+    fault: Option<Fault>,
 }
 
 impl Searcher {
@@ -142,23 +168,73 @@ impl Searcher {
             last_version: 0,
             changes: Vec::new(),
             switched: (0, 0, 0),
+            watch_from: limits::WATCH_FROM_LEVEL,
+            budget: limits::MAX_SEARCH_MODIFIERS,
+            max_levels: max_levels(g),
+            path: PathLog::default(),
+            keeper_watch: KeeperWatch::default(),
+            fault: None,
         }
     }
 
+    /// The deepest level of a search (see `limits::MAX_LEVELS`).
+    pub fn max_levels(&self) -> usize {
+        self.max_levels
+    }
+
+    /// Prepares the bounds of a new search.
+    fn begin_search(&mut self) {
+        self.watch_from = limits::WATCH_FROM_LEVEL;
+        self.budget = limits::MAX_SEARCH_MODIFIERS;
+        self.path.clear();
+        self.fault = None;
+    }
+
+    /// Ends a search: its fault, if any.
+    fn end_search(&mut self) -> Result<(), Fault> {
+        match self.fault.take() {
+            None => Ok(()),
+            Some(f) => {
+                self.watch_from = limits::WATCH_FROM_LEVEL;
+                self.path.clear();
+                Err(f)
+            }
+        }
+    }
+
+    /// Records a fault at action `a`; every walk stops from here on.
+    #[cold]
+    fn fail(&mut self, kind: FaultKind, a: u32) {
+        if self.fault.is_none() {
+            self.fault = Some(Fault { kind, action: a });
+        }
+        self.watch_from = 0;
+    }
+
     /// All legal moves of the player on move (empty for the keeper's turn is
-    /// not special-cased: the keeper's moves are listed the same way).
-    pub fn legal_moves(&mut self, g: &Compiled, s: &mut State, out: &mut MoveList) {
+    /// not special-cased: the keeper's moves are listed the same way). On a
+    /// fault `out` holds the moves found until then.
+    pub fn legal_moves(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        out: &mut MoveList,
+    ) -> Result<(), Fault> {
         out.clear();
         std::mem::swap(&mut self.out, out);
         self.cur.clear();
+        self.begin_search();
         self.root::<COLLECT>(g, s);
         std::mem::swap(&mut self.out, out);
+        self.end_search()
     }
 
     /// Whether the player on move has a legal move.
-    pub fn has_move(&mut self, g: &Compiled, s: &mut State) -> bool {
+    pub fn has_move(&mut self, g: &Compiled, s: &mut State) -> Result<bool, Fault> {
         self.cur.clear();
-        self.root::<EXISTS>(g, s)
+        self.begin_search();
+        let found = self.root::<EXISTS>(g, s);
+        self.end_search().map(|()| found)
     }
 
     /// While the keeper is on move, applies its first legal move. Returns
@@ -168,10 +244,17 @@ impl Searcher {
     /// The walk's first steps, as long as the search would have no choice,
     /// are taken directly ([`Searcher::keeper_prefix`]); the search proper
     /// only starts where the rules really branch.
-    pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> bool {
+    ///
+    /// A completion that comes back to a state it has been in goes on
+    /// forever: after `limits::WATCH_KEEPER_FROM` moves the states are
+    /// watched for a repetition, and the completion ends with a fault after
+    /// `limits::MAX_KEEPER_MOVES` moves.
+    pub fn complete_keeper(&mut self, g: &Compiled, s: &mut State) -> Result<bool, Fault> {
+        let mut moves = 0u64;
         while s.player == g.num_players {
             g.check_state(s);
             self.changes.clear();
+            self.begin_search();
             let moved = match self.keeper_prefix(g, s) {
                 Prefix::Switched => true,
                 Prefix::Stuck => false,
@@ -180,20 +263,51 @@ impl Searcher {
                     // version: its pattern results stay valid.
                     self.cur.clear();
                     let moved = self.node::<KEEPER>(g, s, q, v, 0);
-                    if moved {
+                    if moved && self.fault.is_none() {
                         (s.player, s.rule_state, s.pos) = self.switched;
                     }
                     moved
                 }
             };
-            if !moved {
+            if !moved || self.fault.is_some() {
                 while let Some(change) = self.changes.pop() {
                     change.revert(g, s);
                 }
-                return false;
+                self.end_search()?;
+                return Ok(false);
             }
+            moves += 1;
+            self.watch_keeper(s, moves)?;
         }
-        true
+        Ok(true)
+    }
+
+    /// The keeper's completion has made `moves` moves and reached `s`:
+    /// a fault if it has been there before or went past its limit.
+    #[inline]
+    pub fn watch_keeper(&mut self, s: &State, moves: u64) -> Result<(), Fault> {
+        if moves < limits::WATCH_KEEPER_FROM {
+            return Ok(());
+        }
+        self.watch_keeper_slow(s, moves)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn watch_keeper_slow(&mut self, s: &State, moves: u64) -> Result<(), Fault> {
+        let at = |kind| Fault {
+            kind,
+            action: s.rule_state,
+        };
+        if moves == limits::WATCH_KEEPER_FROM {
+            self.keeper_watch.start(s);
+        } else if self.keeper_watch.repeats(s) {
+            return Err(at(FaultKind::EndlessKeeper));
+        }
+        if moves >= limits::MAX_KEEPER_MOVES {
+            return Err(at(FaultKind::LongKeeper));
+        }
+        Ok(())
     }
 
     /// Follows the keeper's rules from its current node while the search
@@ -560,6 +674,10 @@ impl Searcher {
                         vertex: v,
                     },
                 );
+                if self.out.num_atoms() > limits::MAX_LISTED_MODIFIERS {
+                    self.fail(FaultKind::ManyMoves, sw.to);
+                    return true;
+                }
                 false
             }
             EXISTS => true,
@@ -592,7 +710,64 @@ impl Searcher {
     /// After modifier `a` was applied at `v`: records it, walks the next
     /// level, and undoes it with `undo` unless the keeper stopped there (the
     /// keeper keeps its move). Returns true to stop.
+    ///
+    /// Deep levels, an exhausted budget and faults take the watched path
+    /// (`descend_watched`); the common case pays two comparisons.
+    #[inline(always)]
     fn descend<const M: u8>(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        a: u32,
+        v: u32,
+        level: usize,
+        undo: Change,
+    ) -> bool {
+        if level + 1 >= self.watch_from || self.budget == 0 {
+            return self.descend_watched::<M>(g, s, a, v, level, undo);
+        }
+        self.budget -= 1;
+        self.next_level::<M>(g, s, a, v, level, undo)
+    }
+
+    /// [`Searcher::descend`] at a deep level or after a fault: stops on a
+    /// fault, on the limits, or when the state repeats an earlier level's.
+    #[cold]
+    #[inline(never)]
+    fn descend_watched<const M: u8>(
+        &mut self,
+        g: &Compiled,
+        s: &mut State,
+        a: u32,
+        v: u32,
+        level: usize,
+        undo: Change,
+    ) -> bool {
+        let fault = if self.fault.is_some() {
+            None
+        } else if self.budget == 0 {
+            Some(FaultKind::LongSearch)
+        } else if level + 1 >= self.max_levels {
+            Some(FaultKind::LongMove)
+        } else if self.path.enter(g, s, a, v, undo) {
+            self.path.leave();
+            Some(FaultKind::EndlessMove)
+        } else {
+            self.budget -= 1;
+            let stop = self.next_level::<M>(g, s, a, v, level, undo);
+            self.path.leave();
+            return stop;
+        };
+        if let Some(kind) = fault {
+            self.fail(kind, a);
+        }
+        undo.revert(g, s);
+        true
+    }
+
+    /// The body of [`Searcher::descend`].
+    #[inline(always)]
+    fn next_level<const M: u8>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -608,7 +783,7 @@ impl Searcher {
         let saved_version = self.version;
         self.new_version();
         let stop = self.node::<M>(g, s, a, v, level + 1);
-        if stop && M == KEEPER {
+        if stop && M == KEEPER && self.fault.is_none() {
             return true;
         }
         self.version = saved_version;
@@ -669,6 +844,13 @@ impl Searcher {
         self.new_version();
         self.walk_pattern(g, s, k, v, 0)
     }
+}
+
+/// The deepest level of a search of `g`: `limits::MAX_LEVELS`, fewer when
+/// the levels' visited sets would take more than `limits::LEVEL_MEMORY`.
+fn max_levels(g: &Compiled) -> usize {
+    let level_bytes = (g.num_slots as usize * g.num_vertices as usize * 4).max(1);
+    (limits::LEVEL_MEMORY / level_bytes).clamp(limits::MIN_LEVELS, limits::MAX_LEVELS)
 }
 
 /// Whether a transition is a test or a single shift: it leads to at most one

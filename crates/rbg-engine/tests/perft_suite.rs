@@ -66,7 +66,13 @@ fn run(select: impl Fn(&Line) -> bool, threads: usize, engine: fn(GameModel) -> 
                 }
                 let g = &cache.as_ref().unwrap().1;
                 let t = std::time::Instant::now();
-                let c = perft_parallel(g, l.depth, threads);
+                let c = match perft_parallel(g, l.depth, threads) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        failures.push(format!("{} depth {}: {e}", l.game, l.depth));
+                        continue;
+                    }
+                };
                 eprintln!(
                     "{} depth {}: leaves {} states {} in {:.3}s (reference {}s)",
                     l.game,
@@ -154,7 +160,7 @@ fn parallel_perft_gives_the_reference_counts() {
         let g = GameModel::from_text(&text).unwrap();
         let n = native(g.clone());
         for (g, threads) in [(&g, 2), (&g, 3), (&n, 2)] {
-            let c = perft_parallel(g, depth, threads);
+            let c = perft_parallel(g, depth, threads).unwrap();
             assert_eq!(
                 (c.leaves, c.states),
                 (l.leaves, l.states),

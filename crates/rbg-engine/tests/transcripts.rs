@@ -37,7 +37,8 @@ fn replay(game: &GameModel, moves: &[&str], want: &Results) -> Result<(), String
     let mut r = game.reasoner();
     let mut state = game.initial_state();
     let mut legal = MoveList::default();
-    r.legal_moves(&state, &mut legal);
+    r.legal_moves(&state, &mut legal)
+        .map_err(|e| e.to_string())?;
     let mut available = legal.len() as u64;
     let mut keeper_stuck = false;
     for (i, text) in moves.iter().enumerate() {
@@ -56,8 +57,9 @@ fn replay(game: &GameModel, moves: &[&str], want: &Results) -> Result<(), String
                 game.move_to_text(legal.get(0))
             ));
         }
-        keeper_stuck = !r.apply(&mut state, m.apps());
-        r.legal_moves(&state, &mut legal);
+        keeper_stuck = !r.apply(&mut state, m.apps()).map_err(|e| e.to_string())?;
+        r.legal_moves(&state, &mut legal)
+            .map_err(|e| e.to_string())?;
         available += legal.len() as u64;
     }
     let over = keeper_stuck || game.current_player(&state).is_none() || legal.is_empty();

@@ -41,8 +41,8 @@ fn compare(name: &str, text: &str, games: usize, max_moves: usize) -> usize {
         let (mut si, mut sn) = (si0.clone(), sn0.clone());
         for step in 0..max_moves {
             states += 1;
-            ri.legal_moves(&si, &mut mi);
-            rn.legal_moves(&sn, &mut mn);
+            ri.legal_moves(&si, &mut mi).unwrap();
+            rn.legal_moves(&sn, &mut mn).unwrap();
             let a: Vec<&[_]> = mi.iter().collect();
             let b: Vec<&[_]> = mn.iter().collect();
             assert_eq!(a, b, "{name}: moves differ at step {step}");
@@ -51,8 +51,8 @@ fn compare(name: &str, text: &str, games: usize, max_moves: usize) -> usize {
                 break;
             }
             let m = mi.get(rng.gen_range(0..mi.len())).to_vec();
-            let ki = ri.apply(&mut si, &m);
-            let kn = rn.apply(&mut sn, &m);
+            let ki = ri.apply(&mut si, &m).unwrap();
+            let kn = rn.apply(&mut sn, &m).unwrap();
             assert_eq!(ki, kn, "{name}: keeper outcome at step {step}");
             assert_eq!(si, sn, "{name}: states differ after step {step}");
             assert_eq!(interp.scores(&si), native.scores(&sn));

@@ -11,6 +11,8 @@
 //!
 //! The strong straightness of a description is `MFact(Rules)`.
 
+pub mod endless;
+
 use crate::ast::{Action, Game, Rule};
 use std::fmt;
 

@@ -142,9 +142,15 @@ impl SourceFile {
             file: self.name.clone(),
             line,
             column,
-            rendered: render(self, &error),
+            rendered: render(self, &error, Severity::Error),
             error: Box::new(error),
         }
+    }
+
+    /// Renders `error` as a warning: `file:line:col: warning: message`
+    /// followed by the annotated source line.
+    pub fn warning(&self, error: &Error) -> String {
+        render(self, error, Severity::Warning)
     }
 }
 
@@ -178,7 +184,13 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
-fn render(file: &SourceFile, error: &Error) -> String {
+#[derive(Clone, Copy)]
+enum Severity {
+    Error,
+    Warning,
+}
+
+fn render(file: &SourceFile, error: &Error, severity: Severity) -> String {
     use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
     use codespan_reporting::files::SimpleFile;
     use codespan_reporting::term::{self, termcolor::NoColor};
@@ -201,7 +213,11 @@ fn render(file: &SourceFile, error: &Error) -> String {
     for (span, label) in &error.secondary {
         labels.push(Label::secondary((), clamp(*span)).with_message(label.clone()));
     }
-    let diag = CsDiagnostic::error()
+    let diag = match severity {
+        Severity::Error => CsDiagnostic::error(),
+        Severity::Warning => CsDiagnostic::warning(),
+    };
+    let diag = diag
         .with_message(error.message.clone())
         .with_labels(labels)
         .with_notes(error.notes.clone());
@@ -214,8 +230,12 @@ fn render(file: &SourceFile, error: &Error) -> String {
     // First line in the grep-friendly `file:line:col: error: message` form;
     // codespan's own header line is dropped in favour of it.
     let body: String = snippet.lines().skip(1).collect::<Vec<_>>().join("\n");
+    let severity = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
     format!(
-        "{}:{}:{}: error: {}\n{}",
+        "{}:{}:{}: {severity}: {}\n{}",
         file.name, line, col, error.message, body
     )
 }

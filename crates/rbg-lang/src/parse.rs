@@ -38,6 +38,12 @@ pub const MAX_ACTIONS: u64 = 4_000_000;
 
 /// Parses and checks the expanded sections into a [`Game`].
 pub fn parse_game(s: &Sections) -> Result<Game> {
+    parse_game_with_spans(s).map(|(game, _)| game)
+}
+
+/// Like [`parse_game`], also returning the span of every action of the rules
+/// (see [`crate::ActionSpans`]).
+pub fn parse_game_with_spans(s: &Sections) -> Result<(Game, Vec<Span>)> {
     parse_sections(s).map_err(|e| explain_plain_macro(s, e))
 }
 
@@ -56,7 +62,7 @@ fn explain_plain_macro(s: &Sections, e: Error) -> Error {
     }
 }
 
-fn parse_sections(s: &Sections) -> Result<Game> {
+fn parse_sections(s: &Sections) -> Result<(Game, Vec<Span>)> {
     let mut names = Names::default();
 
     let players = parse_bounded(&s.players, "players", "a player name", false)?;
@@ -76,7 +82,7 @@ fn parse_sections(s: &Sections) -> Result<Game> {
     let board = board::parse_board(&mut c, &mut names)?;
 
     let mut c = Cursor::new(&s.rules, "rules");
-    let rules = rules::parse_rules(&mut c, &names)?;
+    let (rules, spans) = rules::parse_rules(&mut c, &names)?;
 
     let bounded = |v: Vec<(String, Span, u64)>| {
         v.into_iter()
@@ -91,7 +97,7 @@ fn parse_sections(s: &Sections) -> Result<Game> {
         rules,
     };
     game.canonicalize_directions();
-    Ok(game)
+    Ok((game, spans))
 }
 
 /// `name(nat), ...` as in `#players` and `#variables`.

@@ -38,6 +38,8 @@ pub enum ClientError {
     Protocol(String),
     /// The game text does not parse.
     Game(String),
+    /// The engine cannot go on with the game (see `rbg_engine::GameError`).
+    Engine(String),
 }
 
 impl fmt::Display for ClientError {
@@ -46,6 +48,7 @@ impl fmt::Display for ClientError {
             ClientError::Io(m) => write!(f, "connection error: {m}"),
             ClientError::Protocol(m) => write!(f, "protocol error: {m}"),
             ClientError::Game(m) => write!(f, "bad game text: {m}"),
+            ClientError::Engine(m) => write!(f, "the game cannot go on: {m}"),
         }
     }
 }
@@ -134,13 +137,14 @@ pub fn play(
     let me = report.player;
     let mut r = game.reasoner();
     let mut moves = MoveList::default();
+    let engine = |e: rbg_engine::GameError| ClientError::Engine(e.to_string());
     let mut state = game.initial_state();
     agent.new_game(&game, &state);
     if !send(&mut conn, "ready")? {
         return Ok(report);
     }
     loop {
-        r.legal_moves(&state, &mut moves);
+        r.legal_moves(&state, &mut moves).map_err(engine)?;
         let on_move = game.current_player(&state).filter(|_| !moves.is_empty());
         if on_move == Some(me) {
             let Some(msg) = recv(&mut conn, MAX_MESSAGE_LEN)? else {
@@ -156,14 +160,14 @@ pub fn play(
                     let margin = config.margin.as_secs_f64();
                     deadline_after((s - margin).max(s / 2.0))
                 });
-                let Ok(i) = agent.select(&state, &moves, deadline);
+                let i = agent.select(&state, &moves, deadline).map_err(engine)?;
                 // A buggy agent must not forfeit the game.
                 let m = moves.get(if i < moves.len() { i } else { 0 });
                 if !send(&mut conn, &game.move_to_text(m))? {
                     return Ok(report);
                 }
                 agent.observe(&state, m);
-                r.apply(&mut state, m);
+                r.apply(&mut state, m).map_err(engine)?;
                 continue;
             }
         } else {
@@ -190,7 +194,7 @@ pub fn play(
                     )));
                 }
                 agent.observe(&state, m.apps());
-                r.apply(&mut state, m.apps());
+                r.apply(&mut state, m.apps()).map_err(engine)?;
                 continue;
             }
         }

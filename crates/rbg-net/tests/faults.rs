@@ -221,17 +221,18 @@ fn a_disconnection_mid_play_loses_and_ends_the_match() {
     let mut played = 0;
     while let Some(msg) = o.recv() {
         if parse_seconds(&msg).is_none() {
-            r.apply(&mut state, game.parse_move(&msg).unwrap().apps());
+            r.apply(&mut state, game.parse_move(&msg).unwrap().apps())
+                .unwrap();
             continue;
         }
         if played == 1 {
             break;
         }
         let mut moves = rbg_engine::MoveList::default();
-        r.legal_moves(&state, &mut moves);
+        r.legal_moves(&state, &mut moves).unwrap();
         let m = moves.get(0).to_vec();
         o.conn.send(&game.move_to_text(&m)).unwrap();
-        r.apply(&mut state, &m);
+        r.apply(&mut state, &m).unwrap();
         played += 1;
     }
     drop(o);

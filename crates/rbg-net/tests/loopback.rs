@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use rbg_agents::{Agent, RandomAgent};
-use std::convert::Infallible;
 
 use rbg_engine::{GameModel, ModApp, MoveList, State};
 use rbg_net::wire::parse_seconds;
@@ -87,7 +86,7 @@ impl Agent<GameModel> for SlowOnce {
         state: &State,
         moves: &MoveList,
         deadline: Option<Instant>,
-    ) -> Result<usize, Infallible> {
+    ) -> Result<usize, rbg_engine::GameError> {
         if let Some(nap) = self.nap.take() {
             thread::sleep(nap);
         }
@@ -155,12 +154,13 @@ fn play_by_hand(s: &mut Script, seed: u64) -> usize {
             resets += 1;
             state = game.initial_state();
         } else if parse_seconds(&msg).is_some() {
-            r.legal_moves(&state, &mut moves);
-            let Ok(i) = Agent::<GameModel>::select(&mut agent, &state, &moves, None);
+            r.legal_moves(&state, &mut moves).unwrap();
+            let i = Agent::<GameModel>::select(&mut agent, &state, &moves, None).unwrap();
             s.conn.send(&game.move_to_text(moves.get(i))).unwrap();
-            r.apply(&mut state, moves.get(i));
+            r.apply(&mut state, moves.get(i)).unwrap();
         } else {
-            r.apply(&mut state, game.parse_move(&msg).unwrap().apps());
+            r.apply(&mut state, game.parse_move(&msg).unwrap().apps())
+                .unwrap();
         }
     }
     resets

@@ -3,20 +3,20 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use gg_core::playout::Playouts;
+use gg_core::playout::{Playouts, DEFAULT_MAX_LENGTH};
 use gg_core::Game;
 use gg_games::with_game;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::load_any;
+use super::{load_any, parse_max_length, parse_seconds, print_error};
 
 /// Arguments of `rbg bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
-    /// How long to run (stops after the playout that crosses the limit).
-    #[arg(long, default_value_t = 10.0)]
+    /// How long to run (a playout still running then is dropped).
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: f64,
     /// Run exactly this many playouts instead (ignores --seconds).
     #[arg(long)]
@@ -24,6 +24,14 @@ pub struct BenchArgs {
     /// Seed of the random generator.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Cut playouts at this many moves (scored as they stand, and counted).
+    #[arg(
+        long,
+        default_value_t = DEFAULT_MAX_LENGTH,
+        value_parser = parse_max_length,
+        allow_negative_numbers = true
+    )]
+    pub max_length: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -51,29 +59,35 @@ struct EngineInfo {
 
 fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
     let mut runner = match Playouts::new(game, args.seed) {
-        Ok(r) => r,
+        Ok(r) => r.with_max_length(args.max_length),
         Err(e) => {
-            eprintln!("{}: error: {}", args.game, game.error_text(&e));
+            print_error(&args.game, &game.error_text(&e));
             return 1;
         }
     };
-    let limit = Duration::from_secs_f64(args.seconds.max(0.0));
+    let limit = Duration::from_secs_f64(args.seconds);
     let progress = ProgressBar::new_spinner();
     progress.set_style(
         ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
     );
     let start = Instant::now();
+    let deadline = start + limit;
     let mut last_tick = start;
     loop {
-        match args.playouts {
+        let timed_out = match args.playouts {
             Some(n) if runner.stats.playouts >= n => break,
+            Some(_) => runner.run_one().map(|_| false),
             None if start.elapsed() >= limit => break,
-            _ => {}
-        }
-        if let Err(e) = runner.run_one() {
-            progress.finish_and_clear();
-            eprintln!("{}: error: {}", args.game, game.error_text(&e));
-            return 1;
+            None => runner.run_one_until(deadline).map(|l| l.is_none()),
+        };
+        match timed_out {
+            Ok(false) => {}
+            Ok(true) => break,
+            Err(e) => {
+                progress.finish_and_clear();
+                print_error(&args.game, &game.error_text(&e));
+                return 1;
+            }
         }
         if last_tick.elapsed() >= Duration::from_millis(250) {
             last_tick = Instant::now();
@@ -104,6 +118,8 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
             "avg_scores": played.then_some(avg_scores),
             "engine": engine.name,
             "codegen_ms": engine.codegen_ms,
+            "cut": s.cut,
+            "max_length": args.max_length,
         });
         println!("{obj}");
     } else {
@@ -125,6 +141,13 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
             .map(|p| format!("{} {:.2}", game.player_name(p), avg_scores[p]))
             .collect();
         println!("  average scores: {}", names.join(", "));
+        if s.cut > 0 {
+            println!(
+                "  {} playout(s) reached the maximum length of {} moves and were cut \
+                 (scored as they stood; --max-length)",
+                s.cut, args.max_length
+            );
+        }
         match engine.codegen_ms {
             Some(ms) => println!(
                 "  engine {} (code generation {ms:.1} ms of CPU)",

@@ -341,7 +341,7 @@ mod tests {
     use rbg_agents::Playthrough;
 
     fn render_initial(game: &GameModel, view: &View) -> String {
-        let Ok(p) = Playthrough::new(game);
+        let p = Playthrough::new(game).unwrap();
         view.render(p.state(), p.turn())
     }
 

@@ -1,13 +1,16 @@
 //! `rbg check FILE...`: validates descriptions (any language, by extension)
-//! and prints a summary line for each valid one.
+//! and prints a summary line for each valid one; for RBG, warnings about
+//! stars that repeat without end once reached (see
+//! `rbg_lang::analysis::endless`).
 
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use gg_core::Game;
-use gg_games::with_game;
+use gg_games::{with_game, Language};
+use rbg_lang::analysis::endless::endless_stars;
 
-use super::load_any;
+use super::{load_bytes, read_bytes};
 
 /// Arguments of `rbg check`.
 #[derive(Args, Debug)]
@@ -21,12 +24,24 @@ pub struct CheckArgs {
     pub timings: bool,
 }
 
-/// Runs the command: 0 when every file is valid, 1 otherwise.
+/// Runs the command: 0 when every file is valid, 1 otherwise (warnings do
+/// not change the exit code).
 pub fn run(args: &CheckArgs) -> i32 {
     let mut code = 0;
     for path in &args.files {
         let start = Instant::now();
-        match load_any(path) {
+        let (name, bytes) = match read_bytes(path) {
+            Ok(r) => r,
+            Err(msg) => {
+                eprintln!("{msg}");
+                code = 1;
+                continue;
+            }
+        };
+        if Language::of_path(path) == Language::Rbg {
+            warn_endless(&name, &bytes);
+        }
+        match load_bytes(path, &name, &bytes) {
             Some(game) => {
                 let loaded = start.elapsed();
                 let name = if path == "-" { "<stdin>" } else { path };
@@ -48,4 +63,21 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     }
     code
+}
+
+/// Prints a warning for every star of an RBG description that repeats
+/// without end once reached (nothing if the text does not parse: loading
+/// reports that).
+fn warn_endless(name: &str, bytes: &[u8]) {
+    let file = rbg_lang::SourceFile::from_bytes(name, bytes);
+    let Ok((game, spans)) = rbg_lang::parse_str_with_spans(&file.text) else {
+        return;
+    };
+    for star in endless_stars(&game) {
+        let at = spans[star.actions.start];
+        eprintln!(
+            "{}",
+            file.warning(&rbg_lang::Error::new(at, star.message()))
+        );
+    }
 }

@@ -52,7 +52,9 @@ impl<'v> Listing<'v> {
             .map(|index| {
                 let m = p.moves().get(index);
                 after.clone_from(p.state());
-                reasoner.apply(&mut after, m);
+                // Only to describe the move: one the engine cannot complete
+                // is described as far as it got, and fails when played.
+                let _ = reasoner.apply(&mut after, m);
                 let (text, squares) = view.describe_squares(p.state(), &after, m);
                 Entry {
                     index,

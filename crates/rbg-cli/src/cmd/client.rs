@@ -21,7 +21,12 @@ pub struct ClientArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seconds kept back from each deadline for sending the move.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(
+        long,
+        default_value_t = 0.1,
+        value_parser = super::parse_seconds,
+        allow_negative_numbers = true
+    )]
     pub margin: f64,
 }
 

@@ -9,11 +9,11 @@ use clap::Args;
 use gg_core::Game;
 use gg_games::with_game;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rbg_agents::{from_spec, play_game, Agent, GameRecord, MatchStats};
+use rbg_agents::{from_spec, play_game, Agent, GameRecord, MatchStats, DEFAULT_MAX_LENGTH};
 use rbg_engine::GameModel;
 
-use super::load_any;
 use super::view::score_bounds;
+use super::{load_any, parse_max_length, print_error};
 
 /// Arguments of `rbg match`.
 #[derive(Args, Debug)]
@@ -44,6 +44,14 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Cut games at this many moves (scored as they stand).
+    #[arg(
+        long,
+        default_value_t = DEFAULT_MAX_LENGTH,
+        value_parser = parse_max_length,
+        allow_negative_numbers = true
+    )]
+    pub max_length: u64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -121,9 +129,13 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
     let start = Instant::now();
     let records = match play_all(game, specs, args, &progress) {
         Ok(r) => r,
-        Err(e) => {
+        Err((g, e)) => {
             progress.finish_and_clear();
-            eprintln!("{}: error: {}", args.game, game.error_text(&e));
+            print_error(&args.game, &game.error_text(&e));
+            eprintln!(
+                "error: game {} of the match cannot go on; match stopped",
+                g + 1
+            );
             return 1;
         }
     };
@@ -135,10 +147,18 @@ fn run_match<G: Game>(args: &MatchArgs, game: &G, specs: &[String], names: Vec<S
         let seats: Vec<usize> = (0..n).map(|p| seat(p, g, n)).collect();
         stats.add(r, &seats, &bounds);
     }
+    let cut = records.iter().filter(|r| r.cut).count();
     if args.json {
-        print_json(args, &stats, wall);
+        print_json(args, &stats, wall, cut);
     } else {
         print_text(args, &stats, wall);
+        if cut > 0 {
+            println!(
+                "  {cut} game(s) reached the maximum length of {} moves and were cut \
+                 (scored as they stood; --max-length)",
+                args.max_length
+            );
+        }
     }
     0
 }
@@ -159,14 +179,19 @@ fn labels(names: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// A game the engine could not go on with: its number (0-based) and the
+/// error.
+type Failed<G> = (usize, <G as Game>::Error);
+
 /// Plays all games on `args.threads` threads; records in game order, or
-/// the first engine error.
+/// the first game the engine cannot go on with (its number and the error):
+/// then no new game is started.
 fn play_all<G: Game>(
     game: &G,
     specs: &[String],
     args: &MatchArgs,
     progress: &ProgressBar,
-) -> Result<Vec<GameRecord<G::Atom>>, G::Error> {
+) -> Result<Vec<GameRecord<G::Atom>>, Failed<G>> {
     let next = AtomicUsize::new(0);
     type Played<G> = Result<GameRecord<<G as Game>::Atom>, <G as Game>::Error>;
     let results: Mutex<Vec<Option<Played<G>>>> =
@@ -187,19 +212,39 @@ fn play_all<G: Game>(
                             from_spec(&specs[a], agent_seed(args.seed, g, a)).expect("checked")
                         })
                         .collect();
-                    let record = play_game(game, &mut agents, agent_seed(args.seed, g, n));
+                    let record = play_game(
+                        game,
+                        &mut agents,
+                        agent_seed(args.seed, g, n),
+                        args.max_length,
+                    );
+                    if record.is_err() {
+                        // The other games would fail the same way.
+                        next.store(args.games, Ordering::Relaxed);
+                    }
                     results.lock().expect("no panics while holding the lock")[g] = Some(record);
                     progress.inc(1);
                 })
                 .expect("spawn a match thread");
         }
     });
-    results
+    let mut records = Vec::with_capacity(args.games);
+    let results = results
         .into_inner()
-        .expect("no panics while holding the lock")
-        .into_iter()
-        .map(|r| r.expect("every game played"))
-        .collect()
+        .expect("no panics while holding the lock");
+    let mut first_error = None;
+    for (g, r) in results.into_iter().enumerate() {
+        match r {
+            Some(Ok(record)) => records.push(record),
+            Some(Err(e)) if first_error.is_none() => first_error = Some((g, e)),
+            // Games after an error are not started.
+            _ => {}
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(records),
+    }
 }
 
 fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
@@ -248,7 +293,7 @@ fn print_text(args: &MatchArgs, stats: &MatchStats, wall: f64) {
 }
 
 /// JSON of the match; averages over nothing are `null`.
-fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
+fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64, cut: usize) {
     let played = stats.games > 0;
     let agents: Vec<serde_json::Value> = stats
         .agents
@@ -276,6 +321,8 @@ fn print_json(args: &MatchArgs, stats: &MatchStats, wall: f64) {
         "avg_length": played.then(|| stats.avg_length()),
         "moves_per_s": played.then(|| stats.plies as f64 / wall),
         "seconds": wall,
+        "cut": cut,
+        "max_length": args.max_length,
     });
     println!("{obj}");
 }

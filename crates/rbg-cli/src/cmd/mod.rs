@@ -64,8 +64,13 @@ pub fn load_game(path: &str) -> Option<Game> {
 /// [`Language::of_path`]) and builds its engine (for RBG, the one chosen
 /// with `--engine`); on failure prints the error to stderr.
 pub fn load_any(path: &str) -> Option<AnyGame> {
-    let result = read_bytes(path)
-        .and_then(|(name, bytes)| AnyGame::from_text(Language::of_path(path), &name, &bytes));
+    let (name, bytes) = read_bytes(path).map_err(|msg| eprintln!("{msg}")).ok()?;
+    load_bytes(path, &name, &bytes)
+}
+
+/// Like [`load_any`], for the bytes read from `path` (named `name`).
+pub fn load_bytes(path: &str, name: &str, bytes: &[u8]) -> Option<AnyGame> {
+    let result = AnyGame::from_text(Language::of_path(path), name, bytes);
     match result.map_err(|msg| eprintln!("{msg}")).ok()? {
         AnyGame::Rbg(g) => prepare(g).map(AnyGame::Rbg),
         other => Some(other),
@@ -100,5 +105,42 @@ pub fn prepare(game: GameModel) -> Option<GameModel> {
             eprintln!("error: {e}");
             None
         }
+    }
+}
+
+/// Prints an engine's error about the game read from `path`: as it is when
+/// it already names its place in the file (`file:line:col: error: ...`),
+/// else after `path: error: `.
+pub fn print_error(path: &str, e: &dyn std::fmt::Display) {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let text = e.to_string();
+    if text.starts_with(&format!("{name}:")) {
+        eprintln!("{text}");
+    } else {
+        eprintln!("{name}: error: {text}");
+    }
+}
+
+/// Longest time a command accepts (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a number of seconds: finite, from 0 to [`MAX_SECONDS`].
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.0..=MAX_SECONDS).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "expected a number of seconds from 0 to {MAX_SECONDS}, found `{text}`"
+        )),
+    }
+}
+
+/// Parses a maximum game length: a whole number of moves, at least 1.
+pub fn parse_max_length(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a number of moves from 1 to {}, found `{text}`",
+            u64::MAX
+        )),
     }
 }

@@ -10,14 +10,16 @@ use gg_core::Game;
 use gg_games::{with_game, AnyGame};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::load_any;
+use super::{load_any, print_error};
 
 /// Arguments of `rbg perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
     pub game: String,
-    /// Depth of the tree, in moves of players and chance.
+    /// Depth of the tree, in moves of players and chance (memory grows
+    /// with the depth actually reached).
+    #[arg(value_parser = parse_depth, allow_negative_numbers = true)]
     pub depth: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -30,6 +32,16 @@ pub struct PerftArgs {
     /// `cli perf` does (single-threaded).
     #[arg(long)]
     pub distinct_moves: bool,
+}
+
+/// Parses a depth: a whole number from 0.
+fn parse_depth(text: &str) -> Result<usize, String> {
+    text.trim().parse::<usize>().map_err(|_| {
+        format!(
+            "expected a depth (a whole number from 0 to {}), found `{text}`",
+            usize::MAX
+        )
+    })
 }
 
 /// Runs the command; returns the process exit code.
@@ -114,7 +126,7 @@ fn perft<G: Game>(args: &PerftArgs, game: &G) -> i32 {
     let count = match counted(args, game) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{}: error: {}", args.game, game.error_text(&e));
+            print_error(&args.game, &game.error_text(&e));
             return 1;
         }
     };

@@ -12,11 +12,11 @@ use gg_core::{Game, Reasoner, Turn};
 use gg_games::with_game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use rbg_agents::{from_spec, Agent, Playthrough};
+use rbg_agents::{from_spec, Agent, Playthrough, DEFAULT_MAX_LENGTH};
 
 use super::board::colour_wanted;
-use super::load_any;
 use super::view::{Presented, Show};
+use super::{load_any, parse_max_length, print_error};
 
 /// Arguments of `rbg play`.
 #[derive(Args, Debug)]
@@ -46,6 +46,14 @@ pub struct PlayArgs {
     /// are played); it is created before the game starts.
     #[arg(long)]
     pub record: Option<String>,
+    /// End the game after this many moves (scores as they stand).
+    #[arg(
+        long,
+        default_value_t = DEFAULT_MAX_LENGTH,
+        value_parser = parse_max_length,
+        allow_negative_numbers = true
+    )]
+    pub max_length: u64,
 }
 
 /// A seat: a person at the terminal or an agent.
@@ -128,12 +136,12 @@ fn play<G: Presented>(args: &PlayArgs, game: &G) -> i32 {
     };
     let mut record_error = None;
     let fail = |e: G::Error| {
-        eprintln!("{}: error: {}", args.game, game.error_text(&e));
+        print_error(&args.game, &game.error_text(&e));
         1
     };
     let hidden = !game.perfect_information();
     let mut p = match Playthrough::new(game) {
-        Ok(p) => p,
+        Ok(p) => p.with_max_length(args.max_length),
         Err(e) => return fail(e),
     };
     let mut chance = SmallRng::seed_from_u64(args.seed);
@@ -181,7 +189,12 @@ fn play<G: Presented>(args: &PlayArgs, game: &G) -> i32 {
             }
         }
         if let Err(e) = p.play(i) {
-            return fail(e);
+            print_error(&args.game, &game.error_text(&e));
+            eprintln!(
+                "error: the game cannot go on after {} move(s)",
+                p.history().len() + 1
+            );
+            return 1;
         }
         if let Some(r) = record.as_mut().filter(|_| record_error.is_none()) {
             record_error = r.push(&game.move_text(&m)).err();
@@ -205,6 +218,13 @@ fn play<G: Presented>(args: &PlayArgs, game: &G) -> i32 {
             p.history().len()
         );
         return 1;
+    }
+    if p.is_cut() {
+        println!(
+            "the game reached the maximum length of {} moves and ends here \
+             (scores as they stand; --max-length)",
+            args.max_length
+        );
     }
     println!("{}", view.result(p.state()));
     0

@@ -9,7 +9,7 @@ use rbg_agents::Playthrough;
 use super::board::colour_wanted;
 use super::choose::{read_line, Line};
 use super::view::Presented;
-use super::{load_any, read_source};
+use super::{load_any, print_error, read_source};
 
 /// Arguments of `rbg replay`.
 #[derive(Args, Debug)]
@@ -49,7 +49,7 @@ pub fn run(args: &ReplayArgs) -> i32 {
 /// Replays the record of `args` on `game`.
 fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
     let engine_error = |e: G::Error| {
-        eprintln!("{}: error: {}", args.game, game.error_text(&e));
+        print_error(&args.game, &game.error_text(&e));
         1
     };
     let record = match read_source(&args.file) {
@@ -61,8 +61,9 @@ fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
     };
     let (file, text) = (&record.name, &record.text);
     let view = game.view(colour_wanted());
+    // A record is replayed whatever its length.
     let mut p = match Playthrough::new(game) {
-        Ok(p) => p,
+        Ok(p) => p.with_max_length(u64::MAX),
         Err(e) => return engine_error(e),
     };
     print!("{}", view.legend());

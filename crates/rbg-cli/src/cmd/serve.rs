@@ -9,7 +9,7 @@ use clap::Args;
 use rbg_engine::GameModel;
 use rbg_net::server::{serve, Logs, ServerConfig, DEFAULT_WAIT_LIMIT};
 
-use super::read_source;
+use super::{read_source, MAX_SECONDS};
 
 /// Arguments of `rbg serve`.
 #[derive(Args, Debug)]
@@ -27,15 +27,15 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
     /// Seconds per move (default: no limit).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub deadline: Option<f64>,
     /// Seconds the clients have to answer `ready` (default: the deadline).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub preparation: Option<f64>,
     /// Seconds to wait for a `ready` or a move past its deadline (past the
     /// request without one); a client silent for longer forfeits and the
     /// match ends.
-    #[arg(long, default_value_t = DEFAULT_WAIT_LIMIT)]
+    #[arg(long, default_value_t = DEFAULT_WAIT_LIMIT, allow_negative_numbers = true)]
     pub wait_limit: f64,
     /// Number of games to play.
     #[arg(long, default_value_t = 1)]
@@ -63,8 +63,8 @@ fn open_log(path: &Option<String>) -> Result<Option<Box<dyn Write>>, String> {
 
 fn positive(what: &str, v: Option<f64>) -> Result<(), String> {
     match v {
-        Some(s) if !(s.is_finite() && s > 0.0) => Err(format!(
-            "error: --{what} must be a positive number of seconds, got {s}"
+        Some(s) if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) => Err(format!(
+            "error: --{what} must be a positive number of seconds, at most {MAX_SECONDS}, got {s}"
         )),
         _ => Ok(()),
     }

@@ -85,7 +85,7 @@ impl Show<GameModel> for View {
         _hidden: bool,
         input: &mut dyn BufRead,
         hint: &mut bool,
-    ) -> Result<Option<usize>, std::convert::Infallible> {
+    ) -> Result<Option<usize>, rbg_engine::GameError> {
         Ok(super::choose::ask(
             p.game(),
             self,

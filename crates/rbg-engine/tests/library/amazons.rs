@@ -21,7 +21,7 @@ fn perft_matches_reference_at_depth_1() {
 #[test]
 #[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn perft_matches_reference_at_depth_2() {
-    assert_eq!(perft(&load(FILE), 2).leaves, 4_307_152);
+    assert_eq!(perft(&load(FILE), 2).unwrap().leaves, 4_307_152);
 }
 
 #[test]

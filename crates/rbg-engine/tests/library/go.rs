@@ -28,7 +28,7 @@ fn perft_matches_hand_count_to_depth_3() {
 #[test]
 #[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn perft_matches_hand_count_at_depth_4_with_suicides() {
-    assert_eq!(perft(&load(FILE), 4).leaves, 42_002_809);
+    assert_eq!(perft(&load(FILE), 4).unwrap().leaves, 42_002_809);
 }
 
 #[test]

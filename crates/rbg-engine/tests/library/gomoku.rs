@@ -16,7 +16,7 @@ fn perft_is_falling_factorial_to_depth_2() {
 #[ignore = "slow: the 10 ignored library tests take 2 min together on 2 cores (session 3)"]
 fn perft_is_falling_factorial_at_depth_3() {
     assert_eq!(
-        rbg_engine::perft::perft(&load(FILE), 3).leaves,
+        rbg_engine::perft::perft(&load(FILE), 3).unwrap().leaves,
         225 * 224 * 223
     );
 }

@@ -41,7 +41,7 @@ pub fn load(file: &str) -> GameModel {
 /// Asserts perft leaves for depths 1, 2, ... equal `expected`.
 pub fn perft_is(game: &GameModel, expected: &[u64]) {
     let got: Vec<u64> = (1..=expected.len())
-        .map(|d| perft(game, d).leaves)
+        .map(|d| perft(game, d).unwrap().leaves)
         .collect();
     assert_eq!(got, expected, "perft leaves by depth");
 }
@@ -88,14 +88,14 @@ pub fn playouts_end(game: &GameModel, n: usize, seed: u64, max_moves: u64) -> Pl
         let mut s = game.initial_state();
         let mut length = 0;
         loop {
-            r.legal_moves(&s, &mut moves);
+            r.legal_moves(&s, &mut moves).unwrap();
             if moves.is_empty() {
                 break;
             }
             assert!(length < max_moves, "playout longer than {max_moves} moves");
             let m = moves.get(rng.gen_range(0..moves.len())).to_vec();
             length += 1;
-            if !r.apply(&mut s, &m) {
+            if !r.apply(&mut s, &m).unwrap() {
                 break;
             }
         }

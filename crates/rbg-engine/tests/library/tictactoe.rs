@@ -21,14 +21,14 @@ fn random_games_end_with_win_loss_or_draw() {
 /// Counts the complete games (move sequences that end the game) below `s`.
 fn complete_games(r: &mut rbg_engine::Reasoner, s: &rbg_engine::State) -> u64 {
     let mut moves = rbg_engine::MoveList::default();
-    r.legal_moves(s, &mut moves);
+    r.legal_moves(s, &mut moves).unwrap();
     if moves.is_empty() {
         return 1;
     }
     let mut total = 0;
     for m in moves.iter() {
         let mut t = s.clone();
-        total += if r.apply(&mut t, m) {
+        total += if r.apply(&mut t, m).unwrap() {
             complete_games(r, &t)
         } else {
             1

@@ -22,16 +22,20 @@ use crate::ast::{Action, Arith, ArithOp, CmpOp, PieceId, Rule};
 use crate::error::{Error, Result, Span};
 use crate::lexer::TokenKind;
 
-/// Parses the whole `#rules` section.
-pub(super) fn parse_rules(c: &mut Cursor, names: &Names) -> Result<Rule> {
+/// Parses the whole `#rules` section. Also returns the span of every action
+/// in the order of [`Rule::for_each_action`] (see [`crate::ActionSpans`]).
+pub(super) fn parse_rules(c: &mut Cursor, names: &Names) -> Result<(Rule, Vec<Span>)> {
     let mut p = Parser {
         c,
         names,
         depth: 0,
         in_pattern: 0,
         actions: 0,
+        spans: Vec::new(),
     };
-    p.rules()
+    let rule = p.rules()?;
+    debug_assert_eq!(p.spans.len() as u64, p.actions);
+    Ok((rule, p.spans))
 }
 
 struct Parser<'c, 'a> {
@@ -43,6 +47,10 @@ struct Parser<'c, 'a> {
     in_pattern: usize,
     /// Actions created so far (after unrolling).
     actions: u64,
+    /// Span of every action created so far, in pre-order: a pattern's span
+    /// (its `{?`/`{!`) comes before its body's, and `^n` repeats the spans of
+    /// its operand.
+    spans: Vec<Span>,
 }
 
 /// A parsed rule and the number of actions in it (patterns included).
@@ -99,6 +107,7 @@ impl Parser<'_, '_> {
 
     fn action(&mut self, a: Action, at: Span) -> Result<Counted> {
         self.add_actions(1, at)?;
+        self.spans.push(at);
         Ok((Rule::Action(a), 1))
     }
 
@@ -130,6 +139,8 @@ impl Parser<'_, '_> {
                     self.c.bump();
                     self.enter(span)?;
                     self.in_pattern += 1;
+                    self.add_actions(1, span)?;
+                    self.spans.push(span);
                     stack.push(Group::new(span, GroupKind::Pattern(negated)));
                 }
                 (k, _) if starts_atom(k) => {
@@ -187,7 +198,7 @@ impl Parser<'_, '_> {
                     let done = match g.kind {
                         GroupKind::Pattern(negated) => {
                             self.in_pattern = self.in_pattern.saturating_sub(1);
-                            self.pattern(negated, rule, n, g.open)?
+                            Self::pattern(negated, rule, n)
                         }
                         _ => (rule, n),
                     };
@@ -225,6 +236,10 @@ impl Parser<'_, '_> {
                 self.c.bump();
                 let extra = n.saturating_mul(times - 1);
                 self.add_actions(extra, caret)?;
+                let operand = self.spans.len() - n as usize..self.spans.len();
+                for _ in 1..times {
+                    self.spans.extend_from_within(operand.clone());
+                }
                 n = n.saturating_mul(times);
                 if times > 1 {
                     rule = Rule::concat(vec![rule; times as usize]);
@@ -235,15 +250,16 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn pattern(&mut self, negated: bool, rule: Rule, n: u64, open: Span) -> Result<Counted> {
-        self.add_actions(1, open)?;
-        Ok((
+    /// The pattern action around a parsed body (counted, with its span, when
+    /// the pattern was opened).
+    fn pattern(negated: bool, rule: Rule, n: u64) -> Counted {
+        (
             Rule::Action(Action::Pattern {
                 negated,
                 rule: Box::new(rule),
             }),
             n.saturating_add(1),
-        ))
+        )
     }
 
     /// A non-recursive atom.

@@ -16,6 +16,10 @@
 //!   sending `reset` (`reset` follows finished games only) and stops. The
 //!   original manager also stops at an illegal move.
 //! - Connections beyond the seats are closed at once, with a log line.
+//! - **The game must go on.** A game that reaches `DEFAULT_MAX_LENGTH` moves
+//!   is cut (scores as they stand) and, as the original client cannot be
+//!   told, ends the match; so does a game the engine cannot go on with (the
+//!   description is not proper, see `rbg_engine::GameError`).
 
 mod record;
 mod seats;
@@ -25,7 +29,8 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rbg_engine::{GameModel, MoveList, State};
+use rbg_engine::playout::DEFAULT_MAX_LENGTH;
+use rbg_engine::{GameError, GameModel, MoveList, State};
 
 use crate::wire::{format_seconds, quote, Conn, RecvError, MAX_MESSAGE_LEN};
 use record::{log_line, Events};
@@ -125,7 +130,7 @@ impl Match<'_, '_> {
             .map(|p| self.report.late_ready.contains(&p))
             .collect();
         for g in 0..self.config.games {
-            let record = self.play(g, forfeit.take(), &late_ready, logs)?;
+            let (record, error) = self.play(g, forfeit.take(), &late_ready, logs)?;
             log_line(&mut logs.results, &record.results_line())?;
             log_line(&mut logs.moves, "reset")?;
             if let Some(f) = &record.forfeit {
@@ -143,7 +148,23 @@ impl Match<'_, '_> {
                     f.fault
                 ));
             }
-            let failed = record.forfeit.is_some();
+            if let Some(e) = error {
+                self.events
+                    .line(&format!("game {}: the game cannot go on: {e}", g + 1));
+                self.report.aborted = Some(format!(
+                    "the game cannot go on after move {} of game {}: {e}",
+                    record.depth,
+                    g + 1
+                ));
+            } else if record.cut {
+                self.report.aborted = Some(format!(
+                    "game {} reached the maximum length of {DEFAULT_MAX_LENGTH} moves \
+                     and was cut; the match ends (clients expect `reset` only after \
+                     a finished game)",
+                    g + 1
+                ));
+            }
+            let failed = record.forfeit.is_some() || self.report.aborted.is_some();
             self.report.games.push(record);
             if failed {
                 break;
@@ -248,13 +269,14 @@ impl Match<'_, '_> {
     }
 
     /// Plays game `g` (0-based); `forfeit` is a fault from the preparation.
+    /// Also returns the error the engine stopped the game with, if any.
     fn play(
         &mut self,
         g: usize,
         mut forfeit: Option<Forfeit>,
         late_ready: &[bool],
         logs: &mut Logs,
-    ) -> io::Result<GameRecord> {
+    ) -> io::Result<(GameRecord, Option<GameError>)> {
         let (game, config) = (self.game, self.config);
         let n = self.seats.len();
         let start = Instant::now();
@@ -264,12 +286,21 @@ impl Match<'_, '_> {
         let mut depth = 0;
         let mut available = 0u64;
         let mut overruns = vec![0u32; n];
+        let mut error = None;
+        let mut cut = false;
         while forfeit.is_none() {
-            r.legal_moves(&state, &mut moves);
+            if let Err(e) = r.legal_moves(&state, &mut moves) {
+                error = Some(e);
+                break;
+            }
             available += moves.len() as u64;
             let Some(p) = game.current_player(&state).filter(|_| !moves.is_empty()) else {
                 break;
             };
+            if depth as u64 >= DEFAULT_MAX_LENGTH {
+                cut = true;
+                break;
+            }
             let lose = |fault, detail| {
                 Some(Forfeit {
                     player: p,
@@ -337,8 +368,11 @@ impl Match<'_, '_> {
                 }
             }
             log_line(&mut logs.moves, &canonical)?;
-            r.apply(&mut state, m.apps());
             depth += 1;
+            if let Err(e) = r.apply(&mut state, m.apps()) {
+                error = Some(e);
+                break;
+            }
         }
         let scores = match &forfeit {
             None => game.scores(&state),
@@ -352,7 +386,7 @@ impl Match<'_, '_> {
                 })
                 .collect(),
         };
-        Ok(GameRecord {
+        let record = GameRecord {
             seconds: start.elapsed().as_secs_f64(),
             depth,
             available_moves: available,
@@ -360,6 +394,8 @@ impl Match<'_, '_> {
             overruns,
             late_ready: late_ready.to_vec(),
             forfeit,
-        })
+            cut,
+        };
+        Ok((record, error))
     }
 }

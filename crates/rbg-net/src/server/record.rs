@@ -64,6 +64,9 @@ pub struct GameRecord {
     pub late_ready: Vec<bool>,
     /// Set when the game ended by a forfeit.
     pub forfeit: Option<Forfeit>,
+    /// Whether the game was cut at `rbg_engine::playout::DEFAULT_MAX_LENGTH`
+    /// moves (scores as they stood).
+    pub cut: bool,
 }
 
 impl GameRecord {
@@ -72,7 +75,7 @@ impl GameRecord {
     /// ` timeouts=c_1,...,c_n` when a move or `ready` was late (`c_i` is
     /// player i's number of late moves, followed by `(lateready)` when its
     /// `ready` was late); ours adds ` forfeit=P:fault` (P 1-based) after a
-    /// forfeit.
+    /// forfeit and ` cut` after a game cut at its maximum length.
     pub fn results_line(&self) -> String {
         let mut line = format!(
             "{:.6} {} {}",
@@ -92,6 +95,9 @@ impl GameRecord {
         }
         if let Some(f) = &self.forfeit {
             line.push_str(&format!(" forfeit={}:{}", f.player + 1, f.fault));
+        }
+        if self.cut {
+            line.push_str(" cut");
         }
         line
     }
@@ -198,6 +204,7 @@ mod tests {
             overruns: vec![0, 0],
             late_ready: vec![false, false],
             forfeit: None,
+            cut: false,
         }
     }
 

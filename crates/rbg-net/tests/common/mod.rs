@@ -170,7 +170,7 @@ pub fn replay(moves_log: &str, games: &[GameRecord]) {
             let g = &games[played];
             assert_eq!(depth, g.depth, "depth of game {played}");
             if g.forfeit.is_none() {
-                assert!(r.is_terminal(&state), "game {played} ended early");
+                assert!(r.is_terminal(&state).unwrap(), "game {played} ended early");
                 assert_eq!(game.scores(&state), g.scores, "scores of game {played}");
             }
             played += 1;
@@ -179,9 +179,9 @@ pub fn replay(moves_log: &str, games: &[GameRecord]) {
             continue;
         }
         let m = game.parse_move(line).unwrap();
-        r.legal_moves(&state, &mut moves);
+        r.legal_moves(&state, &mut moves).unwrap();
         assert!(moves.iter().any(|x| x == m.apps()), "illegal {line:?}");
-        r.apply(&mut state, m.apps());
+        r.apply(&mut state, m.apps()).unwrap();
         depth += 1;
     }
     assert_eq!(played, games.len(), "one reset per game");

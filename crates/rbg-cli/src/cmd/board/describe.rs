@@ -124,13 +124,13 @@ mod tests {
     fn described(text: &str) -> Vec<(String, String)> {
         let game = GameModel::from_text(text).unwrap();
         let view = View::new(&game, false);
-        let Ok(p) = Playthrough::new(&game);
+        let p = Playthrough::new(&game).unwrap();
         let mut reasoner = game.reasoner();
         p.moves()
             .iter()
             .map(|m| {
                 let mut after = p.state().clone();
-                reasoner.apply(&mut after, m);
+                reasoner.apply(&mut after, m).unwrap();
                 let (text, squares) = view.describe_squares(p.state(), &after, m);
                 let names: Vec<&str> = squares.iter().map(|&v| view.square(v)).collect();
                 (

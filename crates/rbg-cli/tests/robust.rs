@@ -1,0 +1,342 @@
+//! Improper descriptions, endless games and extreme arguments: every command
+//! answers (an error located in the file, or a cut game) within bounded
+//! time, never crashes or hangs (issue 12).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A one-player game on a 2x2 board with the given rules, written to a file.
+fn game(name: &str, rules: &str) -> String {
+    let text = format!(
+        "#players = a(1)\n#pieces = e, w\n#variables = v(100000)\n\
+         #board = rectangle(up, down, left, right, [e, e] [e, e])\n#rules = {rules}\n"
+    );
+    let dir = std::env::temp_dir().join(format!("rbg-robust-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path: PathBuf = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// What a run gave: exit code (`None`: killed by a signal), stdout, stderr.
+struct Run {
+    code: Option<i32>,
+    out: String,
+    err: String,
+}
+
+/// Runs `rbg` with `input` on stdin; fails the test if it runs longer than
+/// `limit` (it is then killed).
+fn run(args: &[&str], input: &str, limit: Duration) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rbg"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program may exit before reading its input.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().ok();
+            panic!("rbg {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    Run {
+        code: o.status.code(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Every command that plays the game, with random agents where needed.
+fn playing_commands(path: &str) -> Vec<Vec<&str>> {
+    vec![
+        vec!["perft", path, "3"],
+        vec!["perft", path, "3", "--threads", "2"],
+        vec!["bench", path, "--seconds", "1"],
+        vec!["bench", path, "--playouts", "1"],
+        vec!["match", path, "--agents", "random", "--games", "2"],
+        vec![
+            "match",
+            path,
+            "--agents",
+            "mcts:iterations=20",
+            "--games",
+            "1",
+        ],
+        vec!["play", path, "--agents", "random"],
+        vec!["play", path, "--agents", "human"],
+    ]
+}
+
+#[test]
+fn an_endless_move_is_an_error_at_its_modifier() {
+    let path = game("endless-move.rbg", "->a [e]*");
+    let checked = run(&["check", &path], "", LIMIT);
+    assert_eq!(checked.code, Some(0));
+    assert!(
+        checked.err.contains(
+            "endless-move.rbg:5:15: warning: a move that reaches this `*` can go on forever"
+        ),
+        "{}",
+        checked.err
+    );
+    for args in playing_commands(&path) {
+        let r = run(&args, "1\n", LIMIT);
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.err);
+        assert!(
+            r.err.contains(
+                "endless-move.rbg:5:15: error: the description is not proper: a move can go on forever"
+            ),
+            "{args:?}: {}",
+            r.err
+        );
+    }
+    let record = game("empty-record.txt", "");
+    let r = run(&["replay", &path, &record], "", LIMIT);
+    assert_eq!(r.code, Some(1), "{}", r.err);
+    assert!(r.err.contains("a move can go on forever"), "{}", r.err);
+}
+
+#[test]
+fn an_endless_keeper_is_an_error_at_its_switch() {
+    let path = game("endless-keeper.rbg", "(->> [e])*");
+    let checked = run(&["check", &path], "", LIMIT);
+    assert!(checked
+        .err
+        .contains("warning: the keeper's completion can go on forever"));
+    for args in playing_commands(&path) {
+        let r = run(&args, "", LIMIT);
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.err);
+        assert!(
+            r.err.contains(
+                "endless-keeper.rbg:5:11: error: the description is not proper: \
+                 the keeper's completion goes on forever"
+            ),
+            "{args:?}: {}",
+            r.err
+        );
+    }
+}
+
+#[test]
+fn a_move_past_the_engines_limit_says_so() {
+    let path = game("long-move.rbg", "->a [$ v = v + 1]* ->a");
+    let r = run(&["perft", &path, "1"], "", LIMIT);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.err
+            .contains("long-move.rbg:5:17: error: a move applies more than 2000 modifiers, the engine's limit"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn a_game_that_never_ends_is_cut_with_a_message() {
+    let path = game("endless-game.rbg", "(->a)*");
+    assert!(run(&["check", &path], "", LIMIT)
+        .err
+        .contains("warning: a game that reaches this `*` can go on forever"));
+    let r = run(&["perft", &path, "10000"], "", LIMIT);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.out.contains("depth 10000: 1 leaves, 10001 states"),
+        "{}",
+        r.out
+    );
+    // `--seconds` holds inside a playout of the default maximum length.
+    let t = Instant::now();
+    let r = run(
+        &[
+            "bench",
+            &path,
+            "--seconds",
+            "0.5",
+            "--max-length",
+            "100000000",
+        ],
+        "",
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let r = run(
+        &["bench", &path, "--playouts", "3", "--max-length", "1000"],
+        "",
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.out
+            .contains("3 playout(s) reached the maximum length of 1000 moves and were cut"),
+        "{}",
+        r.out
+    );
+    let r = run(
+        &[
+            "match",
+            &path,
+            "--agents",
+            "random",
+            "--games",
+            "2",
+            "--max-length",
+            "500",
+        ],
+        "",
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.out
+            .contains("2 game(s) reached the maximum length of 500 moves and were cut"),
+        "{}",
+        r.out
+    );
+    let r = run(
+        &["play", &path, "--agents", "random", "--max-length", "20"],
+        "",
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.out
+            .contains("the game reached the maximum length of 20 moves and ends here"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn numbers_are_checked() {
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/ticTacToe.rbg");
+    // A huge depth costs only the depth reached.
+    let r = run(&["perft", ttt, "99999999999"], "", LIMIT);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(r.out.contains("0 leaves, 549946 states"), "{}", r.out);
+    for bad in ["1e30", "inf", "nan", "-1", "NaN", "1e10", "x"] {
+        let r = run(&["bench", ttt, "--seconds", bad], "", LIMIT);
+        assert_eq!(r.code, Some(2), "--seconds {bad}: {}", r.err);
+        assert!(
+            r.err
+                .contains("expected a number of seconds from 0 to 1000000000"),
+            "--seconds {bad}: {}",
+            r.err
+        );
+    }
+    for (cmd, extra) in [
+        ("bench", vec![]),
+        ("match", vec!["--agents", "random,random"]),
+    ] {
+        for bad in ["0", "-3", "1.5", "99999999999999999999999"] {
+            let mut args = vec![cmd, ttt, "--max-length", bad];
+            args.extend(&extra);
+            let r = run(&args, "", LIMIT);
+            assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+            assert!(
+                r.err.contains("expected a number of moves from 1"),
+                "{}",
+                r.err
+            );
+        }
+    }
+    for bad in ["-1", "1.5", "99999999999999999999999"] {
+        let r = run(&["perft", ttt, bad], "", LIMIT);
+        assert_eq!(r.code, Some(2), "perft {bad}: {}", r.err);
+        assert!(
+            r.err.contains("expected a depth (a whole number from 0"),
+            "{}",
+            r.err
+        );
+    }
+}
+
+#[test]
+fn a_served_improper_game_stops_the_manager_and_its_client_cleanly() {
+    use std::io::Read;
+    let path = game("served.rbg", "->a [e]*");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_rbg"))
+        .args([
+            "serve",
+            &path,
+            "--port",
+            "0",
+            "--players",
+            "1",
+            "--games",
+            "3",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = server.stderr.take().unwrap();
+    let mut first = Vec::new();
+    let mut byte = [0u8];
+    while err.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        first.push(byte[0]);
+    }
+    let line = String::from_utf8(first).unwrap();
+    let port = line
+        .rsplit_once("127.0.0.1:")
+        .and_then(|(_, rest)| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no port in {line:?}"))
+        .to_string();
+    let client = run(&["client", "127.0.0.1", &port], "", LIMIT);
+    assert_eq!(client.code, Some(1), "{}", client.err);
+    assert!(
+        client
+            .err
+            .contains("the game cannot go on: <game text>:5:15: error: "),
+        "{}",
+        client.err
+    );
+    assert_eq!(server.wait().unwrap().code(), Some(1));
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    assert!(
+        rest.contains("match stopped after 1 game(s): the game cannot go on ")
+            && rest.contains("a move can go on forever"),
+        "{rest}"
+    );
+}
+
+#[test]
+fn network_times_are_checked() {
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/ticTacToe.rbg");
+    for bad in ["0", "-1", "inf", "nan", "1e30"] {
+        let r = run(
+            &[
+                "serve",
+                ttt,
+                "--port",
+                "0",
+                "--players",
+                "2",
+                "--deadline",
+                bad,
+            ],
+            "",
+            LIMIT,
+        );
+        assert_eq!(r.code, Some(2), "--deadline {bad}: {}", r.err);
+        assert!(
+            r.err
+                .contains("must be a positive number of seconds, at most 1000000000"),
+            "{}",
+            r.err
+        );
+    }
+    let r = run(&["client", "127.0.0.1", "1", "--margin", "-1"], "", LIMIT);
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(r.err.contains("expected a number of seconds"), "{}", r.err);
+}
