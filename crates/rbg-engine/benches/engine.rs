@@ -47,7 +47,7 @@ fn benches(c: &mut Criterion) {
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("perft{depth}"), |b| b.iter(|| perft(&game, depth)));
         if playouts {
-            let Ok(mut runner) = Playouts::new(&game, 7);
+            let mut runner = Playouts::new(&game, 7).expect("playouts");
             group.throughput(Throughput::Elements(1));
             group.bench_function("flat_mc_playout", |b| b.iter(|| runner.run_one()));
         }
