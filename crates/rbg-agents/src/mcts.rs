@@ -435,7 +435,7 @@ mod tests {
     #[test]
     fn chooses_among_the_given_moves_only() {
         let game = GameModel::from_text(TTT).unwrap();
-        let Ok(p) = Playthrough::new(&game);
+        let p = Playthrough::new(&game).unwrap();
         // Corners only: the centre, the best first move, is not offered.
         let mut corners = MoveList::default();
         for i in [0, 2, 6, 8] {
@@ -443,7 +443,7 @@ mod tests {
         }
         let mut a = agent(false);
         a.new_game(&game, p.state());
-        let Ok(i) = a.select(p.state(), &corners, None);
+        let i = a.select(p.state(), &corners, None).unwrap();
         let visits: Vec<u32> = corners.iter().map(|m| child_visits(&a, m)).collect();
         assert_eq!(visits[i], *visits.iter().max().unwrap(), "{visits:?}");
         // The search looked at every legal move, and liked another best.
