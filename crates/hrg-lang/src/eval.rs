@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use rbg_lang::{Error, Span};
@@ -29,13 +30,44 @@ fn lookup<'e>(env: &'e Env, name: &str) -> Option<&'e Value> {
     env.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| v)
 }
 
+/// A fast hasher for the memo of calls (its keys are short strings and
+/// vectors of values; SipHash made tabulating large functions slow).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Evaluates expressions against the game's functions and domains.
 pub struct Evaluator<'g, 'd> {
     /// The declarations.
     pub defs: &'d mut Defs<'g>,
     depth: usize,
     steps: u64,
-    memo: HashMap<(&'g str, Vec<Value>), Value>,
+    memo: HashMap<(&'g str, Vec<Value>), Value, BuildHasherDefault<FxHasher>>,
 }
 
 impl<'g, 'd> Evaluator<'g, 'd> {
@@ -45,7 +77,7 @@ impl<'g, 'd> Evaluator<'g, 'd> {
             defs,
             depth: 0,
             steps: 0,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         }
     }
 
@@ -439,7 +471,7 @@ pub fn instantiate(p: &Pattern, env: &Env) -> Result<Value, Error> {
 /// The default that leaves the fewest explicit entries: the most common
 /// value; ties go to the greatest by the byte order of its RG text.
 pub fn most_common<'a>(values: impl Iterator<Item = &'a Value>) -> Option<Value> {
-    let mut counts: HashMap<&Value, usize> = HashMap::new();
+    let mut counts: HashMap<&Value, usize, BuildHasherDefault<FxHasher>> = HashMap::default();
     let mut order: Vec<&Value> = Vec::new();
     for v in values {
         let c = counts.entry(v).or_insert(0);
