@@ -2,34 +2,47 @@
 //!
 //! The reference drops a walk state whose key (node, tags, user variables)
 //! was already seen in the same enumeration. A node needs that check only if
-//! one enumeration can reach it twice with one key. It cannot when
+//! some enumeration can reach it twice with one key.
 //!
-//! - it is entered by a single edge (or is only ever a walk's start: then it
-//!   is visited once per enumeration — *single*), and
-//! - the edge comes from a node visited at most once per key (*unique*: a
-//!   checked node, or one this rule applies to) by an action that is
-//!   injective on keys (anything but an assignment to a user variable), or
-//!   from a *single* node by any action (an any-assignment to a user
-//!   variable then gives distinct keys; to another variable, equal ones).
+//! Each *region* — what one enumeration can visit: from a move root (`begin`
+//! or the target of a `player` assignment) up to the `player` assignments,
+//! or from a check's start following every edge — is analysed on its own,
+//! and a node is checked when some region needs it. Within a region a node
+//! entered by several edges (or a start with an edge back to it) is checked.
+//! A node entered by one edge inherits from its source what the keys there
+//! can differ in:
 //!
-//! Starts are `begin`, targets of `player` assignments and check starts. In
-//! checks `player` assignments are ordinary edges, so they count as incoming
-//! edges of nodes reachable from a check start. `@unique` nodes are never
-//! checked; their successors are then checked as if they could repeat.
+//! - *single*: one visit per enumeration (the start, and what deterministic
+//!   actions lead to from it);
+//! - *unique* with a set `V` of user variables (and whether tags) in which
+//!   the keys of its visits may differ; a checked node's keys may differ
+//!   anywhere.
+//!
+//! An assignment to a user variable `w` keeps keys distinct when `w` is not
+//! in `V` (the keys still differ where they did), also when the assigned
+//! place was just compared equal to a constant (`board[p] == e` then
+//! `board[p] = x`) and user variables the assignment cannot change choose
+//! the place (they join `V`); otherwise the target is checked. An
+//! any-assignment to a user variable from a single node gives distinct
+//! keys, to a variable outside the key equal ones (the target is checked).
+//! Tags and other actions keep keys distinct. `@unique` nodes are never
+//! checked; their successors then are.
 
 use rg_lang::checked::CheckedGame;
 
 use crate::tables::{Access, Check, Edge, Guard, KeyStep, Op, Operand, Place, NO_SLOT};
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What the keys of a node's visits in one enumeration can differ in.
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Status {
-    /// Visited at most once per enumeration.
+    /// Visited at most once.
     Single,
-    /// Visited at most once per key.
-    Unique,
-    /// Checked (so visited at most once per key).
+    /// Visited at most once per key; the keys may differ in their tags and
+    /// in these user variables (a bit set; `None`: in any).
+    Unique(Option<Vec<u64>>),
+    /// Checked: visited at most once per key, keys may differ anywhere.
     Checked,
-    /// `@unique` where a check would be needed: may repeat keys.
+    /// `@unique` where a check would be needed: keys may repeat.
     Repeats,
 }
 
@@ -45,134 +58,270 @@ pub struct EdgeFacts<'a> {
     pub symbols: usize,
     /// Edges per source node.
     pub per_node: &'a [Vec<Edge>],
-    /// Per edge (same layout): whether it assigns a user variable (the key).
-    pub writes_key: &'a [Vec<bool>],
+    /// Per edge (same layout): the user variable it assigns, if any.
+    pub writes: &'a [Vec<Option<u32>>],
     /// The reachability checks.
     pub checks: &'a [Check],
+    /// Per user slot, its variable.
+    pub slot_var: &'a [u32],
 }
+
+/// Edge visits the analysis may make in all (a fraction of a second).
+const ANALYSIS_BUDGET: usize = 1 << 25;
 
 /// The visited check of every node (`@unique` nodes given by `unique`).
 pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
     let n = facts.per_node.len();
-    // Nodes a check walk can visit.
-    let mut in_check = vec![false; n];
-    let mut stack: Vec<u32> = facts.checks.iter().map(|c| c.start).collect();
-    for &s in &stack {
-        in_check[s as usize] = true;
-    }
-    while let Some(v) = stack.pop() {
-        for e in &facts.per_node[v as usize] {
-            if !in_check[e.to as usize] {
-                in_check[e.to as usize] = true;
-                stack.push(e.to);
+    let mut roots: Vec<(u32, bool)> = vec![(CheckedGame::BEGIN.0, true)];
+    let mut is_root = vec![false; n];
+    is_root[CheckedGame::BEGIN.0 as usize] = true;
+    for list in facts.per_node {
+        for e in list {
+            if matches!(e.op, Op::SetPlayer(_)) && !is_root[e.to as usize] {
+                is_root[e.to as usize] = true;
+                roots.push((e.to, true));
             }
         }
     }
-    let mut is_start = vec![false; n];
-    is_start[CheckedGame::BEGIN.0 as usize] = true;
+    let mut check_start = vec![false; n];
     for c in facts.checks {
-        is_start[c.start as usize] = true;
-    }
-    // Incoming walk edges: (count, the last one as (source, edge index)).
-    let mut incoming: Vec<(u32, Option<(u32, usize)>)> = vec![(0, None); n];
-    for (from, list) in facts.per_node.iter().enumerate() {
-        for (i, e) in list.iter().enumerate() {
-            if matches!(e.op, Op::SetPlayer(_)) {
-                is_start[e.to as usize] = true;
-                if !in_check[from] {
-                    continue;
-                }
-            }
-            let entry = &mut incoming[e.to as usize];
-            entry.0 += 1;
-            entry.1 = Some((from as u32, i));
+        if !check_start[c.start as usize] {
+            check_start[c.start as usize] = true;
+            roots.push((c.start, false));
         }
     }
-    let mut status: Vec<Option<Status>> = vec![None; n];
-    let mut on_chain = vec![false; n];
-    for root in 0..n {
-        // Follow single incoming edges back to a node whose status is known
-        // or basic, then resolve the chain forwards.
-        let mut chain: Vec<usize> = Vec::new();
-        let mut q = root;
-        let base = loop {
-            if let Some(s) = status[q] {
-                break s;
-            }
-            let (count, last) = incoming[q];
-            let total = count + is_start[q] as u32;
-            if total != 1 || is_start[q] || on_chain[q] {
-                let s = if total >= 2 || on_chain[q] {
-                    Status::Checked
-                } else {
-                    Status::Single
-                };
-                let s = adjust(s, unique[q]);
-                status[q] = Some(s);
-                break s;
-            }
-            chain.push(q);
-            on_chain[q] = true;
-            q = last.expect("one incoming edge").0 as usize;
-        };
-        let mut prev = base;
-        while let Some(q) = chain.pop() {
-            on_chain[q] = false;
-            if let Some(s) = status[q] {
-                // A node of a cycle, checked above.
-                prev = s;
-                continue;
-            }
-            let (from, i) = incoming[q].1.expect("one incoming edge");
-            let op = &facts.per_node[from as usize][i].op;
-            let key = facts.writes_key[from as usize][i]
-                && !facts.old_value_known(from as usize, op, &incoming, &is_start);
-            let s = match prev {
-                Status::Single if matches!(op, Op::AssignAny(..)) && !key => Status::Checked,
-                Status::Single if matches!(op, Op::AssignAny(..)) => Status::Unique,
-                Status::Single => Status::Single,
-                Status::Unique | Status::Checked if !key => Status::Unique,
-                _ => Status::Checked,
-            };
-            let s = adjust(s, unique[q]);
-            status[q] = Some(s);
-            prev = s;
+    let mut guard = vec![false; n];
+    let mut region = Region::new(n);
+    // Regions may overlap: past a budget of edge visits (a huge game with
+    // many roots), every node but the `@unique` ones is checked.
+    let mut budget = ANALYSIS_BUDGET;
+    for (root, moves) in roots {
+        if !region.analyse(facts, unique, root, moves, &mut guard, &mut budget) {
+            return unique
+                .iter()
+                .map(|&u| if u { Guard::None } else { Guard::Full })
+                .collect();
         }
     }
-    status
+    guard
         .into_iter()
-        .map(|s| match s {
-            Some(Status::Checked) => Guard::Full,
-            _ => Guard::None,
-        })
+        .map(|g| if g { Guard::Full } else { Guard::None })
         .collect()
 }
 
-impl EdgeFacts<'_> {
-    /// Whether `op`, leaving node `from`, assigns a place whose value the only
-    /// edge into `from` just compared equal to a constant (`board[p] == e`
-    /// then `board[p] = x`): then the assignment is injective on keys.
-    fn old_value_known(
-        &self,
-        from: usize,
-        op: &Op,
-        incoming: &[(u32, Option<(u32, usize)>)],
-        is_start: &[bool],
-    ) -> bool {
-        let Op::Assign(place, _) = op else {
-            return false;
-        };
-        let (1, Some((p, i))) = incoming[from] else {
-            return false;
-        };
-        if is_start[from] {
-            return false;
+/// Workspace of one region's analysis (reused between regions).
+struct Region {
+    /// Nodes of the region, in discovery order.
+    nodes: Vec<u32>,
+    member: Vec<bool>,
+    /// Incoming edges within the region: count and the last as (source,
+    /// edge index).
+    incoming: Vec<(u32, (u32, usize))>,
+    status: Vec<Option<Status>>,
+}
+
+impl Region {
+    fn new(n: usize) -> Region {
+        Region {
+            nodes: Vec::new(),
+            member: vec![false; n],
+            incoming: vec![(0, (0, 0)); n],
+            status: vec![None; n],
         }
-        match self.per_node[p as usize][i].op {
-            Op::Cmp(a, Operand::Imm(_), true) | Op::Cmp(Operand::Imm(_), a, true) => {
-                self.same_location(a, *place)
+    }
+
+    /// Whether a walk of this region follows `e` (move walks end at `player`
+    /// assignments).
+    fn follows(moves: bool, e: &Edge) -> bool {
+        !(moves && matches!(e.op, Op::SetPlayer(_)))
+    }
+
+    /// Analyses the region of `root`, marking the nodes it needs checked
+    /// in `guard`; false when `budget` (edge visits) ran out.
+    fn analyse(
+        &mut self,
+        facts: &EdgeFacts,
+        unique: &[bool],
+        root: u32,
+        moves: bool,
+        guard: &mut [bool],
+        budget: &mut usize,
+    ) -> bool {
+        for &v in &self.nodes {
+            self.member[v as usize] = false;
+            self.incoming[v as usize] = (0, (0, 0));
+            self.status[v as usize] = None;
+        }
+        self.nodes.clear();
+        self.member[root as usize] = true;
+        self.nodes.push(root);
+        let mut i = 0;
+        while i < self.nodes.len() {
+            let v = self.nodes[i];
+            i += 1;
+            let out = facts.per_node[v as usize].len() + 1;
+            if *budget < out {
+                return false;
             }
-            _ => false,
+            *budget -= out;
+            for (k, e) in facts.per_node[v as usize].iter().enumerate() {
+                if !Region::follows(moves, e) {
+                    continue;
+                }
+                let entry = &mut self.incoming[e.to as usize];
+                entry.0 += 1;
+                entry.1 = (v, k);
+                if !self.member[e.to as usize] {
+                    self.member[e.to as usize] = true;
+                    self.nodes.push(e.to);
+                }
+            }
+        }
+        // Nodes whose status does not depend on a predecessor.
+        let mut work: Vec<u32> = Vec::new();
+        for i in 0..self.nodes.len() {
+            let v = self.nodes[i];
+            let count = self.incoming[v as usize].0 + (v == root) as u32;
+            let status = match count {
+                0 | 1 if v == root => Some(Status::Single),
+                1 => None,
+                _ => Some(Status::Checked),
+            };
+            if let Some(s) = status {
+                self.set(v, s, unique, guard);
+                work.push(v);
+            }
+        }
+        // Propagate along single incoming edges.
+        while let Some(p) = work.pop() {
+            for (k, e) in facts.per_node[p as usize].iter().enumerate() {
+                let q = e.to;
+                if !Region::follows(moves, e)
+                    || self.status[q as usize].is_some()
+                    || self.incoming[q as usize].0 != 1
+                {
+                    continue;
+                }
+                let from = self.status[p as usize].clone().expect("resolved");
+                let s = self.step(facts, from, p, k, e);
+                self.set(q, s, unique, guard);
+                work.push(q);
+            }
+        }
+        true
+    }
+
+    fn set(&mut self, v: u32, s: Status, unique: &[bool], guard: &mut [bool]) {
+        let s = match s {
+            Status::Checked if unique[v as usize] => Status::Repeats,
+            s => s,
+        };
+        if s == Status::Checked {
+            guard[v as usize] = true;
+        }
+        self.status[v as usize] = Some(s);
+    }
+
+    /// The status of the target of edge `k` of `p`, given `p`'s.
+    fn step(&self, facts: &EdgeFacts, from: Status, p: u32, k: usize, e: &Edge) -> Status {
+        let any = matches!(e.op, Op::AssignAny(..));
+        match (from, facts.writes[p as usize][k]) {
+            (Status::Repeats, _) => Status::Checked,
+            // Several successors with one key.
+            (_, None) if any => Status::Checked,
+            (Status::Single, Some(w)) if any => Status::Unique(Some(with(&[], w))),
+            (Status::Single, _) => Status::Single,
+            (Status::Checked, None) => Status::Unique(None),
+            (Status::Unique(vars), None) => Status::Unique(vars),
+            (Status::Checked | Status::Unique(None), Some(_)) => {
+                match self.old_value_known(facts, p, &e.op) {
+                    Some(_) => Status::Unique(None),
+                    None => Status::Checked,
+                }
+            }
+            (Status::Unique(Some(vars)), Some(w)) if !contains(&vars, w) => match any {
+                true => Status::Unique(Some(with(&vars, w))),
+                false => Status::Unique(Some(vars)),
+            },
+            (Status::Unique(Some(vars)), Some(_)) => match self.old_value_known(facts, p, &e.op) {
+                // Keys that differed only in where they write now differ
+                // in the variables that choose it.
+                Some(index) => Status::Unique(Some(index.iter().fold(vars, |s, &v| with(&s, v)))),
+                None => Status::Checked,
+            },
+        }
+    }
+
+    /// Whether `op`, leaving `p`, assigns a place whose value the only edge
+    /// into `p` (not a start) just compared equal to a constant, with the
+    /// slot chosen by user variables the assignment cannot change: then
+    /// the assignment keeps distinct keys distinct. Gives those variables.
+    fn old_value_known(&self, facts: &EdgeFacts, p: u32, op: &Op) -> Option<Vec<u32>> {
+        let Op::Assign(place, _) = op else {
+            return None;
+        };
+        let (1, (src, i)) = self.incoming[p as usize] else {
+            return None;
+        };
+        if self.nodes.first() == Some(&p) {
+            return None;
+        }
+        match facts.per_node[src as usize][i].op {
+            Op::Cmp(a, Operand::Imm(_), true) | Op::Cmp(Operand::Imm(_), a, true)
+                if facts.same_location(a, *place) =>
+            {
+                facts.index_vars(*place)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn contains(set: &[u64], v: u32) -> bool {
+    set.get(v as usize / 64)
+        .is_some_and(|w| w >> (v % 64) & 1 == 1)
+}
+
+fn with(set: &[u64], v: u32) -> Vec<u64> {
+    let mut out = set.to_vec();
+    let i = v as usize / 64;
+    if out.len() <= i {
+        out.resize(i + 1, 0);
+    }
+    out[i] |= 1 << (v % 64);
+    out
+}
+
+impl EdgeFacts<'_> {
+    /// The user variables that choose the slot `p` writes, if they are
+    /// user slots that writing `p` cannot change.
+    fn index_vars(&self, p: Place) -> Option<Vec<u32>> {
+        let user = |s: u32| (s as usize) < self.slot_var.len();
+        match p {
+            Place::Slot(_) => Some(Vec::new()),
+            Place::Ind(k, t) => {
+                let t = t as usize;
+                let stable = user(k) && (0..self.symbols).all(|x| self.fun[t + x] != k);
+                stable.then(|| vec![self.slot_var[k as usize]])
+            }
+            Place::Gen(j) => {
+                let a = &self.reads[j as usize];
+                let steps = &self.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize];
+                let span: u32 = steps.iter().map(|s| s.limit as u32 * s.stride).sum();
+                let mut vars = Vec::new();
+                for s in steps {
+                    match s.key {
+                        Operand::Imm(_) => {}
+                        Operand::Slot(k) | Operand::Tab(k, _)
+                            if user(k) && !(a.base..=a.base + span).contains(&k) =>
+                        {
+                            vars.push(self.slot_var[k as usize]);
+                        }
+                        _ => return None,
+                    }
+                }
+                Some(vars)
+            }
         }
     }
 
@@ -201,14 +350,5 @@ impl EdgeFacts<'_> {
             }
             _ => false,
         }
-    }
-}
-
-/// `@unique` turns a needed check into a node that may repeat keys.
-fn adjust(s: Status, unique: bool) -> Status {
-    if unique && s == Status::Checked {
-        Status::Repeats
-    } else {
-        s
     }
 }

@@ -29,7 +29,9 @@ struct Lowerer<'a> {
 }
 
 /// Lowers a checked game.
-pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
+/// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
+/// gets a visited check, as in the reference (for testing the analysis).
+pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     if g.symbols.len() >= u16::MAX as usize {
         return Err(LoadError(format!(
             "the game has {} symbols; at most {} are supported",
@@ -90,15 +92,16 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
     let mut any_syms: Vec<u16> = Vec::new();
     let mut map_pairs: Vec<(MapRef, MapRef)> = Vec::new();
     let mut per_node: Vec<Vec<Edge>> = vec![Vec::new(); g.nodes.len()];
-    let mut writes_key: Vec<Vec<bool>> = vec![Vec::new(); g.nodes.len()];
+    let mut writes: Vec<Vec<Option<u32>>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
-        let key = match &e.label {
-            CLabel::Assign(t, _) | CLabel::AssignAny(t, _) => {
-                t.root_var().is_some_and(|v| v < g.user_variables())
-            }
-            _ => false,
+        let written = match &e.label {
+            CLabel::Assign(t, _) | CLabel::AssignAny(t, _) => t
+                .root_var()
+                .filter(|&v| v < g.user_variables())
+                .map(|v| v as u32),
+            _ => None,
         };
-        writes_key[e.from.0 as usize].push(key);
+        writes[e.from.0 as usize].push(written);
         let op = match &e.label {
             CLabel::Skip => Op::Skip,
             CLabel::Tag(s) => Op::Tag(s.0 as u16),
@@ -194,16 +197,29 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
             _ => {}
         }
     }
+    let mut slot_var = vec![0u32; user_slots];
+    for v in 0..g.user_variables() {
+        let end = l.var_offsets.get(v + 1).map_or(user_slots, |&o| o as usize);
+        slot_var[l.var_offsets[v] as usize..end].fill(v as u32);
+    }
     let facts = analysis::EdgeFacts {
         fun: &l.fun,
         reads: &l.reads,
         steps: &l.steps,
         symbols: g.symbols.len(),
         per_node: &per_node,
-        writes_key: &writes_key,
+        writes: &writes,
         checks: &checks,
+        slot_var: &slot_var,
     };
-    let guards = analysis::guards(&facts, &unique);
+    let mut guards = analysis::guards(&facts, &unique);
+    if check_all {
+        for (guard, &u) in guards.iter_mut().zip(&unique) {
+            if !u {
+                *guard = Guard::Full;
+            }
+        }
+    }
     let mut repeat_slots = Vec::new();
     for (i, guard) in guards.into_iter().enumerate() {
         nodes[i].guard = match &repeat[i] {
@@ -214,6 +230,7 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
             _ => guard,
         };
     }
+    bypass_skips(&nodes, &mut edges, &checks);
     for i in 0..edges.len() {
         let to = &nodes[edges[i].to as usize];
         edges[i].guard = to.guard != Guard::None;
@@ -296,6 +313,56 @@ pub fn lower(g: &CheckedGame) -> Result<Tables, LoadError> {
         types: g.types.clone(),
         sizes,
     })
+}
+
+/// Edges into a node whose only edge is a no-op (and that has no visited
+/// check, is no check's target and no `@disjoint` node) go on to that
+/// no-op's target directly: the walk never stops there anyway. `player`
+/// assignments keep their targets (where a play rests matters).
+fn bypass_skips(nodes: &[NodeInfo], edges: &mut [Edge], checks: &[Check]) {
+    let mut target = vec![false; nodes.len()];
+    for c in checks {
+        target[c.target as usize] = true;
+    }
+    let skip_next: Vec<Option<u32>> = (0..nodes.len())
+        .map(|n| {
+            let info = &nodes[n];
+            let single = info.end == info.first + 1 && !info.disjoint && info.guard == Guard::None;
+            (single && !target[n] && matches!(edges[info.first as usize].op, Op::Skip))
+                .then(|| edges[info.first as usize].to)
+        })
+        .collect();
+    // Per node, where an edge into it really goes: past its chain of no-ops
+    // (each chain followed once). Chains into a cycle of no-ops are left
+    // alone (such a walk ends at a visited check or the step limit).
+    const UNKNOWN: u32 = u32::MAX;
+    let mut end = vec![UNKNOWN; nodes.len()];
+    let mut on_path = vec![false; nodes.len()];
+    let mut path: Vec<u32> = Vec::new();
+    for s in 0..nodes.len() as u32 {
+        let mut v = s;
+        let last = loop {
+            if end[v as usize] != UNKNOWN {
+                break Some(end[v as usize]);
+            }
+            on_path[v as usize] = true;
+            path.push(v);
+            match skip_next[v as usize] {
+                Some(m) if on_path[m as usize] => break None,
+                Some(m) => v = m,
+                None => break Some(v),
+            }
+        };
+        for p in path.drain(..) {
+            on_path[p as usize] = false;
+            end[p as usize] = last.unwrap_or(p);
+        }
+    }
+    for e in edges.iter_mut() {
+        if !matches!(e.op, Op::SetPlayer(_)) {
+            e.to = end[e.to as usize];
+        }
+    }
 }
 
 /// The probe of check `c`, if its automaton has the shape [`Probe`] needs

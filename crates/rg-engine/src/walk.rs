@@ -457,7 +457,7 @@ impl Walker {
             };
             // Follow the chain from this edge.
             loop {
-                let e = t.edges[edge as usize];
+                let e = &t.edges[edge as usize];
                 match e.op {
                     Op::Skip => {}
                     Op::Tag(s) => {

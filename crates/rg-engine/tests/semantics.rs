@@ -206,3 +206,14 @@ fn improper_games_give_errors() {
         "{e:?}"
     );
 }
+
+#[test]
+fn any_assignment_of_goals_after_a_merge_point_merges() {
+    // `m` is entered twice (so checked); from there `goals[x] = Score(*)`
+    // gives two states with one key at `a`: the second is dropped.
+    let g = game(
+        "type V = {0, 1, 2};\nvar v: V = 0;\nbegin, s: player = x;\ns, m: v = 1;\ns, m: v = 2;\n\
+         m, a: goals[x] = Score(*);\na, b: $$ v;\nb, end: player = keeper;",
+    );
+    assert_eq!(perft1(&g), 2);
+}

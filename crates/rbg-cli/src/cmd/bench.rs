@@ -72,6 +72,7 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
     );
     let start = Instant::now();
     let deadline = start + limit;
+    let cpu_start = cpu_time();
     let mut last_tick = start;
     loop {
         let timed_out = match args.playouts {
@@ -102,6 +103,9 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
     }
     progress.finish_and_clear();
     let secs = start.elapsed().as_secs_f64().max(1e-9);
+    // Processor time of the playouts: rates per CPU second stay fair on a
+    // busy machine, wall-clock ones do not.
+    let cpu = cpu_time().map(|t| (t - cpu_start.unwrap_or_default()).max(1e-9));
     let s = &runner.stats;
     let avg_scores = s.avg_scores();
     // Rates and averages of no playouts are not numbers: `null` / left out.
@@ -112,6 +116,8 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
             "playouts": s.playouts,
             "states": s.states,
             "seconds": secs,
+            "cpu_seconds": cpu,
+            "playouts_per_cpu_s": cpu.filter(|_| played).map(|c| s.playouts as f64 / c),
             "playouts_per_s": played.then(|| s.playouts as f64 / secs),
             "states_per_s": played.then(|| s.states as f64 / secs),
             "avg_length": played.then(|| s.avg_length()),
@@ -137,6 +143,12 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
             s.states as f64 / secs,
             s.avg_length()
         );
+        if let Some(c) = cpu {
+            println!(
+                "  {:.1} playouts per CPU second ({c:.3} s of CPU)",
+                s.playouts as f64 / c
+            );
+        }
         let names: Vec<String> = (0..game.num_players())
             .map(|p| format!("{} {:.2}", game.player_name(p), avg_scores[p]))
             .collect();
@@ -157,4 +169,21 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
         }
     }
     0
+}
+
+/// The process's processor time in seconds (user and system), where the
+/// platform has it.
+fn cpu_time() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0 {
+            return Some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9);
+        }
+    }
+    None
 }
