@@ -24,6 +24,10 @@ use rbg_lang::ast::{ArithOp, CmpOp};
 
 use crate::rt::{self, Off};
 
+mod keeper;
+
+pub(crate) use keeper::MAX_STEPS as KEEPER_STEPS;
+
 /// Which automata a walk handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -112,7 +116,12 @@ fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
     let mut root = vec![false; members.len()];
     match mode {
         Mode::Pattern => walked_patterns(c).for_each(|s| root[s as usize] = true),
-        Mode::Rules => root[c.starts[0] as usize] = true,
+        Mode::Rules => {
+            root[c.starts[0] as usize] = true;
+            // Where the keeper's prefix may hand over to the walk.
+            let prefix = keeper::prefix_states(c, members);
+            root.iter_mut().zip(prefix).for_each(|(r, p)| *r |= p);
+        }
     }
     for q in (0..members.len()).filter(|&q| members[q]) {
         for tr in c.transitions(q as u32) {
@@ -128,6 +137,28 @@ fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
 }
 
 const FLAGS: MemFlags = MemFlags::trusted();
+
+/// The row of `Op::ShiftSwitch` transition `tr` grouped by cell: each
+/// (target state, visited slot) with the set of pieces that lead there.
+fn switch_groups(c: &Compiled, tr: &Tr) -> Vec<((u32, u32), Vec<bool>)> {
+    let np = c.num_pieces as usize;
+    let row = &c.switch_rows[tr.set as usize..tr.set as usize + np];
+    let mut groups: Vec<((u32, u32), Vec<bool>)> = Vec::new();
+    for (piece, &cell) in row.iter().enumerate() {
+        if cell.0 == NONE {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.0 == cell) {
+            Some(g) => g.1[piece] = true,
+            None => {
+                let mut set = vec![false; np];
+                set[piece] = true;
+                groups.push((cell, set));
+            }
+        }
+    }
+    groups
+}
 
 /// The generator of one walk function.
 pub(crate) struct Walk<'a, 'b> {
@@ -172,59 +203,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
         let (ws, q0, v0, level, run) = (params[0], params[1], params[2], params[3], params[4]);
-        let keeper = b.ins().icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64);
-        let base = b.ins().load(I64, FLAGS, ws, Off::STACK_LEN);
-        let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
-        let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
-        let vars = b.ins().load(I64, FLAGS, ws, Off::VARS);
-        let bits = b.ins().load(I64, FLAGS, ws, Off::BITS);
-        let mut vars_n = 0;
-        let mut var = |b: &mut FunctionBuilder, ty| {
-            let v = Variable::from_u32(vars_n);
-            vars_n += 1;
-            b.declare_var(v, ty);
-            v
-        };
-        let (v, q, nq, nv) = (
-            var(&mut b, I32),
-            var(&mut b, I32),
-            var(&mut b, I32),
-            var(&mut b, I32),
-        );
         let members = states_of(c, mode);
-        let blocks: Vec<Option<Block>> = members
-            .iter()
-            .map(|&m| m.then(|| b.create_block()))
-            .collect();
-        let (stop, pop, dispatch) = (b.create_block(), b.create_block(), b.create_block());
-        let mut w = Walk {
-            c,
-            mode,
-            b,
-            f,
-            ws,
-            level,
-            run,
-            keeper,
-            base,
-            board,
-            counts,
-            vars,
-            bits,
-            stamps: None,
-            v,
-            q,
-            nq,
-            nv,
-            next_var: vars_n,
-            blocks,
-            stop,
-            pop,
-            dispatch,
-            next_set: false,
-            cands: Vec::new(),
-            pushed: vec![false; members.len()],
-        };
+        let mut w = Walk::new(c, mode, b, f, [ws, level, run], &members);
         if c.num_slots > 0 {
             w.stamps = Some(w.begin_level());
         }
@@ -283,6 +263,72 @@ impl<'a, 'b> Walk<'a, 'b> {
         w.jump_table(q, targets);
         w.b.seal_all_blocks();
         w.b.finalize();
+    }
+
+    /// A generator for a function whose entry block is current: `p` holds
+    /// the workspace, level and run mode values; `members` the states that
+    /// get a block.
+    fn new(
+        c: &'a Compiled,
+        mode: Mode,
+        mut b: FunctionBuilder<'b>,
+        f: &'a Callees,
+        p: [Value; 3],
+        members: &[bool],
+    ) -> Walk<'a, 'b> {
+        let [ws, level, run] = p;
+        let keeper = b.ins().icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64);
+        let base = b.ins().load(I64, FLAGS, ws, Off::STACK_LEN);
+        let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
+        let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
+        let vars = b.ins().load(I64, FLAGS, ws, Off::VARS);
+        let bits = b.ins().load(I64, FLAGS, ws, Off::BITS);
+        let mut vars_n = 0;
+        let mut var = |b: &mut FunctionBuilder, ty| {
+            let v = Variable::from_u32(vars_n);
+            vars_n += 1;
+            b.declare_var(v, ty);
+            v
+        };
+        let (v, q, nq, nv) = (
+            var(&mut b, I32),
+            var(&mut b, I32),
+            var(&mut b, I32),
+            var(&mut b, I32),
+        );
+        let blocks: Vec<Option<Block>> = members
+            .iter()
+            .map(|&m| m.then(|| b.create_block()))
+            .collect();
+        let (stop, pop, dispatch) = (b.create_block(), b.create_block(), b.create_block());
+        Walk {
+            c,
+            mode,
+            b,
+            f,
+            ws,
+            level,
+            run,
+            keeper,
+            base,
+            board,
+            counts,
+            vars,
+            bits,
+            stamps: None,
+            v,
+            q,
+            nq,
+            nv,
+            next_var: vars_n,
+            blocks,
+            stop,
+            pop,
+            dispatch,
+            next_set: false,
+            cands: Vec::new(),
+            pushed: vec![false; members.len()],
+        }
     }
 
     /// `br_table` on state `q` to `targets[q]`; other values return 0.
@@ -616,24 +662,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                 let ok = self.b.ins().icmp_imm(IntCC::NotEqual, t, NONE as i64);
                 self.require(ok, skip);
                 let p = self.piece(t);
-                // Group the row's pieces by target.
-                let np = c.num_pieces as usize;
-                let row = &c.switch_rows[tr.set as usize..tr.set as usize + np];
-                let mut groups: Vec<((u32, u32), Vec<bool>)> = Vec::new();
-                for (piece, &cell) in row.iter().enumerate() {
-                    if cell.0 == NONE {
-                        continue;
-                    }
-                    let g = match groups.iter_mut().find(|g| g.0 == cell) {
-                        Some(g) => g,
-                        None => {
-                            groups.push((cell, vec![false; np]));
-                            groups.last_mut().expect("pushed")
-                        }
-                    };
-                    g.1[piece] = true;
-                }
-                for ((to, slot), set) in groups {
+                for ((to, slot), set) in switch_groups(c, tr) {
                     let (this, other) = (self.b.create_block(), self.b.create_block());
                     let is = self.switches_to(p, &set, tr.set, to);
                     self.b.ins().brif(is, this, &[], other, &[]);
@@ -747,18 +776,8 @@ impl<'a, 'b> Walk<'a, 'b> {
                 }
                 true
             }
-            Op::On => {
-                let p = self.piece(v);
-                let ok = self.in_set(p, self.on_row(tr.arg));
-                self.require(ok, skip);
-                self.mark(tr.slot, v, skip);
-                self.found(tr, v)
-            }
-            Op::Filter => {
-                let tab = self.table(&c.filter_ok);
-                let tab = self.b.ins().iadd_imm(tab, tr.arg as i64);
-                let a = self.addr(tab, v, 1);
-                let ok = self.b.ins().uload8(I32, FLAGS, a, 0);
+            Op::On | Op::Filter | Op::Compare => {
+                let ok = self.test(tr, v, skip);
                 self.require(ok, skip);
                 self.mark(tr.slot, v, skip);
                 self.found(tr, v)
@@ -767,33 +786,9 @@ impl<'a, 'b> Walk<'a, 'b> {
                 self.mark(tr.slot, v, skip);
                 self.found(tr, v)
             }
-            Op::Compare => {
-                let Act::Compare(l, op, r) = &c.acts[tr.to as usize] else {
-                    unreachable!("decoded from a comparison")
-                };
-                let x = self.expr(l, skip);
-                let y = self.expr(r, skip);
-                let cc = match op {
-                    CmpOp::Lt => IntCC::SignedLessThan,
-                    CmpOp::Le => IntCC::SignedLessThanOrEqual,
-                    CmpOp::Eq => IntCC::Equal,
-                    CmpOp::Ne => IntCC::NotEqual,
-                    CmpOp::Gt => IntCC::SignedGreaterThan,
-                    CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
-                };
-                let ok = self.b.ins().icmp(cc, x, y);
-                self.require(ok, skip);
-                self.mark(tr.slot, v, skip);
-                self.found(tr, v)
-            }
             Op::Pattern => {
                 self.mark(tr.slot, v, skip);
-                let holds = self.pattern(tr.arg >> 1, v);
-                let negated = tr.arg & 1 != 0;
-                let ok = self
-                    .b
-                    .ins()
-                    .icmp_imm(IntCC::NotEqual, holds, negated as i64);
+                let ok = self.test(tr, v, skip);
                 self.require(ok, skip);
                 self.found(tr, v)
             }
@@ -806,20 +801,8 @@ impl<'a, 'b> Walk<'a, 'b> {
                 let Act::Assign(var, e) = &c.acts[tr.to as usize] else {
                     unreachable!("decoded from an assignment")
                 };
-                let val = self.expr(e, skip);
-                let lo = self
-                    .b
-                    .ins()
-                    .icmp_imm(IntCC::SignedGreaterThanOrEqual, val, 0);
-                self.require(lo, skip);
-                let hi = self.b.ins().icmp_imm(
-                    IntCC::SignedLessThanOrEqual,
-                    val,
-                    c.var_bounds[*var as usize],
-                );
-                self.require(hi, skip);
+                let val = self.assigned(*var, e, skip);
                 self.mark(tr.slot, v, skip);
-                let val = self.b.ins().ireduce(I32, val);
                 let old = self.b.ins().load(I32, FLAGS, self.vars, *var as i32 * 4);
                 self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
                 let var = *var as i32;
@@ -937,6 +920,79 @@ impl<'a, 'b> Walk<'a, 'b> {
             .ins()
             .call(self.f.pattern, &[self.ws, start, v, lvl, self.run]);
         self.b.inst_results(call)[0]
+    }
+
+    /// Whether test `tr` (a piece test, filter, no-op, comparison or
+    /// pattern) passes at `v` (an i8); jumps to `fail` where a comparison
+    /// is undefined.
+    fn test(&mut self, tr: &Tr, v: Value, fail: Block) -> Value {
+        let c = self.c;
+        match tr.op {
+            Op::On => {
+                let p = self.piece(v);
+                self.in_set(p, self.on_row(tr.arg))
+            }
+            Op::Filter => {
+                let tab = self.table(&c.filter_ok);
+                let tab = self.b.ins().iadd_imm(tab, tr.arg as i64);
+                let a = self.addr(tab, v, 1);
+                self.b.ins().uload8(I32, FLAGS, a, 0)
+            }
+            Op::Compare => {
+                let Act::Compare(l, op, r) = &c.acts[tr.to as usize] else {
+                    unreachable!("decoded from a comparison")
+                };
+                let x = self.expr(l, fail);
+                let y = self.expr(r, fail);
+                let cc = match op {
+                    CmpOp::Lt => IntCC::SignedLessThan,
+                    CmpOp::Le => IntCC::SignedLessThanOrEqual,
+                    CmpOp::Eq => IntCC::Equal,
+                    CmpOp::Ne => IntCC::NotEqual,
+                    CmpOp::Gt => IntCC::SignedGreaterThan,
+                    CmpOp::Ge => IntCC::SignedGreaterThanOrEqual,
+                };
+                self.b.ins().icmp(cc, x, y)
+            }
+            Op::Pattern => {
+                let holds = self.pattern(tr.arg >> 1, v);
+                let negated = tr.arg & 1 != 0;
+                self.b
+                    .ins()
+                    .icmp_imm(IntCC::NotEqual, holds, negated as i64)
+            }
+            Op::Noop => self.b.ins().iconst(I32, 1),
+            op => unreachable!("not a test: {op:?}"),
+        }
+    }
+
+    /// The value assignment `[$ var = e]` stores (an i32); jumps to `fail`
+    /// where it is undefined or out of the variable's bounds.
+    fn assigned(&mut self, var: u32, e: &Expr, fail: Block) -> Value {
+        let val = self.expr(e, fail);
+        let lo = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::SignedGreaterThanOrEqual, val, 0);
+        self.require(lo, fail);
+        let hi = self.b.ins().icmp_imm(
+            IntCC::SignedLessThanOrEqual,
+            val,
+            self.c.var_bounds[var as usize],
+        );
+        self.require(hi, fail);
+        self.b.ins().ireduce(I32, val)
+    }
+
+    /// Puts piece `p` (a value) on `v`.
+    fn set_piece_dyn(&mut self, v: Value, p: Value) {
+        let a = self.addr(self.board, v, 4);
+        let old = self.b.ins().load(I32, FLAGS, a, 0);
+        self.b.ins().store(FLAGS, p, a, 0);
+        self.count(old, -1);
+        self.count(p, 1);
+        self.list_bit(old, None, v, false);
+        self.list_bit(p, None, v, true);
     }
 
     /// Puts constant piece `p` on `v`; returns the old piece.

@@ -33,7 +33,7 @@ use rbg_engine::raw::{Compiled, NONE};
 use rbg_engine::{GameModel, Native, NativeWalker};
 
 use gen::{Callees, Mode, Walk};
-use rt::WalkFn;
+use rt::{KeeperFn, WalkFn};
 
 /// Why code generation failed (an unsupported host, or a Cranelift error).
 #[derive(Clone, Debug)]
@@ -89,6 +89,8 @@ pub(crate) struct Code {
     pub c: Arc<Compiled>,
     /// The rules' walk.
     pub rules: WalkFn,
+    /// The keeper's move (its prefix, then the rules' walk).
+    pub keeper: KeeperFn,
     /// Processor time spent generating the code.
     pub time: Duration,
     /// Owns the code's memory (freed on drop).
@@ -206,6 +208,10 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
                 .map_err(err)
         })
         .collect::<Result<_, _>>()?;
+    let keeper_sig = sig(&[ptr, I32, I32], Some(I32));
+    let keeper_id = module
+        .declare_function("keeper", Linkage::Local, &keeper_sig)
+        .map_err(err)?;
     let record_sig = sig(&[ptr, I32, I32], None);
     let record_id = module
         .declare_function("record", Linkage::Local, &record_sig)
@@ -225,9 +231,19 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         module.define_function(id, &mut ctx).map_err(err)?;
         module.clear_context(&mut ctx);
     }
-    for (i, &mode) in modes.iter().enumerate() {
-        ctx.func.signature = walk_sig.clone();
-        let this = module.declare_func_in_func(ids[i], &mut ctx.func);
+    // (name, function, the function it calls for the next level, mode or
+    // `None` for the keeper's, which calls the rules' walk).
+    let funcs = [
+        ("rules", ids[0], ids[0], Some(Mode::Rules)),
+        ("patterns", ids[1], ids[1], Some(Mode::Pattern)),
+        ("keeper", keeper_id, ids[0], None),
+    ];
+    for (name, fid, this_id, mode) in funcs {
+        ctx.func.signature = match mode {
+            Some(_) => walk_sig.clone(),
+            None => keeper_sig.clone(),
+        };
+        let this = module.declare_func_in_func(this_id, &mut ctx.func);
         let pattern = module.declare_func_in_func(ids[1], &mut ctx.func);
         let probe_refs = probe_ids
             .iter()
@@ -246,7 +262,10 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         };
         let t0 = Instant::now();
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        Walk::emit(&c, mode, b, &callees);
+        match mode {
+            Some(mode) => Walk::emit(&c, mode, b, &callees),
+            None => Walk::emit_keeper(&c, b, &callees),
+        }
         let t1 = Instant::now();
         // Debugging aids: `RBG_JIT_DUMP` prints the machine code,
         // `RBG_JIT_TRACE` the size and generation time of each walk.
@@ -255,13 +274,13 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         }
         let insts = ctx.func.dfg.num_insts();
         let blocks = ctx.func.dfg.num_blocks();
-        module.define_function(ids[i], &mut ctx).map_err(err)?;
+        module.define_function(fid, &mut ctx).map_err(err)?;
         if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("{vcode}");
         }
         if std::env::var_os("RBG_JIT_TRACE").is_some() {
             eprintln!(
-                "{mode:?}: emit {:?} compile {:?} insts {insts} blocks {blocks}",
+                "{name}: emit {:?} compile {:?} insts {insts} blocks {blocks}",
                 t1 - t0,
                 t1.elapsed()
             );
@@ -275,9 +294,12 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         // in the host's default calling convention ("C").
         unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
     };
+    let k = module.get_finalized_function(keeper_id);
     Ok(Code {
         c,
         rules: f(0),
+        // SAFETY: defined with the signature of `KeeperFn`.
+        keeper: unsafe { std::mem::transmute::<*const u8, KeeperFn>(k) },
         time: cpu_time().saturating_sub(start),
         module: Some(module),
     })

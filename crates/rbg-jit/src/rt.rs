@@ -14,6 +14,12 @@ use crate::Code;
 /// A walk: `(workspace, state, vertex, level, run mode) -> stop`.
 pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, u32, u32, u32, u32) -> u32;
 
+/// The keeper's prefix: `(workspace, state, vertex) -> moved`.
+pub(crate) type KeeperFn = unsafe extern "C" fn(*mut Ws, u32, u32) -> u32;
+
+/// Tag bit of an undo-log entry for a variable (without it: a vertex).
+pub(crate) const LOG_VAR: u32 = 1 << 31;
+
 /// Visited stamps of one level: the generation and the stamp buffer.
 #[repr(C)]
 pub(crate) struct LevelRec {
@@ -46,6 +52,10 @@ pub(crate) struct Ws {
     pub last_version: u64,
     /// The keeper's switch: player, rules index, position.
     pub switched: [u32; 3],
+    /// The keeper's prefix's undo log: `(vertex or LOG_VAR | variable,
+    /// old value)`, `MAX_STEPS` entries.
+    pub log: *mut [u32; 2],
+    pub log_len: u64,
     /// The output list's buffers (of the running `legal_moves` call).
     pub out_atoms: *mut ModApp,
     pub out_atoms_len: u64,
@@ -59,6 +69,7 @@ pub(crate) struct Ws {
     stamp_bufs: Vec<Vec<u32>>,
     cur_buf: Vec<ModApp>,
     memo_buf: Vec<u64>,
+    log_buf: Vec<[u32; 2]>,
     level_size: usize,
     /// The output list's vectors during `legal_moves`.
     out: (*mut Vec<ModApp>, *mut Vec<u32>),
@@ -84,6 +95,8 @@ impl Off {
     pub const VERSION: i32 = offset_of!(Ws, version) as i32;
     pub const LAST_VERSION: i32 = offset_of!(Ws, last_version) as i32;
     pub const SWITCHED: i32 = offset_of!(Ws, switched) as i32;
+    pub const LOG: i32 = offset_of!(Ws, log) as i32;
+    pub const LOG_LEN: i32 = offset_of!(Ws, log_len) as i32;
     pub const OUT_ATOMS: i32 = offset_of!(Ws, out_atoms) as i32;
     pub const OUT_ATOMS_LEN: i32 = offset_of!(Ws, out_atoms_len) as i32;
     pub const OUT_ATOMS_CAP: i32 = offset_of!(Ws, out_atoms_cap) as i32;
@@ -115,6 +128,8 @@ impl Ws {
             version: 0,
             last_version: 0,
             switched: [0; 3],
+            log: std::ptr::null_mut(),
+            log_len: 0,
             out_atoms: std::ptr::null_mut(),
             out_atoms_len: 0,
             out_atoms_cap: 0,
@@ -126,6 +141,7 @@ impl Ws {
             stamp_bufs: Vec::new(),
             cur_buf: Vec::with_capacity(16),
             memo_buf: vec![0; c.num_memos as usize * c.num_vertices as usize],
+            log_buf: vec![[0; 2]; crate::gen::KEEPER_STEPS],
             level_size: c.num_slots as usize * c.num_vertices as usize,
             out: (std::ptr::null_mut(), std::ptr::null_mut()),
         });
@@ -134,6 +150,7 @@ impl Ws {
         ws.cur = ws.cur_buf.as_mut_ptr();
         ws.cur_cap = ws.cur_buf.capacity() as u64;
         ws.memo = ws.memo_buf.as_mut_ptr();
+        ws.log = ws.log_buf.as_mut_ptr();
         ws
     }
 
@@ -272,8 +289,12 @@ impl NativeWalker for Walker {
 
     fn keeper_move(&mut self, s: &mut State) -> Option<(u32, u32, u32)> {
         let (_, q, v) = s.raw_control();
-        // A walk that found no move has undone everything it applied.
-        self.run(RunMode::Keeper, s, q, v).then(|| {
+        self.ws.enter(s);
+        // SAFETY: as in `run`. A keeper that found no move has undone
+        // everything it applied.
+        let moved = unsafe { (self.code.keeper)(&mut *self.ws, q, v) } != 0;
+        self.ws.board = std::ptr::null_mut();
+        moved.then(|| {
             let [p, r, pos] = self.ws.switched;
             (p, r, pos)
         })
