@@ -13,7 +13,7 @@ use super::{load_any, parse_max_length, parse_seconds, print_error};
 /// Arguments of `rbg bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
+    /// Game description (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input).
     pub game: String,
     /// How long to run (a playout still running then is dropped).
     #[arg(long, default_value_t = 10.0, value_parser = parse_seconds, allow_negative_numbers = true)]

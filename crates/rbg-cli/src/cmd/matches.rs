@@ -30,7 +30,7 @@ use super::{load_any, parse_max_length, print_error};
     "(each game seeds its agents from --seed and its number, whatever --threads is)."
 ))]
 pub struct MatchArgs {
-    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
+    /// Game description (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input).
     pub game: String,
     /// The agents, one per player (see below).
     #[arg(long, required = true)]

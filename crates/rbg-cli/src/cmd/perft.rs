@@ -15,7 +15,7 @@ use super::{load_any, print_error};
 /// Arguments of `rbg perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
+    /// Game description (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input).
     pub game: String,
     /// Depth of the tree, in moves of players and chance (memory grows
     /// with the depth actually reached).

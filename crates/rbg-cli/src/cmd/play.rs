@@ -33,7 +33,7 @@ use super::{load_any, parse_max_length, print_error};
     "is shown only what they may see of every move, never the state."
 ))]
 pub struct PlayArgs {
-    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input, when
+    /// Game description (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input, when
     /// no human plays).
     pub game: String,
     /// The players, one per player of the game.

@@ -19,7 +19,7 @@ tags in RG, as written by `rbg play --record`); empty lines and lines starting w
 are skipped. \
 Either GAME or FILE may be `-` (standard input), not both, and not with --step.")]
 pub struct ReplayArgs {
-    /// Game description (`.rbg`, `.rg`; `-` for RBG on standard input).
+    /// Game description (`.rbg`, `.rg`, `.hrg`; `-` for RBG on standard input).
     pub game: String,
     /// The recorded moves (`-` for standard input).
     pub file: String,
