@@ -1,36 +1,49 @@
-//! Times parsing, translation and the RG check of HRG files, the best of
-//! 5 runs each (development aid): `timing FILE...`.
+//! Times the translation of HRG files (parse, translation to RG, RG
+//! checks): `timing FILE...`. Each file is translated repeatedly until
+//! 0.3 s have passed (at least 5 times); the mean per run is CPU time of
+//! the thread where Linux reports it (`/proc/thread-self/schedstat`, so a
+//! busy machine does not inflate it), wall-clock time elsewhere.
 use std::time::{Duration, Instant};
+
+/// Nanoseconds this thread has run, if the kernel tells.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Time since `start`: thread CPU time when available, else wall clock.
+fn since(start: (Instant, Option<u64>)) -> Duration {
+    match (start.1, cpu_ns()) {
+        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
+        _ => start.0.elapsed(),
+    }
+}
+
 fn main() {
+    let kind = if cpu_ns().is_some() {
+        "CPU"
+    } else {
+        "wall-clock"
+    };
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).unwrap();
-        let mut best = [Duration::MAX; 3];
+        let start = (Instant::now(), cpu_ns());
+        let mut runs = 0u32;
         let mut edges = 0;
-        for _ in 0..5 {
-            let t = Instant::now();
+        while runs < 5 || since(start) < Duration::from_millis(300) {
             let g = hrg_lang::parse::parse_game(&text).unwrap();
-            let t1 = t.elapsed();
             let rg = hrg_lang::translate::translate(&g).unwrap();
-            let t2 = t.elapsed();
             if let Err(e) = rg_lang::check::check(&rg) {
-                eprintln!(
-                    "{}",
-                    hrg_lang::SourceFile::new(path.as_str(), text.as_str()).diagnostic(e)
-                );
+                let file = hrg_lang::SourceFile::new(path.as_str(), text.as_str());
+                eprintln!("{}", file.diagnostic(e));
+                break;
             }
-            let t3 = t.elapsed();
             edges = rg.edges.len();
-            for (b, d) in best.iter_mut().zip([t1, t2 - t1, t3 - t2]) {
-                *b = (*b).min(d);
-            }
+            runs += 1;
         }
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let mean = since(start).as_secs_f64() * 1000.0 / f64::from(runs.max(1));
         println!(
-            "{path}: parse {:.2} ms, translate {:.2} ms, check {:.2} ms, total {:.2} ms, {edges} edges",
-            ms(best[0]),
-            ms(best[1]),
-            ms(best[2]),
-            ms(best[0] + best[1] + best[2])
+            "{path}: {mean:.2} ms {kind} time per translation (mean of {runs}), {edges} edges"
         );
     }
 }

@@ -155,7 +155,7 @@ fn table<'g>(
 ) -> Result<Value, Error> {
     let level = args.len();
     if level == sources.len() {
-        return ev.call(f, args.clone(), f.name.span);
+        return ev.call_once(f, args.clone(), f.name.span);
     }
     let mut children = Vec::with_capacity(sources[level].len());
     for k in &sources[level] {

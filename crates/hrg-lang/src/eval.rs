@@ -256,8 +256,30 @@ impl<'g, 'd> Evaluator<'g, 'd> {
         }
     }
 
-    /// `f(args)`: the first case whose patterns match.
+    /// `f(args)`: the first case whose patterns match (memoised).
     pub fn call(&mut self, f: &'g Function, args: Vec<Value>, span: Span) -> Result<Value, Error> {
+        self.call_with(f, args, span, true)
+    }
+
+    /// [`Evaluator::call`] without storing the result: for tabulating a
+    /// function, which evaluates each argument tuple once at the top level
+    /// (the calls inside are memoised).
+    pub fn call_once(
+        &mut self,
+        f: &'g Function,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value, Error> {
+        self.call_with(f, args, span, false)
+    }
+
+    fn call_with(
+        &mut self,
+        f: &'g Function,
+        args: Vec<Value>,
+        span: Span,
+        store: bool,
+    ) -> Result<Value, Error> {
         let arity = f.cases[0].patterns.len();
         if args.len() != arity {
             return Err(Error::new(
@@ -270,8 +292,10 @@ impl<'g, 'd> Evaluator<'g, 'd> {
             ));
         }
         let key = (f.name.text.as_str(), args);
-        if let Some(v) = self.memo.get(&key) {
-            return Ok(v.clone());
+        if store {
+            if let Some(v) = self.memo.get(&key) {
+                return Ok(v.clone());
+            }
         }
         let args = key.1;
         for case in &f.cases {
@@ -286,7 +310,9 @@ impl<'g, 'd> Evaluator<'g, 'd> {
                 if matches!(v, Value::Map(_)) {
                     return Err(Error::new(case.body.span(), "expected a function to return a symbol or a constructor value, found a map"));
                 }
-                self.memo.insert((f.name.text.as_str(), args), v.clone());
+                if store {
+                    self.memo.insert((f.name.text.as_str(), args), v.clone());
+                }
                 return Ok(v);
             }
         }
