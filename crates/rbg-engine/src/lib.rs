@@ -51,7 +51,7 @@ use search::Searcher;
 pub mod raw {
     pub use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
     pub use crate::probe::{Ins, Probes, ACCEPT, FAIL, STEP_ACCEPTS, STEP_FAILS, STEP_GOES_ON};
-    pub use crate::search::{compare, eval};
+    pub use crate::search::{compare, eval, is_step};
 }
 
 /// Machine code for a game's walks, made at load time by a code generator

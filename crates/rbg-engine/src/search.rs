@@ -855,7 +855,7 @@ fn max_levels(g: &Compiled) -> usize {
 
 /// Whether a transition is a test or a single shift: it leads to at most one
 /// node and changes nothing.
-fn is_step(op: Op) -> bool {
+pub fn is_step(op: Op) -> bool {
     matches!(
         op,
         Op::Shift

@@ -14,7 +14,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
-use rbg_engine::raw::{Act, Compiled, Op, Tr, NONE};
+use rbg_engine::raw::{is_step, Act, Compiled, Op, Tr, NONE};
 
 use super::{Callees, Mode, RunMode, Walk, FLAGS};
 use crate::rt::{Off, LOG_VAR};
@@ -31,20 +31,6 @@ enum Kind<'a> {
     Steps(&'a [Tr]),
     /// The rules branch here: the walk goes on.
     Branch,
-}
-
-fn is_step(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Shift
-            | Op::ShiftOn
-            | Op::ShiftSwitch
-            | Op::On
-            | Op::Filter
-            | Op::Noop
-            | Op::Compare
-            | Op::Pattern
-    )
 }
 
 fn kind(c: &Compiled, q: u32) -> Kind<'_> {
