@@ -27,6 +27,10 @@
 //! keys, to a variable outside the key equal ones (the target is checked).
 //! Tags and other actions keep keys distinct. `@unique` nodes are never
 //! checked; their successors then are.
+//!
+//! A checked node compares only the slots of the user variables that edges
+//! of its regions write (as one range): the others keep the start's values
+//! throughout an enumeration (nested checks undo their writes).
 
 use rg_lang::checked::CheckedGame;
 
@@ -64,6 +68,8 @@ pub struct EdgeFacts<'a> {
     pub checks: &'a [Check],
     /// Per user slot, its variable.
     pub slot_var: &'a [u32],
+    /// Per user variable, its slots.
+    pub var_slots: &'a [(u32, u32)],
 }
 
 /// Edge visits the analysis may make in all (a fraction of a second).
@@ -90,22 +96,35 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
             roots.push((c.start, false));
         }
     }
+    // Per node: whether it is checked, and the slots written in the
+    // regions it is in (an empty range: none).
     let mut guard = vec![false; n];
+    let mut written = vec![(u32::MAX, 0u32); n];
     let mut region = Region::new(n);
     // Regions may overlap: past a budget of edge visits (a huge game with
     // many roots), every node but the `@unique` ones is checked.
     let mut budget = ANALYSIS_BUDGET;
     for (root, moves) in roots {
         if !region.analyse(facts, unique, root, moves, &mut guard, &mut budget) {
+            let all = Guard::Full(0, facts.slot_var.len() as u32);
             return unique
                 .iter()
-                .map(|&u| if u { Guard::None } else { Guard::Full })
+                .map(|&u| if u { Guard::None } else { all })
                 .collect();
+        }
+        let (lo, hi) = region.written(facts);
+        for &v in &region.nodes {
+            let w = &mut written[v as usize];
+            *w = (w.0.min(lo), w.1.max(hi));
         }
     }
     guard
         .into_iter()
-        .map(|g| if g { Guard::Full } else { Guard::None })
+        .zip(written)
+        .map(|(g, (lo, hi))| match g {
+            true => Guard::Full(lo.min(hi), hi),
+            false => Guard::None,
+        })
         .collect()
 }
 
@@ -118,6 +137,8 @@ struct Region {
     /// edge index).
     incoming: Vec<(u32, (u32, usize))>,
     status: Vec<Option<Status>>,
+    /// Whether the region is a move walk's (it ends at `player` assignments).
+    moves: bool,
 }
 
 impl Region {
@@ -127,6 +148,7 @@ impl Region {
             member: vec![false; n],
             incoming: vec![(0, (0, 0)); n],
             status: vec![None; n],
+            moves: true,
         }
     }
 
@@ -153,6 +175,7 @@ impl Region {
             self.status[v as usize] = None;
         }
         self.nodes.clear();
+        self.moves = moves;
         self.member[root as usize] = true;
         self.nodes.push(root);
         let mut i = 0;
@@ -209,6 +232,23 @@ impl Region {
             }
         }
         true
+    }
+
+    /// The slots (a range) of the user variables the region's edges write;
+    /// `(u32::MAX, 0)` when none.
+    fn written(&self, facts: &EdgeFacts) -> (u32, u32) {
+        let mut range = (u32::MAX, 0);
+        for &v in &self.nodes {
+            for (k, e) in facts.per_node[v as usize].iter().enumerate() {
+                if let (true, Some(w)) =
+                    (Region::follows(self.moves, e), facts.writes[v as usize][k])
+                {
+                    let (lo, hi) = facts.var_slots[w as usize];
+                    range = (range.0.min(lo), range.1.max(hi));
+                }
+            }
+        }
+        range
     }
 
     fn set(&mut self, v: u32, s: Status, unique: &[bool], guard: &mut [bool]) {

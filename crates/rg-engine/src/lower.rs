@@ -198,9 +198,11 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         }
     }
     let mut slot_var = vec![0u32; user_slots];
+    let mut var_slots = Vec::new();
     for v in 0..g.user_variables() {
         let end = l.var_offsets.get(v + 1).map_or(user_slots, |&o| o as usize);
         slot_var[l.var_offsets[v] as usize..end].fill(v as u32);
+        var_slots.push((l.var_offsets[v], end as u32));
     }
     let facts = analysis::EdgeFacts {
         fun: &l.fun,
@@ -211,12 +213,13 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         writes: &writes,
         checks: &checks,
         slot_var: &slot_var,
+        var_slots: &var_slots,
     };
     let mut guards = analysis::guards(&facts, &unique);
     if check_all {
         for (guard, &u) in guards.iter_mut().zip(&unique) {
             if !u {
-                *guard = Guard::Full;
+                *guard = Guard::Full(0, user_slots as u32);
             }
         }
     }

@@ -143,8 +143,10 @@ pub enum Guard {
     /// Never needed: the node cannot be reached twice with one key (or the
     /// game's `@unique` says to skip the check).
     None,
-    /// Checked on (node, tags, user variables).
-    Full,
+    /// Checked on (node, tags, user variables). Only the slots `lo .. hi`
+    /// are compared: the others are never written in an enumeration that
+    /// can reach the node, so they are equal.
+    Full(u32, u32),
     /// Checked on (node, tags, the listed variables) (`@repeat`; index into
     /// [`Tables::repeat_slots`]).
     Repeat(u32),

@@ -300,11 +300,12 @@ impl Walker {
         let tag_hash = if MOVES { self.tag_hash } else { 0 };
         let seen = &mut self.seen[depth];
         match guard {
-            Guard::Full => {
+            Guard::Full(lo, hi) => {
+                // The hash covers every user slot; the others are equal.
                 let h = mix(self.hash
                     ^ tag_hash.rotate_left(29)
                     ^ (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                seen.insert(h, node, &st[..t.user_slots], tags)
+                seen.insert(h, node, &st[lo as usize..hi as usize], tags)
             }
             Guard::Repeat(i) => {
                 self.scratch.clear();
