@@ -26,7 +26,6 @@ pub enum Atom {
 pub struct Workspace {
     r: Reasoner,
     walks: MoveList,
-    atoms: Vec<Atom>,
 }
 
 impl Workspace {
@@ -36,16 +35,26 @@ impl Workspace {
     }
 }
 
-/// Appends walk `i` of `list` to `out` as atoms.
-fn push_walk(list: &MoveList, i: usize, out: &mut gg_core::MoveList<Atom>, atoms: &mut Vec<Atom>) {
-    atoms.clear();
-    let vis = list.visibility(i);
-    for (k, &t) in list.tags(i).iter().enumerate() {
-        atoms.push(Atom::Tag(t, vis.get(k).copied().unwrap_or(u64::MAX)));
+/// Appends walk `i` of `list` to `out` as atoms (written straight into its
+/// buffers: this runs for every walk of every state of a playout).
+fn push_walk(list: &MoveList, i: usize, out: &mut gg_core::MoveList<Atom>) {
+    let (atoms, ends) = out.raw_parts_mut();
+    let (tags, vis, changes) = (list.tags(i), list.visibility(i), list.changes(i));
+    atoms.reserve(tags.len() + changes.len() + 1);
+    if vis.is_empty() {
+        for &t in tags {
+            atoms.push(Atom::Tag(t, u64::MAX));
+        }
+    } else {
+        for (&t, &v) in tags.iter().zip(vis) {
+            atoms.push(Atom::Tag(t, v));
+        }
     }
-    atoms.extend(list.changes(i).iter().map(|&(slot, v)| Atom::Set(slot, v)));
+    for &(slot, v) in changes {
+        atoms.push(Atom::Set(slot, v));
+    }
     atoms.push(Atom::Node(list.node(i)));
-    out.push(atoms);
+    ends.push(atoms.len() as u32);
 }
 
 /// Applies a move's effect (no keeper).
@@ -83,7 +92,6 @@ impl gg_core::Game for GameModel {
         Workspace {
             r: GameModel::reasoner(self),
             walks: MoveList::default(),
-            atoms: Vec::new(),
         }
     }
 
@@ -201,7 +209,7 @@ impl gg_core::Reasoner<GameModel> for Workspace {
         out.clear();
         self.r.moves(s, &mut self.walks)?;
         for i in 0..self.walks.len() {
-            push_walk(&self.walks, i, out, &mut self.atoms);
+            push_walk(&self.walks, i, out);
         }
         Ok(())
     }
@@ -237,7 +245,7 @@ impl gg_core::Reasoner<GameModel> for Workspace {
             .find_move(&self.walks, text)
             .ok_or_else(|| MoveError(format!("no legal move has the tags `{}`", text.trim())))?;
         let mut out = gg_core::MoveList::default();
-        push_walk(&self.walks, i, &mut out, &mut Vec::new());
+        push_walk(&self.walks, i, &mut out);
         Ok(out.get(0).to_vec())
     }
 
