@@ -106,9 +106,23 @@ impl Walk<'_, '_> {
         let run = b.ins().iconst(I32, RunMode::Keeper as i64);
         let members = super::states_of(c, Mode::Rules);
         let prefix = prefix_states(c, &members);
+        if std::env::var_os("RBG_JIT_TRACE").is_some() {
+            let n = |f: &dyn Fn(&Kind) -> bool| {
+                (0..prefix.len())
+                    .filter(|&q| prefix[q] && f(&kind(c, q as u32)))
+                    .count()
+            };
+            eprintln!(
+                "keeper prefix: {} single {} steps {} branch",
+                n(&|k| matches!(k, Kind::Single(_))),
+                n(&|k| matches!(k, Kind::Steps(_))),
+                n(&|k| matches!(k, Kind::Branch))
+            );
+        }
         let mut w = Walk::new(c, Mode::Rules, b, f, [ws, level, run], &[]);
-        // The walk's own blocks are not used here.
-        for blk in [w.stop, w.pop, w.dispatch] {
+        // The walk's own blocks are not used here; `dispatch` hands node
+        // (q, v) over to the rules walk.
+        for blk in [w.stop, w.pop] {
             w.b.switch_to_block(blk);
             let zero = w.b.ins().iconst(I32, 0);
             w.b.ins().return_(&[zero]);
@@ -139,16 +153,25 @@ impl Walk<'_, '_> {
             let more = w.b.ins().icmp_imm(IntCC::NotEqual, n, 0);
             w.b.ins().brif(more, go, &[], walk, &[]);
             w.b.switch_to_block(walk);
-            w.walk_from(q as u32, v, stuck);
+            w.walk_from(q as u32, v);
             w.b.switch_to_block(go);
             let n1 = w.b.ins().iadd_imm(n, -1);
             w.b.def_var(steps, n1);
             match kind(c, q as u32) {
                 Kind::Single(tr) => w.prefix_single(tr, v, &blocks, stuck),
                 Kind::Steps(trs) => w.prefix_steps(q as u32, trs, v, &blocks, stuck),
-                Kind::Branch => w.walk_from(q as u32, v, stuck),
+                Kind::Branch => w.walk_from(q as u32, v),
             }
         }
+        w.b.switch_to_block(w.dispatch);
+        let (q, v) = (w.b.use_var(w.q), w.b.use_var(w.v));
+        let call = w.b.ins().call(f.this, &[ws, q, v, level, run]);
+        let moved = w.b.inst_results(call)[0];
+        let done = w.b.create_block();
+        w.b.ins().brif(moved, done, &[], stuck, &[]);
+        w.b.switch_to_block(done);
+        let one = w.b.ins().iconst(I32, 1);
+        w.b.ins().return_(&[one]);
         w.b.switch_to_block(stuck);
         w.undo_log();
         let zero = w.b.ins().iconst(I32, 0);
@@ -158,19 +181,12 @@ impl Walk<'_, '_> {
     }
 
     /// Ends the block: the rules walk goes on from node (q, v) in keeper
-    /// mode; returns 1 if it found a move, else fails to `stuck`.
-    fn walk_from(&mut self, q: u32, v: Value, stuck: Block) {
+    /// mode (one call site for all: `dispatch`).
+    fn walk_from(&mut self, q: u32, v: Value) {
         let qv = self.b.ins().iconst(I32, q as i64);
-        let call = self
-            .b
-            .ins()
-            .call(self.f.this, &[self.ws, qv, v, self.level, self.run]);
-        let moved = self.b.inst_results(call)[0];
-        let done = self.b.create_block();
-        self.b.ins().brif(moved, done, &[], stuck, &[]);
-        self.b.switch_to_block(done);
-        let one = self.b.ins().iconst(I32, 1);
-        self.b.ins().return_(&[one]);
+        self.b.def_var(self.q, qv);
+        self.b.def_var(self.v, v);
+        self.b.ins().jump(self.dispatch, &[]);
     }
 
     /// Takes step `tr` from `v`: the vertex and the state reached (an i32
@@ -312,7 +328,7 @@ impl Walk<'_, '_> {
         let all: Vec<u32> = trs.iter().flat_map(|tr| targets(self.c, tr)).collect();
         self.goto_state(s, t, &all, blocks, stuck);
         self.b.switch_to_block(branch);
-        self.walk_from(q, v, stuck);
+        self.walk_from(q, v);
     }
 
     /// Appends (tag, old) to the undo log (at most `MAX_STEPS` entries:
