@@ -255,6 +255,17 @@ impl GameModel {
         &self.inner.checked
     }
 
+    /// Whether each node (numbered as in [`CheckedGame::nodes`]) has a
+    /// visited check (see `analysis.rs`).
+    pub fn visited_checks(&self) -> Vec<bool> {
+        self.inner
+            .t
+            .nodes
+            .iter()
+            .map(|n| n.guard != tables::Guard::None)
+            .collect()
+    }
+
     /// A walk workspace for this game (one per thread).
     pub fn reasoner(&self) -> Reasoner {
         Reasoner {

@@ -1,5 +1,6 @@
 //! `rbg translate FILE --to rg`: prints a description translated to RG
-//! (`.hrg` by the HRG front end; `.rg` is checked and printed back).
+//! (`.rbg` by `rbg-to-rg`, `.hrg` by the HRG front end; `.rg` is checked
+//! and printed back).
 
 use clap::{Args, ValueEnum};
 use gg_games::Language;
@@ -9,7 +10,8 @@ use super::read_bytes;
 /// Arguments of `rbg translate`.
 #[derive(Args, Debug)]
 pub struct TranslateArgs {
-    /// Game description (`.hrg` or `.rg`).
+    /// Game description (`.rbg`, `.hrg` or `.rg`; `-` for RBG on standard
+    /// input).
     pub file: String,
     /// The language to translate to.
     #[arg(long, value_enum, default_value_t = Target::Rg)]
@@ -38,8 +40,23 @@ pub fn run(args: &TranslateArgs) -> i32 {
         Language::Hrg => hrg_lang::load(&file).map(|(g, _)| g),
         Language::Rg => rg_lang::load(&file).map(|(g, _)| g),
         Language::Rbg => {
-            eprintln!("{name}: error: translating RBG to RG is not available yet (only `.hrg` and `.rg` files)");
-            return 1;
+            let game = match rbg_lang::load(&file) {
+                Ok(g) => g,
+                Err(d) => {
+                    eprintln!("{d}");
+                    return 1;
+                }
+            };
+            return match rbg_to_rg::translate_text(&game) {
+                Ok(text) => {
+                    print!("{text}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("{name}: error: cannot translate: {e}");
+                    1
+                }
+            };
         }
     };
     match game {

@@ -1,0 +1,616 @@
+//! The RG automaton of a translation: one node per Glushkov state, the
+//! leaves' labels on the edges between them.
+//!
+//! - A transition into state `t` performs leaf `t`: a chain of labels whose
+//!   intermediate nodes belong to `t`, so transitions from different states
+//!   meet after their first edge (walks with equal tags and variables merge
+//!   there, which keeps the RG count of moves equal to RBG's).
+//! - Shifts leave `coord` = `null` instead of failing; a test of the piece
+//!   there fails anyway, and before anything else that could let the walk
+//!   go on, `coord != null` is tested (node `C` of the state).
+//! - A player's move ends by switching to the keeper, whose move checks in a
+//!   copy of the rules (no tags, switches lead to one accepting node) that
+//!   the next player has a move, and switches to that player or ends the
+//!   game (RBG: a player without a move ends the game). Where the next
+//!   player surely has a move (only always-legal actions up to a switch),
+//!   the move switches directly.
+
+use rg_lang::ast::{Edge, Expr, Label, Name};
+
+use crate::arith::{eval, inputs, Input};
+use crate::board::{shape, Shape};
+use crate::decls::{assign, cmp, Decls, Step};
+use crate::regex::{Leaf, Lowered, Nfa};
+use crate::TranslateError;
+
+/// Contexts of a state: executed while the keeper / a player is on move.
+const KEEPER: u8 = 1;
+const PLAYER: u8 = 2;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Main,
+    Copy,
+    Pattern,
+}
+
+/// Builds the edges.
+pub struct Emitter<'a> {
+    /// The declarations (extended on demand).
+    pub d: Decls,
+    low: &'a Lowered,
+    /// The edges in order.
+    pub edges: Vec<Edge>,
+    /// Nodes whose visited key may be (node, tags, coord).
+    pub repeat_ok: Vec<String>,
+    /// Per pattern: its start node and accepting node.
+    patterns: Vec<(String, String)>,
+    /// The copy's accepting node.
+    copy_accept: String,
+    created: std::collections::HashSet<String>,
+}
+
+fn skip() -> Label {
+    Label::Skip
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter for the lowered rules.
+    pub fn new(d: Decls, low: &'a Lowered) -> Emitter<'a> {
+        Emitter {
+            d,
+            low,
+            edges: Vec::new(),
+            repeat_ok: Vec::new(),
+            patterns: Vec::new(),
+            copy_accept: "cacc".to_string(),
+            created: Default::default(),
+        }
+    }
+
+    fn edge(&mut self, from: &str, to: &str, label: Label) {
+        self.edges.push(Edge {
+            from: Name::new(from),
+            to: Name::new(to),
+            label,
+            loc: Default::default(),
+        });
+    }
+
+    /// Emits every pattern, the rules and the copy for the checks.
+    pub fn run(&mut self) -> Result<(), TranslateError> {
+        for k in 0..self.low.patterns.len() {
+            let nfa = &self.low.patterns[k];
+            let prefix = format!("p{k}n");
+            let modifies = nfa
+                .leaves
+                .iter()
+                .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..)));
+            let accept = self.automaton(nfa, &prefix, Mode::Pattern, None)?;
+            self.patterns.push((format!("{prefix}0"), accept));
+            if !modifies {
+                let nodes: Vec<String> = self
+                    .created
+                    .iter()
+                    .filter(|n| n.starts_with(&prefix))
+                    .cloned()
+                    .collect();
+                self.repeat_ok.extend(nodes);
+            }
+        }
+        let nfa = &self.low.rules;
+        let info = Info::new(nfa, &self.d, &self.low.relations);
+        self.automaton(nfa, "m", Mode::Main, Some(&info))?;
+        // Main nodes whose key may be (node, tags, coord).
+        for name in &self.created {
+            let Some(rest) = name.strip_prefix('m') else {
+                continue;
+            };
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let Ok(s) = rest[..digits].parse::<usize>() else {
+                continue;
+            };
+            let ok = match &rest[digits..] {
+                "" | "c" => info.tagged_since_start[s],
+                tail if tail.starts_with('_') => info.tagged_within[s],
+                _ => false,
+            };
+            if ok {
+                self.repeat_ok.push(name.clone());
+            }
+        }
+        // The start: the keeper's first move, if it has one.
+        if info.sure[0] {
+            self.edge("begin", "m0", skip());
+        } else {
+            self.check_branches("begin", 0, Some("m0"), None);
+        }
+        if info.checked.iter().any(|&c| c) {
+            self.automaton(nfa, "c", Mode::Copy, Some(&info))?;
+        }
+        Ok(())
+    }
+
+    /// The check that a move exists from main state `s`, and its negation
+    /// ending the game: from `src`, `?` continues to `then` (directly, or by
+    /// switching to `player` through an extra node), `!` ends the game.
+    fn check_branches(&mut self, src: &str, s: u32, then: Option<&str>, player: Option<&str>) {
+        let start = format!("c{s}");
+        let accept = self.copy_accept.clone();
+        let reach = |positive| Label::Reach {
+            positive,
+            from: Name::new(&start),
+            to: Name::new(&accept),
+        };
+        let then = then.expect("a continuation");
+        match player {
+            Some(p) => {
+                let y = format!("m{s}y");
+                self.edge(src, &y, reach(true));
+                if self.created.insert(y.clone()) {
+                    self.edge(&y, then, assign(Expr::name("player"), Expr::name(p)));
+                }
+            }
+            None => self.edge(src, then, reach(true)),
+        }
+        let z = format!("m{s}z");
+        self.edge(src, &z, reach(false));
+        if self.created.insert(z.clone()) {
+            self.edge(&z, "end", assign(Expr::name("player"), Expr::name("keeper")));
+        }
+    }
+
+    /// Emits an automaton; returns its accepting node (patterns).
+    fn automaton(
+        &mut self,
+        nfa: &Nfa,
+        prefix: &str,
+        mode: Mode,
+        info: Option<&Info>,
+    ) -> Result<String, TranslateError> {
+        let node = |s: u32| format!("{prefix}{s}");
+        let reach = match mode {
+            Mode::Copy => info.expect("main info").copy_states(nfa),
+            _ => nfa.reachable(),
+        };
+        let maynull: Vec<bool> = (0..nfa.states() as u32)
+            .map(|s| s > 0 && self.may_null(nfa.leaf(s)))
+            .collect();
+        for s in 0..nfa.states() as u32 {
+            if !reach[s as usize] {
+                continue;
+            }
+            self.created.insert(node(s));
+            if mode == Mode::Copy
+                && s > 0
+                && matches!(nfa.leaf(s), Leaf::Switch(..))
+                && !info.is_some_and(|i| i.checked[s as usize])
+            {
+                continue;
+            }
+            for &t in &nfa.next[s as usize] {
+                let leaf = nfa.leaf(t);
+                let src = if maynull[s as usize] && !self.null_safe(leaf) {
+                    self.checked_node(&node(s))
+                } else {
+                    node(s)
+                };
+                self.transition(nfa, &src, t, &node(t), mode, info)?;
+            }
+        }
+        let accept = format!("{prefix}acc");
+        if mode == Mode::Pattern {
+            let finals: Vec<u32> = (0..nfa.states() as u32)
+                .filter(|&s| nfa.finals[s as usize] && reach[s as usize])
+                .collect();
+            if let [f] = finals[..] {
+                if !maynull[f as usize] {
+                    return Ok(node(f));
+                }
+            }
+            for f in finals {
+                let src = if maynull[f as usize] {
+                    self.checked_node(&node(f))
+                } else {
+                    node(f)
+                };
+                self.edge(&src, &accept, skip());
+            }
+            self.created.insert(accept.clone());
+        }
+        if mode == Mode::Copy {
+            self.created.insert(accept.clone());
+        }
+        Ok(accept)
+    }
+
+    /// `n` after `coord != null` (created once).
+    fn checked_node(&mut self, n: &str) -> String {
+        let c = format!("{n}c");
+        if self.created.insert(c.clone()) {
+            let label = cmp(Expr::name(&self.d.coord), Expr::name(&self.d.null), false);
+            self.edge(n, &c, label);
+        }
+        c
+    }
+
+    fn may_null(&self, leaf: &Leaf) -> bool {
+        matches!(leaf, Leaf::Move(r) if matches!(shape(&self.low.relations[*r]), Shape::Maps(_)))
+    }
+
+    /// Whether `leaf` may start with `coord` = `null` (it then fails).
+    fn null_safe(&self, leaf: &Leaf) -> bool {
+        match leaf {
+            Leaf::On(_) => true,
+            Leaf::Move(r) => !matches!(
+                shape(&self.low.relations[*r]),
+                Shape::Uniform { starts: None, .. }
+            ),
+            _ => false,
+        }
+    }
+
+    /// Emits the transition from node `src` into state `t` (node `to`).
+    fn transition(
+        &mut self,
+        nfa: &Nfa,
+        src: &str,
+        t: u32,
+        to: &str,
+        mode: Mode,
+        info: Option<&Info>,
+    ) -> Result<(), TranslateError> {
+        let leaf = nfa.leaf(t);
+        let tagged = mode == Mode::Main && info.is_some_and(|i| i.ctx[t as usize] & PLAYER != 0);
+        let mut steps: Vec<Step> = Vec::new();
+        if tagged && leaf.modifier() > 0 {
+            steps.push(vec![Label::TagVariable(Name::new(&self.d.coord))]);
+            steps.push(vec![Label::Tag(Name::new(format!("index_{}", leaf.modifier())))]);
+        }
+        if let Leaf::Switch(target, _) = leaf {
+            let target = target.map(|p| self.d.players[p as usize].clone());
+            if mode == Mode::Copy {
+                let acc = self.copy_accept.clone();
+                self.edge(src, &acc, skip());
+                return Ok(());
+            }
+            let info = info.expect("main info");
+            let sure = info.sure[t as usize];
+            let player = |p: &str| vec![assign(Expr::name("player"), Expr::name(p))];
+            if tagged || info.ctx[t as usize] & PLAYER != 0 {
+                // The player's move ends here.
+                if sure {
+                    steps.push(player(target.as_deref().unwrap_or("keeper")));
+                    return self.chain(src, to, steps);
+                }
+                steps.push(player("keeper"));
+                let k = format!("{to}k");
+                self.chain(src, &k, steps)?;
+                if self.created.insert(k.clone()) {
+                    self.check_branches(&k, t, Some(to), target.as_deref());
+                }
+                return Ok(());
+            }
+            // The keeper moves on.
+            match (sure, target) {
+                (true, Some(p)) => self.chain(src, to, vec![player(&p)]),
+                (true, None) => self.chain(src, to, Vec::new()),
+                (false, p) => {
+                    self.check_branches(src, t, Some(to), p.as_deref());
+                    Ok(())
+                }
+            }
+        } else {
+            match self.leaf_steps(leaf)? {
+                None => Ok(()),
+                Some(more) => {
+                    steps.extend(more);
+                    self.chain(src, to, steps)
+                }
+            }
+        }
+    }
+
+    /// Emits `steps` from `src` to `to`, the intermediate nodes belonging to
+    /// state `t` (their edges emitted once).
+    fn chain(&mut self, src: &str, to: &str, steps: Vec<Step>) -> Result<(), TranslateError> {
+        if steps.is_empty() {
+            self.edge(src, to, skip());
+            return Ok(());
+        }
+        let n = steps.len();
+        let mut from = src.to_string();
+        for (k, step) in steps.into_iter().enumerate() {
+            let next = if k + 1 == n {
+                to.to_string()
+            } else {
+                format!("{to}_{}", k + 1)
+            };
+            if k > 0 && !self.created.insert(from.clone()) {
+                // The rest of the chain exists already.
+                return Ok(());
+            }
+            for label in step {
+                self.edge(&from, &next, label);
+            }
+            from = next;
+        }
+        Ok(())
+    }
+
+    /// The labels of a non-switch leaf; `None` when it never holds.
+    fn leaf_steps(&mut self, leaf: &Leaf) -> Result<Option<Vec<Step>>, TranslateError> {
+        let (cn, bn) = (self.d.coord.clone(), self.d.board.clone());
+        let coord = || Expr::name(&cn);
+        let one = || Expr::name("1");
+        Ok(Some(match leaf {
+            Leaf::Move(r) => self.move_steps(*r),
+            Leaf::On(set) => {
+                let at = Expr::name(&self.d.board).at(coord());
+                if set.len() == self.d.pieces.len() {
+                    vec![vec![cmp(coord(), Expr::name(&self.d.null), false)]]
+                } else if let [p] = set[..] {
+                    vec![vec![cmp(at, Expr::name(&self.d.pieces[p as usize]), true)]]
+                } else {
+                    let test = self.d.piece_test(set);
+                    vec![vec![cmp(Expr::name(&test).at(at), one(), true)]]
+                }
+            }
+            Leaf::Off(p, _) => {
+                let at = || Expr::name(&bn).at(coord());
+                let piece = Expr::name(&self.d.pieces[*p as usize]);
+                let mut steps = Vec::new();
+                if let Some(c) = self.d.counters.clone() {
+                    let dec = self.d.step_table(false);
+                    let old = Expr::name(&c).at(at());
+                    steps.push(vec![assign(old.clone(), Expr::name(&dec).at(old))]);
+                    steps.push(vec![assign(at(), piece.clone())]);
+                    let inc = self.d.step_table(true);
+                    let new = Expr::name(&c).at(piece);
+                    steps.push(vec![assign(new.clone(), Expr::name(&inc).at(new))]);
+                } else {
+                    steps.push(vec![assign(at(), piece)]);
+                }
+                steps
+            }
+            Leaf::Assign(v, e, _) => {
+                let bound = self.d.bounds[*v as usize] as i64;
+                let place = self.d.var_place(*v);
+                match self.d.assign_steps(place, e, bound)? {
+                    Some(steps) => steps,
+                    None => return Ok(None),
+                }
+            }
+            Leaf::Compare(l, op, r) => match self.d.compare_steps(l, *op, r)? {
+                Some(steps) => steps,
+                None => return Ok(None),
+            },
+            Leaf::Pattern(negated, k) => {
+                let (start, accept) = self.patterns[*k].clone();
+                vec![vec![Label::Reach {
+                    positive: !negated,
+                    from: Name::new(start),
+                    to: Name::new(accept),
+                }]]
+            }
+            Leaf::Switch(..) => unreachable!("switches are handled by the caller"),
+        }))
+    }
+
+    /// The labels moving `coord` by relation `r`.
+    fn move_steps(&mut self, r: usize) -> Vec<Step> {
+        let rel = &self.low.relations[r];
+        let cn = self.d.coord.clone();
+        let coord = || Expr::name(&cn);
+        let one = || Expr::name("1");
+        match shape(rel) {
+            Shape::Identity | Shape::Never => unreachable!("not a leaf"),
+            Shape::Filter(set) => {
+                let f = self.d.vertex_test(&set);
+                vec![vec![cmp(Expr::name(&f).at(coord()), one(), true)]]
+            }
+            Shape::Maps(maps) => {
+                let step = maps
+                    .iter()
+                    .map(|m| {
+                        let g = self.d.vertex_move(m);
+                        assign(coord(), Expr::name(&g).at(coord()))
+                    })
+                    .collect();
+                vec![step]
+            }
+            Shape::Uniform { starts, targets } => {
+                let mut steps = Vec::new();
+                if let Some(s) = starts {
+                    let f = self.d.vertex_test(&s);
+                    steps.push(vec![cmp(Expr::name(&f).at(coord()), one(), true)]);
+                }
+                steps.push(vec![Label::AssignAny {
+                    target: coord(),
+                    ty: rg_lang::ast::Type::Ref(Name::new(&self.d.coord_ty)),
+                }]);
+                if let Some(t) = targets {
+                    let f = self.d.vertex_test(&t);
+                    steps.push(vec![cmp(Expr::name(&f).at(coord()), one(), true)]);
+                }
+                steps
+            }
+            Shape::General => {
+                let table = self.d.relation_table(&rel.clone());
+                let tmp = self.d.temp();
+                let null = Expr::name(&self.d.null);
+                vec![
+                    vec![Label::AssignAny {
+                        target: Expr::name(&tmp),
+                        ty: rg_lang::ast::Type::Ref(Name::new(&self.d.coord_ty)),
+                    }],
+                    vec![cmp(Expr::name(&table).at(coord()).at(Expr::name(&tmp)), one(), true)],
+                    vec![assign(coord(), Expr::name(&tmp))],
+                    vec![assign(Expr::name(&tmp), null)],
+                ]
+            }
+        }
+    }
+}
+
+/// What the main automaton's emission needs to know about its states.
+struct Info {
+    /// Per state: the contexts its leaf runs in.
+    ctx: Vec<u8>,
+    /// Per state: a move surely exists from it (always-legal actions up to
+    /// a switch).
+    sure: Vec<bool>,
+    /// Per state: a move start whose move must be checked.
+    checked: Vec<bool>,
+    /// Per state: every modifier since the walk's start emitted tags, so
+    /// (tags, `coord`) determine the variables at its node.
+    tagged_since_start: Vec<bool>,
+    /// Per state: the same for the intermediate nodes of its leaf.
+    tagged_within: Vec<bool>,
+}
+
+impl Info {
+    fn new(nfa: &Nfa, d: &Decls, relations: &[crate::board::Relation]) -> Info {
+        let n = nfa.states();
+        let is_switch = |s: u32| s > 0 && matches!(nfa.leaf(s), Leaf::Switch(..));
+        // Contexts, propagated to a fixpoint.
+        let mut ctx = vec![0u8; n];
+        ctx[0] = KEEPER;
+        let mut work = vec![0u32];
+        while let Some(s) = work.pop() {
+            let out = match (s > 0).then(|| nfa.leaf(s)) {
+                Some(Leaf::Switch(Some(_), _)) => PLAYER,
+                Some(Leaf::Switch(None, _)) => KEEPER,
+                _ => ctx[s as usize],
+            };
+            for &t in &nfa.next[s as usize] {
+                if ctx[t as usize] | out != ctx[t as usize] {
+                    ctx[t as usize] |= out;
+                    work.push(t);
+                }
+            }
+        }
+        let always = |t: u32| match nfa.leaf(t) {
+            Leaf::Off(..) | Leaf::Switch(..) => true,
+            Leaf::On(set) => set.len() == d.pieces.len(),
+            Leaf::Assign(v, e, _) => {
+                let mut ins = Vec::new();
+                inputs(e, &mut ins);
+                let bound = d.bounds[*v as usize] as i64;
+                ins.is_empty() && eval(e, &ins, &[]).is_some_and(|x| (0..=bound).contains(&x))
+            }
+            Leaf::Compare(l, op, r) => {
+                let mut ins: Vec<Input> = Vec::new();
+                inputs(l, &mut ins);
+                inputs(r, &mut ins);
+                ins.is_empty()
+                    && matches!((eval(l, &[], &[]), eval(r, &[], &[])), (Some(x), Some(y)) if crate::arith::compare(x, *op, y))
+            }
+            Leaf::Move(_) | Leaf::Pattern(..) => false,
+        };
+        let mut sure = vec![false; n];
+        loop {
+            let mut changed = false;
+            for s in 0..n as u32 {
+                if sure[s as usize] {
+                    continue;
+                }
+                let next = &nfa.next[s as usize];
+                let ok = |t: u32, sure: &[bool]| is_switch(t) || sure[t as usize];
+                let mut yes = next.iter().any(|&t| always(t) && ok(t, &sure));
+                // `{? p} ... + {! p} ...`: one of the two holds.
+                for &a in next {
+                    for &b in next {
+                        if let (Leaf::Pattern(false, x), Leaf::Pattern(true, y)) = (nfa.leaf(a), nfa.leaf(b)) {
+                            yes |= x == y && ok(a, &sure) && ok(b, &sure);
+                        }
+                    }
+                }
+                if yes {
+                    sure[s as usize] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let reach = nfa.reachable();
+        let checked = (0..n as u32)
+            .map(|s| reach[s as usize] && (s == 0 || is_switch(s)) && !sure[s as usize])
+            .collect();
+        // Where a walk restarts (a `player` assignment), and modifiers that
+        // emit no tags.
+        let restarts = |t: u32| match nfa.leaf(t) {
+            Leaf::Switch(target, _) => ctx[t as usize] & PLAYER != 0 || target.is_some(),
+            _ => false,
+        };
+        let untagged = |t: u32| {
+            matches!(nfa.leaf(t), Leaf::Off(..) | Leaf::Assign(..)) && ctx[t as usize] & PLAYER == 0
+        };
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for s in 0..n as u32 {
+            if reach[s as usize] {
+                for &t in &nfa.next[s as usize] {
+                    preds[t as usize].push(s);
+                }
+            }
+        }
+        let mut post = vec![true; n];
+        let mut pre = vec![true; n];
+        loop {
+            let mut changed = false;
+            for t in 1..n as u32 {
+                let p = preds[t as usize].iter().all(|&s| post[s as usize]);
+                let q = restarts(t) || (!untagged(t) && p);
+                changed |= p != pre[t as usize] || q != post[t as usize];
+                pre[t as usize] = p;
+                post[t as usize] = q;
+            }
+            if !changed {
+                break;
+            }
+        }
+        let within = (0..n as u32)
+            .map(|t| {
+                t > 0
+                    && pre[t as usize]
+                    && !untagged(t)
+                    && !matches!(nfa.leaf(t), Leaf::Switch(..))
+                    && !matches!(nfa.leaf(t), Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::General))
+            })
+            .collect();
+        Info {
+            ctx,
+            sure,
+            checked,
+            tagged_since_start: post,
+            tagged_within: within,
+        }
+    }
+
+    /// The main states the copy needs: those reachable from a checked move
+    /// start without passing a switch.
+    fn copy_states(&self, nfa: &Nfa) -> Vec<bool> {
+        let mut seen = vec![false; nfa.states()];
+        let mut stack: Vec<u32> = (0..nfa.states() as u32)
+            .filter(|&s| self.checked[s as usize])
+            .collect();
+        for &s in &stack {
+            seen[s as usize] = true;
+        }
+        while let Some(s) = stack.pop() {
+            for &t in &nfa.next[s as usize] {
+                // A switch ends the checked move: its transition leads to
+                // the accepting node.
+                if matches!(nfa.leaf(t), Leaf::Switch(..)) {
+                    continue;
+                }
+                if !std::mem::replace(&mut seen[t as usize], true) {
+                    stack.push(t);
+                }
+            }
+        }
+        seen
+    }
+}

@@ -1,0 +1,154 @@
+//! Regular Boardgames translated into Regular Games.
+//!
+//! [`translate`] turns a checked RBG game into an RG game with the same
+//! game tree: the same moves (an RBG move `(vertex, modifier)...` is the RG
+//! move `vertex index_N ...`, tags as in the reference translation, see
+//! `../shared/rg/rbg-to-rg.md`), hence the same perft. The pipeline:
+//!
+//! 1. `regex.rs`: the rules as a regular expression over *leaves*; every
+//!    maximal vertex-only subexpression (shifts, no-ops, patterns of those)
+//!    is evaluated on the board into a relation (`board.rs`), written as
+//!    constant maps; Glushkov automata of the rules and of every pattern.
+//! 2. `decls.rs`: types (vertices, pieces, numbers), the board, `coord`,
+//!    piece counters (when read), variables, and constant tables for the
+//!    arithmetic (`arith.rs`).
+//! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
+//!    checks.
+//! 4. `@repeat` pragmas: nodes the RG engine would guard with a visited
+//!    check on all variables, where the move's tags and `coord` determine
+//!    the rest, are checked on `coord` only.
+
+mod arith;
+mod board;
+mod calc;
+mod decls;
+mod emit;
+mod names;
+mod regex;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use rg_lang::ast::{Edge, Expr, Game, Name, Pragma};
+
+use decls::{cmp, Decls};
+use emit::Emitter;
+use names::Names;
+
+/// Why a game cannot be translated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranslateError(pub String);
+
+impl fmt::Display for TranslateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TranslateError {}
+
+/// Whether any expression of the rules (patterns included) counts pieces.
+fn counts_pieces(rule: &rbg_lang::ast::Rule) -> bool {
+    use rbg_lang::ast::{Action, Arith};
+    fn arith(e: &Arith) -> bool {
+        match e {
+            Arith::PieceCount(_) => true,
+            Arith::Bin(a, _, b) => arith(a) || arith(b),
+            _ => false,
+        }
+    }
+    let mut found = false;
+    rule.for_each_action(&mut |a, _| match a {
+        Action::Assign(_, e) => found |= arith(e),
+        Action::Compare(l, _, r) => found |= arith(l) || arith(r),
+        _ => {}
+    });
+    found
+}
+
+/// Translates a checked RBG game.
+pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
+    let mut names = Names::new(game)?;
+    let low = regex::lower(game);
+    let top = (0..game.num_vars() as u32)
+        .map(|v| game.var_bound(v))
+        .chain([game.board.vertices.len() as u64])
+        .max()
+        .unwrap_or(0);
+    for i in 0..=top {
+        names.reserve(&i.to_string());
+    }
+    let mut modifiers = 0;
+    game.rules.for_each_action(&mut |a, depth| {
+        if depth == 0 && a.is_modifier() {
+            modifiers += 1;
+        }
+    });
+    for i in 1..=modifiers {
+        names.reserve(&format!("index_{i}"));
+    }
+    let d = Decls::new(game, names, counts_pieces(&game.rules));
+    let mut em = Emitter::new(d, &low);
+    em.run()?;
+    let coord = em.d.coord.clone();
+    let null = em.d.null.clone();
+    let mut edges = std::mem::take(&mut em.edges);
+    if !edges.iter().any(|e| e.to.text == "end") {
+        // RG requires `end` to be reachable as a graph; this edge never
+        // passes (the current vertex is never null at the start).
+        edges.push(Edge {
+            from: Name::new("begin"),
+            to: Name::new("end"),
+            label: cmp(Expr::name(&coord), Expr::name(&null), true),
+            loc: Default::default(),
+        });
+    }
+    let Decls {
+        types,
+        constants,
+        variables,
+        ..
+    } = em.d;
+    let mut out = Game {
+        types,
+        constants,
+        variables,
+        edges,
+        pragmas: vec![Pragma::TranslatedFromRbg],
+    };
+    add_repeats(&mut out, &em.repeat_ok, &coord)?;
+    Ok(out)
+}
+
+/// Adds `@repeat N... : coord;` for the nodes in `ok` that the RG engine
+/// would check on all variables.
+fn add_repeats(game: &mut Game, ok: &[String], coord: &str) -> Result<(), TranslateError> {
+    let text = rg_lang::print::print_game(game);
+    let (_, checked) = rg_lang::parse_str(&text).map_err(|e| {
+        TranslateError(format!("internal error: the translation does not check: {}", e.message))
+    })?;
+    let nodes = checked.nodes.clone();
+    let model = rg_engine::GameModel::new(checked)
+        .map_err(|e| TranslateError(format!("the translation is too large: {}", e.0)))?;
+    let ok: HashSet<&str> = ok.iter().map(String::as_str).collect();
+    let repeat: Vec<Name> = model
+        .visited_checks()
+        .iter()
+        .zip(&nodes)
+        .filter(|(&guarded, n)| guarded && ok.contains(n.as_str()))
+        .map(|(_, n)| Name::new(n))
+        .collect();
+    if !repeat.is_empty() {
+        game.pragmas.push(Pragma::Repeat {
+            nodes: repeat,
+            variables: vec![Name::new(coord)],
+        });
+    }
+    Ok(())
+}
+
+/// The translation as RG text.
+pub fn translate_text(game: &rbg_lang::Game) -> Result<String, TranslateError> {
+    translate(game).map(|g| rg_lang::print::print_game(&g))
+}
+
