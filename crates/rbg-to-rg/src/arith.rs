@@ -59,7 +59,10 @@ pub fn eval(e: &Arith, inputs: &[Input], values: &[i64]) -> Option<i64> {
 }
 
 fn pos(inputs: &[Input], i: Input) -> usize {
-    inputs.iter().position(|&x| x == i).expect("an input of the expression")
+    inputs
+        .iter()
+        .position(|&x| x == i)
+        .expect("an input of the expression")
 }
 
 /// Whether `x op y`.
@@ -152,8 +155,15 @@ mod tests {
         let got: Vec<i64> = t.values.iter().map(|v| v.unwrap()).collect();
         // v0=0: 0, -1/2=0; v0=1: 0, 0; v0=2: 1, 0; v0=3: 1, 1
         assert_eq!(got, [0, 0, 0, 0, 1, 0, 1, 1]);
-        let div0 = Arith::Bin(Box::new(Arith::Num(1)), ArithOp::Div, Box::new(Arith::Var(0)));
-        let t = Table::build(vec![Input::Var(0)], vec![1], |v| eval(&div0, &[Input::Var(0)], v)).unwrap();
+        let div0 = Arith::Bin(
+            Box::new(Arith::Num(1)),
+            ArithOp::Div,
+            Box::new(Arith::Var(0)),
+        );
+        let t = Table::build(vec![Input::Var(0)], vec![1], |v| {
+            eval(&div0, &[Input::Var(0)], v)
+        })
+        .unwrap();
         assert_eq!(t.values, [None, Some(1)]);
         assert!(Table::build(vec![Input::Var(0); 3], vec![1000; 3], |_| None).is_err());
     }

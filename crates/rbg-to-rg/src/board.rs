@@ -174,12 +174,19 @@ pub enum Shape {
         /// The targets (`None`: all vertices).
         targets: Option<Vec<bool>>,
     },
-    /// Anything else: the whole relation as a table.
-    General,
+    /// A few groups of starts with equal targets: the union of these
+    /// relations, each [`Shape::Uniform`].
+    Blocks(Vec<Relation>),
+    /// Anything else: translated as the expression it came from, its parts
+    /// becoming relations of their own.
+    Structural,
 }
 
 /// Most targets written as parallel maps.
-pub const MAX_MAPS: usize = 4;
+pub const MAX_MAPS: usize = 8;
+
+/// Most groups of [`Shape::Blocks`].
+pub const MAX_BLOCKS: usize = 4;
 
 /// How `rel` is best written.
 pub fn shape(rel: &Relation) -> Shape {
@@ -199,15 +206,19 @@ pub fn shape(rel: &Relation) -> Shape {
         return Shape::Filter(rel.iter().map(|t| !t.is_empty()).collect());
     }
     let widest = rel.iter().map(Vec::len).max().unwrap_or(0);
-    if widest <= MAX_MAPS {
+    let maps = || {
         let maps = (0..widest)
             .map(|i| rel.iter().map(|t| t.get(i).copied()).collect())
             .collect();
-        return Shape::Maps(maps);
+        Shape::Maps(maps)
+    };
+    if widest == 1 {
+        return maps();
     }
-    let mut rows = rel.iter().filter(|t| !t.is_empty());
-    let first = rows.next().expect("not Never");
-    if rows.all(|t| t == first) {
+    let mut rows: Vec<&Vec<u32>> = rel.iter().filter(|t| !t.is_empty()).collect();
+    rows.sort();
+    rows.dedup();
+    if let [first] = rows[..] {
         let starts = rel.iter().map(|t| !t.is_empty()).collect::<Vec<_>>();
         let mut targets = vec![false; n];
         for &t in first {
@@ -218,7 +229,21 @@ pub fn shape(rel: &Relation) -> Shape {
             targets: (!targets.iter().all(|&b| b)).then_some(targets),
         };
     }
-    Shape::General
+    if widest <= MAX_MAPS {
+        return maps();
+    }
+    if rows.len() <= MAX_BLOCKS {
+        let parts = rows
+            .iter()
+            .map(|&row| {
+                rel.iter()
+                    .map(|t| if t == row { t.clone() } else { Vec::new() })
+                    .collect()
+            })
+            .collect();
+        return Shape::Blocks(parts);
+    }
+    Shape::Structural
 }
 
 #[cfg(test)]
@@ -240,20 +265,34 @@ mod tests {
         let Rule::Concat(parts) = &g.rules else {
             panic!()
         };
-        assert!(vertex_only(&parts[1]), "{rules}");
-        Evaluator::new(&g.board).relation(&parts[1])
+        // Between `->p` and `->> {}`.
+        let r = Rule::concat(parts[1..parts.len() - 2].to_vec());
+        assert!(vertex_only(&r), "{rules}");
+        Evaluator::new(&g.board).relation(&r)
     }
 
     #[test]
     fn relations_and_shapes() {
         // Four vertices in a row: x0y0 .. x3y0.
-        assert_eq!(relation_of("right"), vec![vec![1], vec![2], vec![3], vec![]]);
-        assert_eq!(shape(&relation_of("(right right)")), Shape::Maps(vec![vec![Some(2), Some(3), None, None]]));
+        assert_eq!(
+            relation_of("right"),
+            vec![vec![1], vec![2], vec![3], vec![]]
+        );
+        assert_eq!(
+            shape(&relation_of("(right right + left left)")),
+            Shape::Maps(vec![vec![Some(2), Some(3), Some(0), Some(1)]])
+        );
         assert_eq!(
             relation_of("right*"),
             vec![vec![0, 1, 2, 3], vec![1, 2, 3], vec![2, 3], vec![3]]
         );
-        assert_eq!(shape(&relation_of("(left + right)*")), Shape::Uniform { starts: None, targets: None });
+        assert_eq!(
+            shape(&relation_of("(left + right)*")),
+            Shape::Uniform {
+                starts: None,
+                targets: None
+            }
+        );
         assert_eq!(
             shape(&relation_of("{! right}")),
             Shape::Filter(vec![false, false, false, true])

@@ -49,10 +49,7 @@ impl Decls {
                     (p.expr, false)
                 } else {
                     let keys: Vec<i64> = (p.lo..=p.hi).collect();
-                    let values = keys
-                        .iter()
-                        .map(|x| ok(x).then(|| x.to_string()))
-                        .collect();
+                    let values = keys.iter().map(|x| ok(x).then(|| x.to_string())).collect();
                     let target = self.val_type();
                     (self.unary(&p, &keys, values, &target)?, true)
                 }
@@ -93,7 +90,8 @@ impl Decls {
             }
             Err(_) => {
                 let (a, b) = (self.part(l)?, self.part(r)?);
-                let (ka, kb): (Vec<i64>, Vec<i64>) = ((a.lo..=a.hi).collect(), (b.lo..=b.hi).collect());
+                let (ka, kb): (Vec<i64>, Vec<i64>) =
+                    ((a.lo..=a.hi).collect(), (b.lo..=b.hi).collect());
                 check_size(ka.len() as u64 * kb.len() as u64)?;
                 let mut values = Vec::new();
                 for &x in &ka {
@@ -141,7 +139,8 @@ impl Decls {
             }
             Arith::Bin(a, op, b) => {
                 let (pa, pb) = (self.part(a)?, self.part(b)?);
-                let (ka, kb): (Vec<i64>, Vec<i64>) = ((pa.lo..=pa.hi).collect(), (pb.lo..=pb.hi).collect());
+                let (ka, kb): (Vec<i64>, Vec<i64>) =
+                    ((pa.lo..=pa.hi).collect(), (pb.lo..=pb.hi).collect());
                 check_size(ka.len() as u64 * kb.len() as u64)?;
                 let mut results = Vec::new();
                 for &x in &ka {

@@ -9,7 +9,6 @@ use rg_lang::ast::{Binding, Entry, Expr, Label, Name, Type, TypeDef, Value};
 pub type Step = Vec<Label>;
 
 use crate::arith::{Input, Table};
-use crate::board::Relation;
 use crate::names::Names;
 
 /// A map value from `(key, value)` entries: the most common value becomes
@@ -120,13 +119,17 @@ pub struct Decls {
     tables: HashMap<(Table, bool), String>,
     /// Constant maps already declared, by value.
     maps: HashMap<(Type, Value), String>,
-    temp: Option<String>,
 }
 
 impl Decls {
     /// The basic types and variables of `game`.
     pub fn new(game: &rbg_lang::Game, mut names: Names, counted: bool) -> Decls {
-        let vertices: Vec<String> = game.board.vertices.iter().map(|v| names.symbol(&v.name)).collect();
+        let vertices: Vec<String> = game
+            .board
+            .vertices
+            .iter()
+            .map(|v| names.symbol(&v.name))
+            .collect();
         let pieces: Vec<String> = game.pieces.iter().map(|p| names.symbol(p)).collect();
         let players: Vec<String> = game.players.iter().map(|p| names.symbol(&p.name)).collect();
         let null = names.fresh("null");
@@ -136,9 +139,8 @@ impl Decls {
         let piece_ty = names.fresh("Piece");
         let square_ty = names.fresh("Square");
         let set = |list: &[String]| Type::set(list.iter().cloned());
-        let with_null = |list: &[String]| {
-            Type::set(std::iter::once(null.clone()).chain(list.iter().cloned()))
-        };
+        let with_null =
+            |list: &[String]| Type::set(std::iter::once(null.clone()).chain(list.iter().cloned()));
         let max_score = game.players.iter().map(|p| p.bound).max().unwrap_or(0);
         let mut d = Decls {
             types: vec![
@@ -182,14 +184,15 @@ impl Decls {
             pieces,
             players,
             vars: Vec::new(),
-            bounds: (0..game.num_vars() as u32).map(|v| game.var_bound(v)).collect(),
+            bounds: (0..game.num_vars() as u32)
+                .map(|v| game.var_bound(v))
+                .collect(),
             ranges: HashMap::new(),
             int_types: HashMap::new(),
             minus: None,
             val_ty: None,
             tables: HashMap::new(),
             maps: HashMap::new(),
-            temp: None,
             names,
         };
         // The board: every vertex's piece, `null` holds `null`.
@@ -210,7 +213,10 @@ impl Decls {
         }
         d.variables.push(Binding {
             name: Name::new(&d.board),
-            ty: Type::Arrow(Box::new(tref(&d.coord_or_null_ty)), Box::new(tref(&square_ty))),
+            ty: Type::Arrow(
+                Box::new(tref(&d.coord_or_null_ty)),
+                Box::new(tref(&square_ty)),
+            ),
             value: board,
         });
         d.variables.push(Binding {
@@ -298,11 +304,19 @@ impl Decls {
         if let Some(v) = &self.val_ty {
             return v.clone();
         }
-        let top = self.bounds.iter().copied().chain([self.vertices.len() as u64]).max().unwrap_or(0);
+        let top = self
+            .bounds
+            .iter()
+            .copied()
+            .chain([self.vertices.len() as u64])
+            .max()
+            .unwrap_or(0);
         let name = self.names.fresh("Val");
         self.types.push(TypeDef {
             name: Name::new(&name),
-            ty: Type::set(std::iter::once(self.nan.clone()).chain((0..=top).map(|i| i.to_string()))),
+            ty: Type::set(
+                std::iter::once(self.nan.clone()).chain((0..=top).map(|i| i.to_string())),
+            ),
         });
         self.val_ty = Some(name.clone());
         name
@@ -342,7 +356,11 @@ impl Decls {
         let name = match self.tables.get(&key) {
             Some(n) => n.clone(),
             None => {
-                let target = if boolean { "Bool".to_string() } else { self.val_type() };
+                let target = if boolean {
+                    "Bool".to_string()
+                } else {
+                    self.val_type()
+                };
                 let mut ty = tref(&target);
                 for &u in t.upper.iter().rev() {
                     let r = self.range(u);
@@ -372,7 +390,13 @@ impl Decls {
     /// A constant map over vertices and `null` (`CoordOrNull -> target`)
     /// with the given value per vertex and `fallback` at `null`; identical
     /// maps are declared once.
-    pub fn vertex_map(&mut self, base: &str, target: &str, per_vertex: Vec<String>, fallback: &str) -> String {
+    pub fn vertex_map(
+        &mut self,
+        base: &str,
+        target: &str,
+        per_vertex: Vec<String>,
+        fallback: &str,
+    ) -> String {
         let entries: Vec<(String, Value)> = self
             .vertices
             .iter()
@@ -392,13 +416,19 @@ impl Decls {
                 );
             }
         }
-        let ty = Type::Arrow(Box::new(tref(&self.coord_or_null_ty)), Box::new(tref(target)));
+        let ty = Type::Arrow(
+            Box::new(tref(&self.coord_or_null_ty)),
+            Box::new(tref(target)),
+        );
         self.constant(base, ty, value)
     }
 
     /// A test map over vertices (`1` where `set[v]`).
     pub fn vertex_test(&mut self, set: &[bool]) -> String {
-        let values = set.iter().map(|&b| if b { "1" } else { "0" }.to_string()).collect();
+        let values = set
+            .iter()
+            .map(|&b| if b { "1" } else { "0" }.to_string())
+            .collect();
         self.vertex_map("at", "Bool", values, "0")
     }
 
@@ -413,30 +443,6 @@ impl Decls {
         self.vertex_map("go", &ty, values, &null)
     }
 
-    /// A whole relation as `CoordOrNull -> Coord -> Bool`.
-    pub fn relation_table(&mut self, rel: &Relation) -> String {
-        let rows: Vec<Value> = rel
-            .iter()
-            .map(|targets| {
-                let entries = self
-                    .vertices
-                    .iter()
-                    .enumerate()
-                    .map(|(v, name)| {
-                        let b = targets.contains(&(v as u32));
-                        (name.clone(), sym(if b { "1" } else { "0" }))
-                    })
-                    .collect();
-                map_value(entries, sym("0"))
-            })
-            .collect();
-        let entries = self.vertices.clone().into_iter().zip(rows).collect();
-        let value = map_value(entries, map_value(Vec::new(), sym("0")));
-        let inner = Type::Arrow(Box::new(tref(&self.coord_ty)), Box::new(tref("Bool")));
-        let ty = Type::Arrow(Box::new(tref(&self.coord_or_null_ty)), Box::new(inner));
-        self.constant("reach", ty, value)
-    }
-
     /// A test map over pieces (`1` for the pieces in `set`, `0` at `null`,
     /// the piece on no vertex).
     pub fn piece_test(&mut self, set: &[u32]) -> String {
@@ -444,7 +450,12 @@ impl Decls {
             .pieces
             .iter()
             .enumerate()
-            .map(|(p, name)| (name.clone(), sym(if set.contains(&(p as u32)) { "1" } else { "0" })))
+            .map(|(p, name)| {
+                (
+                    name.clone(),
+                    sym(if set.contains(&(p as u32)) { "1" } else { "0" }),
+                )
+            })
             .collect();
         let mut value = map_value(entries, sym("0"));
         if let Value::Map { entries, .. } = &mut value {
@@ -490,21 +501,6 @@ impl Decls {
             value,
         });
         self.tables.insert(key, name.clone());
-        name
-    }
-
-    /// The scratch vertex variable (reset to `null` after each use).
-    pub fn temp(&mut self) -> String {
-        if let Some(t) = &self.temp {
-            return t.clone();
-        }
-        let name = self.names.fresh("target");
-        self.variables.push(Binding {
-            name: Name::new(&name),
-            ty: tref(&self.coord_or_null_ty),
-            value: sym(&self.null),
-        });
-        self.temp = Some(name.clone());
         name
     }
 }

@@ -47,6 +47,8 @@ pub struct Emitter<'a> {
     patterns: Vec<(String, String)>,
     /// The copy's accepting node.
     copy_accept: String,
+    /// `@disjoint` nodes and their edges' targets.
+    pub disjoint: Vec<(String, Vec<Name>)>,
     created: std::collections::HashSet<String>,
 }
 
@@ -64,6 +66,7 @@ impl<'a> Emitter<'a> {
             repeat_ok: Vec::new(),
             patterns: Vec::new(),
             copy_accept: "cacc".to_string(),
+            disjoint: Vec::new(),
             created: Default::default(),
         }
     }
@@ -89,6 +92,7 @@ impl<'a> Emitter<'a> {
             let accept = self.automaton(nfa, &prefix, Mode::Pattern, None)?;
             self.patterns.push((format!("{prefix}0"), accept));
             if !modifies {
+                // Only `coord` changes in the check.
                 let nodes: Vec<String> = self
                     .created
                     .iter()
@@ -112,7 +116,7 @@ impl<'a> Emitter<'a> {
             };
             let ok = match &rest[digits..] {
                 "" | "c" => info.tagged_since_start[s],
-                tail if tail.starts_with('_') => info.tagged_within[s],
+                tail if tail.starts_with('_') || tail.starts_with("k_") => info.tagged_within[s],
                 _ => false,
             };
             if ok {
@@ -125,7 +129,7 @@ impl<'a> Emitter<'a> {
         } else {
             self.check_branches("begin", 0, Some("m0"), None);
         }
-        if info.checked.iter().any(|&c| c) {
+        if info.checked.iter().chain(&info.choice).any(|&c| c) {
             self.automaton(nfa, "c", Mode::Copy, Some(&info))?;
         }
         Ok(())
@@ -156,7 +160,11 @@ impl<'a> Emitter<'a> {
         let z = format!("m{s}z");
         self.edge(src, &z, reach(false));
         if self.created.insert(z.clone()) {
-            self.edge(&z, "end", assign(Expr::name("player"), Expr::name("keeper")));
+            self.edge(
+                &z,
+                "end",
+                assign(Expr::name("player"), Expr::name("keeper")),
+            );
         }
     }
 
@@ -265,7 +273,10 @@ impl<'a> Emitter<'a> {
         let mut steps: Vec<Step> = Vec::new();
         if tagged && leaf.modifier() > 0 {
             steps.push(vec![Label::TagVariable(Name::new(&self.d.coord))]);
-            steps.push(vec![Label::Tag(Name::new(format!("index_{}", leaf.modifier())))]);
+            steps.push(vec![Label::Tag(Name::new(format!(
+                "index_{}",
+                leaf.modifier()
+            )))]);
         }
         if let Leaf::Switch(target, _) = leaf {
             let target = target.map(|p| self.d.players[p as usize].clone());
@@ -300,6 +311,12 @@ impl<'a> Emitter<'a> {
                     Ok(())
                 }
             }
+        } else if mode == Mode::Main && info.is_some_and(|i| i.choice[t as usize]) {
+            let Leaf::Move(r) = leaf else {
+                unreachable!("a choice moves")
+            };
+            self.keeper_choice(src, t, to, *r);
+            Ok(())
         } else {
             match self.leaf_steps(leaf)? {
                 None => Ok(()),
@@ -336,6 +353,57 @@ impl<'a> Emitter<'a> {
             from = next;
         }
         Ok(())
+    }
+
+    /// The keeper choosing a vertex among many (relation `r`, in state `t`
+    /// reached at node `to`). RBG's keeper takes its first legal move and a
+    /// proper game's keeper completion does not depend on it; an RG walk
+    /// would try every vertex, and a keeper loop (arimaa's copy of the
+    /// board) every order of them. So the vertices are tried one by one in
+    /// order (`@disjoint`), each behind a check that the keeper's move can
+    /// be completed from it, and the first such vertex is taken.
+    fn keeper_choice(&mut self, src: &str, t: u32, to: &str, r: usize) {
+        let pick = format!("{to}d");
+        self.edge(src, &pick, skip());
+        if !self.created.insert(pick.clone()) {
+            return;
+        }
+        let rel = self.low.relations[r].clone();
+        let n = rel.len();
+        let mut is_target = vec![false; n];
+        for row in &rel {
+            for &v in row {
+                is_target[v as usize] = true;
+            }
+        }
+        let cn = self.d.coord.clone();
+        let coord = || Expr::name(&cn);
+        let starts: Vec<bool> = rel.iter().map(|row| !row.is_empty()).collect();
+        let start_test = self.d.vertex_test(&starts);
+        let accept = self.copy_accept.clone();
+        let mut targets = Vec::new();
+        for v in (0..n).filter(|&v| is_target[v]) {
+            let name = self.d.vertices[v].clone();
+            let (check, chosen) = (format!("{to}s{v}"), format!("{to}v{v}"));
+            self.edge(
+                &pick,
+                &chosen,
+                Label::Reach {
+                    positive: true,
+                    from: Name::new(&check),
+                    to: Name::new(&accept),
+                },
+            );
+            targets.push(Name::new(&chosen));
+            self.edge(&chosen, to, assign(coord(), Expr::name(&name)));
+            // The check: the move from the old vertex to `v` is allowed,
+            // and the keeper's move goes on from there.
+            let test = cmp(Expr::name(&start_test).at(coord()), Expr::name("1"), true);
+            let moved = format!("{check}m");
+            self.edge(&check, &moved, test);
+            self.edge(&moved, &format!("c{t}"), assign(coord(), Expr::name(&name)));
+        }
+        self.disjoint.push((pick, targets));
     }
 
     /// The labels of a non-switch leaf; `None` when it never holds.
@@ -435,20 +503,7 @@ impl<'a> Emitter<'a> {
                 }
                 steps
             }
-            Shape::General => {
-                let table = self.d.relation_table(&rel.clone());
-                let tmp = self.d.temp();
-                let null = Expr::name(&self.d.null);
-                vec![
-                    vec![Label::AssignAny {
-                        target: Expr::name(&tmp),
-                        ty: rg_lang::ast::Type::Ref(Name::new(&self.d.coord_ty)),
-                    }],
-                    vec![cmp(Expr::name(&table).at(coord()).at(Expr::name(&tmp)), one(), true)],
-                    vec![assign(coord(), Expr::name(&tmp))],
-                    vec![assign(Expr::name(&tmp), null)],
-                ]
-            }
+            Shape::Blocks(_) | Shape::Structural => unreachable!("split when lowered"),
         }
     }
 }
@@ -462,6 +517,9 @@ struct Info {
     sure: Vec<bool>,
     /// Per state: a move start whose move must be checked.
     checked: Vec<bool>,
+    /// Per state: a keeper's choice of a vertex among many (see
+    /// [`Emitter::keeper_choice`]).
+    choice: Vec<bool>,
     /// Per state: every modifier since the walk's start emitted tags, so
     /// (tags, `coord`) determine the variables at its node.
     tagged_since_start: Vec<bool>,
@@ -521,7 +579,9 @@ impl Info {
                 // `{? p} ... + {! p} ...`: one of the two holds.
                 for &a in next {
                     for &b in next {
-                        if let (Leaf::Pattern(false, x), Leaf::Pattern(true, y)) = (nfa.leaf(a), nfa.leaf(b)) {
+                        if let (Leaf::Pattern(false, x), Leaf::Pattern(true, y)) =
+                            (nfa.leaf(a), nfa.leaf(b))
+                        {
                             yes |= x == y && ok(a, &sure) && ok(b, &sure);
                         }
                     }
@@ -572,18 +632,20 @@ impl Info {
             }
         }
         let within = (0..n as u32)
+            .map(|t| t > 0 && pre[t as usize] && !untagged(t))
+            .collect();
+        let choice = (0..n as u32)
             .map(|t| {
                 t > 0
-                    && pre[t as usize]
-                    && !untagged(t)
-                    && !matches!(nfa.leaf(t), Leaf::Switch(..))
-                    && !matches!(nfa.leaf(t), Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::General))
+                    && ctx[t as usize] == KEEPER
+                    && matches!(nfa.leaf(t), Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::Uniform { .. }))
             })
             .collect();
         Info {
             ctx,
             sure,
             checked,
+            choice,
             tagged_since_start: post,
             tagged_within: within,
         }
@@ -594,7 +656,7 @@ impl Info {
     fn copy_states(&self, nfa: &Nfa) -> Vec<bool> {
         let mut seen = vec![false; nfa.states()];
         let mut stack: Vec<u32> = (0..nfa.states() as u32)
-            .filter(|&s| self.checked[s as usize])
+            .filter(|&s| self.checked[s as usize] || self.choice[s as usize])
             .collect();
         for &s in &stack {
             seen[s as usize] = true;

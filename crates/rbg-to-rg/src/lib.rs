@@ -93,6 +93,14 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
     let coord = em.d.coord.clone();
     let null = em.d.null.clone();
     let mut edges = std::mem::take(&mut em.edges);
+    let mut pragmas = vec![Pragma::TranslatedFromRbg];
+    for (node, targets) in std::mem::take(&mut em.disjoint) {
+        pragmas.push(Pragma::Disjoint {
+            exhaustive: false,
+            node: Name::new(node),
+            targets,
+        });
+    }
     if !edges.iter().any(|e| e.to.text == "end") {
         // RG requires `end` to be reachable as a graph; this edge never
         // passes (the current vertex is never null at the start).
@@ -114,7 +122,7 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         constants,
         variables,
         edges,
-        pragmas: vec![Pragma::TranslatedFromRbg],
+        pragmas,
     };
     add_repeats(&mut out, &em.repeat_ok, &coord)?;
     Ok(out)
@@ -125,7 +133,10 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
 fn add_repeats(game: &mut Game, ok: &[String], coord: &str) -> Result<(), TranslateError> {
     let text = rg_lang::print::print_game(game);
     let (_, checked) = rg_lang::parse_str(&text).map_err(|e| {
-        TranslateError(format!("internal error: the translation does not check: {}", e.message))
+        TranslateError(format!(
+            "internal error: the translation does not check: {}",
+            e.message
+        ))
     })?;
     let nodes = checked.nodes.clone();
     let model = rg_engine::GameModel::new(checked)
@@ -151,4 +162,3 @@ fn add_repeats(game: &mut Game, ok: &[String], coord: &str) -> Result<(), Transl
 pub fn translate_text(game: &rbg_lang::Game) -> Result<String, TranslateError> {
     translate(game).map(|g| rg_lang::print::print_game(&g))
 }
-

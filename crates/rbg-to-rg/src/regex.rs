@@ -129,21 +129,39 @@ impl Lowerer<'_> {
         glushkov(&re, leaves)
     }
 
-    /// A vertex-only rule as a leaf (or nothing / never).
+    /// A vertex-only rule as a leaf (or nothing / never); relations with
+    /// no compact form are split.
     fn moves(&mut self, rule: &Rule, leaves: &mut Vec<Leaf>) -> Re {
         let rel = self.eval.relation(rule);
         match shape(&rel) {
             Shape::Identity => Re::Eps,
             Shape::Never => Re::Empty,
-            _ => {
-                let n = self.out.relations.len();
-                let id = *self.relation_ids.entry(rel.clone()).or_insert(n);
-                if id == n {
-                    self.out.relations.push(rel);
+            Shape::Blocks(parts) => Re::Alt(
+                parts
+                    .into_iter()
+                    .map(|p| self.relation_leaf(p, leaves))
+                    .collect(),
+            ),
+            Shape::Structural => match rule {
+                Rule::Concat(parts) => {
+                    Re::Cat(parts.iter().map(|p| self.moves(p, leaves)).collect())
                 }
-                leaf(leaves, Leaf::Move(id))
-            }
+                Rule::Alt(parts) => Re::Alt(parts.iter().map(|p| self.moves(p, leaves)).collect()),
+                Rule::Star(body) => Re::Star(Box::new(self.moves(body, leaves))),
+                Rule::Action(_) => unreachable!("shifts and patterns have compact relations"),
+            },
+            _ => self.relation_leaf(rel, leaves),
         }
+    }
+
+    /// A leaf moving by `rel`.
+    fn relation_leaf(&mut self, rel: Relation, leaves: &mut Vec<Leaf>) -> Re {
+        let n = self.out.relations.len();
+        let id = *self.relation_ids.entry(rel.clone()).or_insert(n);
+        if id == n {
+            self.out.relations.push(rel);
+        }
+        leaf(leaves, Leaf::Move(id))
     }
 
     fn number(&mut self, depth: usize) -> u32 {
@@ -174,9 +192,7 @@ impl Lowerer<'_> {
                     let n = self.number(depth);
                     leaf(leaves, Leaf::Switch(*p, n))
                 }
-                Action::Compare(l, op, r) => {
-                    leaf(leaves, Leaf::Compare(l.clone(), *op, r.clone()))
-                }
+                Action::Compare(l, op, r) => leaf(leaves, Leaf::Compare(l.clone(), *op, r.clone())),
                 Action::Pattern { negated, rule } => {
                     let id = match self.pattern_rules.iter().position(|r| r == &**rule) {
                         Some(id) => id,
@@ -264,10 +280,8 @@ fn go(re: &Re, follow: &mut [Vec<u32>]) -> (bool, Vec<u32>, Vec<u32>) {
             (n, f, l)
         }
         Re::Cat(parts) => {
-            // An empty part makes the whole concatenation empty.
-            if parts.iter().any(|p| matches!(p, Re::Empty)) {
-                return (false, vec![], vec![]);
-            }
+            // An empty part stops the concatenation there, but the actions
+            // before it stay (`->> {}`: a switch, then no move).
             let (mut n, mut f, mut l) = (true, Vec::new(), Vec::new());
             for p in parts {
                 let (pn, pf, pl) = go(p, follow);
