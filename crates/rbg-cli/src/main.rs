@@ -38,7 +38,7 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Show a recorded game move by move.
     Replay(cmd::replay::ReplayArgs),
-    /// Print a description translated to another language (`.hrg` to RG).
+    /// Print a description translated to another language (`.rbg`, `.hrg` to RG).
     Translate(cmd::translate::TranslateArgs),
 }
 

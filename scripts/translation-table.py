@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The RBG -> RG translation table over the RBG suite (issue 13, item 4-5).
+
+    scripts/translation-table.py [--seconds S] [--rounds R] [--perft-log LOG] [GAME...]
+
+For every suite game (or the GAMEs named): whether `rbg translate GAME --to rg`
+succeeds and its CPU time, and the RG engine's speed on the translation relative
+to the RBG engines on the original: `rbg bench` of the `.rg`, of the `.rbg`
+with `--engine interp` and with the default native engine, alternated R
+rounds of S seconds each, rates in playouts per CPU second of the bench loop
+(`playouts_per_cpu_s`, so a loaded machine does not skew the ratio).
+
+The perft column comes from the translation's perft test, whose output
+(`--nocapture`) is LOG:
+    cargo test -p rbg-to-rg --test suite -- --include-ignored --nocapture \\
+        2>&1 | tee perft.log
+(`RG_PERFT_MAX_SECONDS=X` leaves out the lines above X reference seconds).
+Prints a markdown table.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import resource
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUITE = os.environ.get("RBG_SUITE", os.path.join(ROOT, "..", "shared", "rbg-suite"))
+RBG = os.path.join(ROOT, "target", "release", "rbg")
+
+
+def games():
+    with open(os.path.join(SUITE, "perft.tsv")) as f:
+        names = [line.split("\t")[0] for line in f.read().splitlines()[1:] if line]
+    return list(dict.fromkeys(names))
+
+
+def perft_results(log):
+    """{game: [(depth, ok, ref_seconds)]} from the test's output."""
+    out = {}
+    if not log:
+        return out
+    pat = re.compile(r"^perft (\S+) depth (\d+): (\d+) leaves, expected (\d+) \(reference ([\d.]+) s\)")
+    with open(log) as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                g, d, got, want, ref = m.groups()
+                out.setdefault(g, []).append((int(d), got == want, float(ref)))
+    return out
+
+
+def bench(args, path, seconds):
+    """(playouts, cpu seconds) of one bench run, or None with the error."""
+    p = subprocess.run(
+        ["nice", RBG, *args, "bench", path, "--seconds", str(seconds), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if p.returncode != 0:
+        return None, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "failed"
+    j = json.loads(p.stdout)
+    return (j["playouts"], j["cpu_seconds"] or j["seconds"]), None
+
+
+def perft_cell(rows):
+    if not rows:
+        return "not run"
+    bad = [d for d, ok, _ in rows if not ok]
+    quick = sorted(d for d, _, r in rows if r <= 2)
+    slow = sorted(d for d, _, r in rows if r > 2)
+    text = f"1-{max(quick)}" if quick else ""
+    if slow:
+        text += f" (+{','.join(map(str, slow))})"
+    return ("DIFFERS at " + ",".join(map(str, bad)) + "; " if bad else "equal ") + text
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--perft-log")
+    ap.add_argument("games", nargs="*")
+    a = ap.parse_args()
+    subprocess.run(["nice", "cargo", "build", "--release", "-q", "-p", "rbg-cli"], cwd=ROOT, check=True)
+    perft = perft_results(a.perft_log)
+    tmp = tempfile.mkdtemp()
+    print("| game | translates (s) | perft equal (depths) | RG/RBG interp | RG/RBG native | RG playouts/CPU s |")
+    print("|---|---|---|---:|---:|---:|")
+    for g in a.games or games():
+        src = os.path.join(SUITE, "games", g)
+        rg = os.path.join(tmp, os.path.basename(g)[:-4] + ".rg")
+        t = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(rg, "w") as out:
+            p = subprocess.run(["nice", RBG, "translate", src, "--to", "rg"], stdout=out, stderr=subprocess.PIPE, text=True)
+        u = resource.getrusage(resource.RUSAGE_CHILDREN)
+        took = u.ru_utime + u.ru_stime - t.ru_utime - t.ru_stime
+        if p.returncode != 0:
+            print(f"| {g} | no: {p.stderr.strip()} | | | | |", flush=True)
+            continue
+        runs = {"rg": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
+        errors = {}
+        for _ in range(a.rounds):
+            for key, args, path in [("rg", [], rg), ("interp", ["--engine", "interp"], src), ("native", [], src)]:
+                if key in errors:
+                    continue
+                r, err = bench(args, path, a.seconds)
+                if r is None:
+                    errors[key] = err
+                else:
+                    runs[key][0] += r[0]
+                    runs[key][1] += r[1]
+        rate = {k: (v[0] / v[1] if v[1] > 0 and v[0] > 0 else None) for k, v in runs.items()}
+
+        def ratio(k):
+            if "rg" in errors:
+                return "RG error: " + errors["rg"]
+            if k in errors:
+                return "error: " + errors[k]
+            if rate["rg"] is None or rate[k] is None:
+                return "no playout"
+            return f"{rate['rg'] / rate[k]:.2f}"
+
+        rg_rate = f"{rate['rg']:.1f}" if rate["rg"] else "-"
+        print(f"| {g} | yes ({took:.2f}) | {perft_cell(perft.get(g))} | {ratio('interp')} | {ratio('native')} | {rg_rate} |", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
