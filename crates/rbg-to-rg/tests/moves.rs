@@ -25,12 +25,12 @@ fn same_plays(name: &str, plays: u64, max_len: usize) {
     let Some(dir) = common::suite() else { return };
     let ast = common::game(&dir, name);
     let rg = common::translated(name, &ast);
-    let rbg = rbg_engine::GameModel::new(ast.clone());
+    let rbg = rbg_engine::GameModel::new(ast.clone()).unwrap();
     let mut rng = SmallRng::seed_from_u64(7);
     let (mut rr, mut gr) = (rbg.reasoner(), Game::reasoner(&rg));
     let (mut rm, mut gm) = (MoveList::default(), MoveList::default());
     for _ in 0..plays {
-        let Ok(mut rs) = Game::initial_state(&rbg);
+        let mut rs = Game::initial_state(&rbg).unwrap();
         let mut gs = Game::initial_state(&rg).unwrap();
         for ply in 0..max_len {
             // RBG ends a game when the player on move has no move; the
@@ -38,7 +38,7 @@ fn same_plays(name: &str, plays: u64, max_len: usize) {
             rm.clear();
             gm.clear();
             if Game::turn(&rbg, &rs) != Turn::Over {
-                let Ok(()) = gg_core::Reasoner::legal_moves(&mut rr, &rs, &mut rm);
+                gg_core::Reasoner::legal_moves(&mut rr, &rs, &mut rm).unwrap();
             }
             if Game::turn(&rg, &gs) != Turn::Over {
                 gr.legal_moves(&gs, &mut gm)
@@ -66,7 +66,7 @@ fn same_plays(name: &str, plays: u64, max_len: usize) {
                 .iter()
                 .position(|m| Game::move_text(&rg, m) == text)
                 .unwrap();
-            let Ok(()) = gg_core::Reasoner::apply(&mut rr, &mut rs, rm.get(i));
+            gg_core::Reasoner::apply(&mut rr, &mut rs, rm.get(i)).unwrap();
             gr.apply(&mut gs, gm.get(j)).unwrap();
         }
         assert_eq!(Game::scores(&rbg, &rs), Game::scores(&rg, &gs), "{name}");
