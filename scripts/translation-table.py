@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The RBG -> RG translation table over the RBG suite (issue 13, item 4-5).
 
-    scripts/translation-table.py [--seconds S] [--rounds R] [--perft-log LOG] [GAME...]
+    scripts/translation-table.py [--seconds S] [--rounds R] [--perft-log LOG] [--no-build] [GAME...]
 
 For every suite game (or the GAMEs named): whether `rbg translate GAME --to rg`
 succeeds and its CPU time, and the RG engine's speed on the translation relative
 to the RBG engines on the original: `rbg bench` of the `.rg`, of the `.rbg`
-with `--engine interp` and with the default native engine, alternated R
+with `--engine interp` and with `--engine native`, alternated R
 rounds of S seconds each, rates in playouts per CPU second of the bench loop
 (`playouts_per_cpu_s`, so a loaded machine does not skew the ratio).
 
@@ -84,9 +84,11 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--perft-log")
+    ap.add_argument("--no-build", action="store_true", help="use target/release/rbg as it is")
     ap.add_argument("games", nargs="*")
     a = ap.parse_args()
-    subprocess.run(["nice", "cargo", "build", "--release", "-q", "-p", "rbg-cli"], cwd=ROOT, check=True)
+    if not a.no_build:
+        subprocess.run(["nice", "cargo", "build", "--release", "-q", "-p", "rbg-cli"], cwd=ROOT, check=True)
     perft = perft_results(a.perft_log)
     tmp = tempfile.mkdtemp()
     print("| game | translates (s) | perft equal (depths) | RG/RBG interp | RG/RBG native | RG playouts/CPU s |")
@@ -105,7 +107,7 @@ def main():
         runs = {"rg": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
         errors = {}
         for _ in range(a.rounds):
-            for key, args, path in [("rg", [], rg), ("interp", ["--engine", "interp"], src), ("native", [], src)]:
+            for key, args, path in [("rg", [], rg), ("interp", ["--engine", "interp"], src), ("native", ["--engine", "native"], src)]:
                 if key in errors:
                     continue
                 r, err = bench(args, path, a.seconds)
