@@ -24,6 +24,7 @@ class Policy:
     """Masked softmax policy: tanh hidden layer, Adam updates."""
 
     def __init__(self, n_in, n_out, hidden, rng):
+        """Random weights for ``n_in`` inputs and ``n_out`` actions."""
         self.p = {
             "w1": rng.normal(0, 1 / np.sqrt(n_in), (n_in, hidden)),
             "b1": np.zeros(hidden),
@@ -93,8 +94,12 @@ def evaluate(path, policy, games, seed):
     return (result == 1).mean(), (result == 0.5).mean(), (result == 0).mean()
 
 
-def train(path, seconds, batch, seed):
-    """Trains for ``seconds``; returns the policy and the games played."""
+def train(path, seconds=None, batch=256, seed=0, updates=None):
+    """Trains until ``seconds`` have passed or ``updates`` updates are done
+    (whichever comes first; with only ``updates`` the result depends on
+    ``seed`` alone); returns the policy and the games played."""
+    if seconds is None and updates is None:
+        raise ValueError("give seconds or updates")
     rng = np.random.default_rng(seed)
     env = rbg.VecEnv(path, batch, seed=seed, threads=1)
     game = rbg.load_game(path)
@@ -103,9 +108,11 @@ def train(path, seconds, batch, seed):
     obs, masks = env.reset()
     traj = [[] for _ in range(batch)]
     buf_obs, buf_masks, buf_acts, buf_ret = [], [], [], []
-    baseline, games = 0.0, 0
+    baseline, games, done = 0.0, 0, 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while (seconds is None or time.perf_counter() - start < seconds) and (
+        updates is None or done < updates
+    ):
         players = env.current_players()
         acts = env.random_actions()
         mine = np.flatnonzero(players == seat)
@@ -131,10 +138,12 @@ def train(path, seconds, batch, seed):
                 np.array(buf_obs), np.array(buf_masks), np.array(buf_acts), ret - baseline
             )
             buf_obs, buf_masks, buf_acts, buf_ret = [], [], [], []
+            done += 1
     return policy, games
 
 
 def main():
+    """Command line: evaluates, trains, evaluates again and prints both."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=str(DEFAULT))
     ap.add_argument("--seconds", type=float, default=60.0)

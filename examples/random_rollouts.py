@@ -26,6 +26,7 @@ def rollout(game, rng):
 
 
 def main():
+    """Command line: plays the games and prints the averages."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("--games", type=int, default=1000)

@@ -22,6 +22,7 @@ class RolloutWorker:
     """A batch of games on one Ray worker."""
 
     def __init__(self, path, envs, seed):
+        """``envs`` games of ``path`` seeded by ``seed``."""
         self.env = rbg.VecEnv(path, envs, seed=seed, threads=1)
         self.obs, self.masks = self.env.reset()
         self.open = [[] for _ in range(envs)]
@@ -86,6 +87,7 @@ def run(path, workers=2, envs=64, iterations=3, steps=50, address=None, seed=0):
 
 
 def main():
+    """Command line: runs the rollouts and prints the totals."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("--workers", type=int, default=2)

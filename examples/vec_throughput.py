@@ -1,38 +1,63 @@
 """States per second of ``rbg.VecEnv`` stepped with random actions, to put
-next to ``rbg bench`` (player moves per second; one move may take several
-actions).
+next to ``rbg bench`` (``scripts/vec-vs-bench.py`` runs the two alternately).
+
+A *state* is a player move, as ``rbg bench`` counts them; a move may take
+several actions (split moves). Rates are per wall-clock second and per CPU
+second of this process (all its threads).
 
     python examples/vec_throughput.py games/ticTacToe.rbg --envs 256 --threads 1 --seconds 10
 """
 
 import argparse
+import json
 import time
 
 import rbg
 
 
+def measure(game, envs=256, threads=1, seconds=10.0, seed=1):
+    """Steps ``envs`` games with random actions for ``seconds``; returns a
+    dict of counts (``states``, ``actions``, ``games``) and the wall-clock
+    and CPU seconds they took."""
+    env = rbg.VecEnv(game, envs, seed=seed, threads=threads)
+    env.reset()
+    moves0, games0 = env.counts()
+    steps = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall0 < seconds:
+        for _ in range(10):
+            env.step(env.random_actions())
+        steps += 10
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    moves, games = env.counts()
+    return {
+        "states": moves - moves0,
+        "actions": steps * envs,
+        "games": games - games0,
+        "seconds": wall,
+        "cpu_seconds": cpu,
+    }
+
+
 def main():
+    """Command line: prints the rates (or one JSON object with ``--json``)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    env = rbg.VecEnv(args.game, args.envs, seed=args.seed, threads=args.threads)
-    env.reset()
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
-        for _ in range(10):
-            env.step(env.random_actions())
-        steps += 10
-    secs = time.perf_counter() - start
-    moves, games = env.counts()
+    r = measure(args.game, args.envs, args.threads, args.seconds, args.seed)
+    if args.json:
+        print(json.dumps(r))
+        return
     print(
         f"vecenv {args.game}: {args.envs} envs, {args.threads} thread(s): "
-        f"{moves / secs:.0f} states/s ({steps * args.envs / secs:.0f} actions/s, "
-        f"{games / secs:.1f} games/s)"
+        f"{r['states'] / r['seconds']:.0f} states/s, "
+        f"{r['states'] / r['cpu_seconds']:.0f} states per CPU second "
+        f"({r['actions'] / r['seconds']:.0f} actions/s, {r['games'] / r['seconds']:.1f} games/s)"
     )
 
 

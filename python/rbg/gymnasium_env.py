@@ -42,6 +42,7 @@ class GymEnv(gym.Env):
         self._policy = None
 
     def _opponent_action(self):
+        """The opponent's action in the current state."""
         if callable(self._policy):
             return int(self._policy(self.state))
         legal = self.state.legal_actions()
@@ -57,6 +58,7 @@ class GymEnv(gym.Env):
             self.state.apply_action(self._opponent_action())
 
     def _observation(self):
+        """The learner's observation and ``info`` with the action mask."""
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if self.state.current_player() == self.player:
             mask[self.state.legal_actions()] = 1

@@ -67,10 +67,13 @@ class AecEnv(AECEnv):
         self.agent_selection = self._selected()
 
     def _selected(self):
+        """The agent to act (the first when chance or nobody is to move)."""
         p = self.state.current_player()
         return self.agents[p] if p >= 0 else self.agents[0]
 
     def _finish_if_over(self):
+        """Sets the rewards and terminations at the end, truncations past
+        ``max_actions``."""
         if self.state.is_terminal():
             for a, r in zip(self.possible_agents, self.state.returns()):
                 self.rewards[a] = float(r)

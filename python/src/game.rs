@@ -112,6 +112,7 @@ impl Game {
         py.detach(move || g.perft(depth)).map_err(py_err)
     }
 
+    /// Players, action space and observation size.
     fn __repr__(&self) -> String {
         let names: Vec<String> = (0..self.inner.num_players())
             .map(|p| self.inner.player_name(p))
@@ -124,6 +125,7 @@ impl Game {
         )
     }
 
+    /// Pickled as its description's text (and language).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let load = py.import("rbg")?.getattr("load_game")?;
@@ -196,6 +198,18 @@ impl State {
         }
     }
 
+    /// The engine's legal moves that the actions of this turn so far
+    /// still allow (every legal move at the start of a turn), as move
+    /// texts in the language's notation; empty when the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        self.inner.legal_moves()
+    }
+
+    /// `len(legal_moves())`, without making the texts.
+    fn num_legal_moves(&self) -> usize {
+        self.inner.num_legal_moves()
+    }
+
     /// A numpy bool array of length `num_distinct_actions()`, true at the
     /// legal actions.
     #[pyo3(signature = (player=None))]
@@ -262,10 +276,12 @@ impl State {
         }
     }
 
+    /// A copy of the state (as `clone`).
     fn __copy__(&self, py: Python<'_>) -> State {
         self.clone_state(py)
     }
 
+    /// A copy of the state (as `clone`).
     fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> State {
         self.clone_state(py)
     }
@@ -321,6 +337,7 @@ impl State {
         self.inner.render()
     }
 
+    /// Player to choose, moves and actions played.
     fn __repr__(&self) -> String {
         format!(
             "<rbg.State player={} moves={} actions={}>",
@@ -330,6 +347,7 @@ impl State {
         )
     }
 
+    /// Pickled as its game and its action history.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let restore = self.game.bind(py).getattr("deserialize_state")?;
         (restore, (self.serialize(),)).into_pyobject(py)

@@ -101,6 +101,7 @@ impl Agent {
         py.detach(move || a.act(s)).map_err(py_err)
     }
 
+    /// The agent's action in `state` (as `step`).
     fn __call__(&self, py: Python<'_>, state: &State) -> PyResult<u32> {
         self.step(py, state)
     }

@@ -1,12 +1,16 @@
 """``rbg.VecEnv``: shapes, resets, determinism."""
 
 import numpy as np
+import pytest
 
 import rbg
+from conftest import RG_EXAMPLES, suite_games
 
 
-def run(path, seed, threads, steps=80):
-    env = rbg.VecEnv(path, 16, seed=seed, threads=threads)
+def run(path, seed, threads, steps=80, n=16):
+    """Steps ``n`` games with the VecEnv's random actions; returns the
+    VecEnv and every frame."""
+    env = rbg.VecEnv(path, n, seed=seed, threads=threads)
     obs, masks = env.reset()
     out = [(obs, masks)]
     for _ in range(steps):
@@ -16,6 +20,7 @@ def run(path, seed, threads, steps=80):
 
 
 def test_shapes_and_resets(ttt_path):
+    """Array shapes and types; finished games report returns and restart."""
     game = rbg.load_game(ttt_path)
     env, frames = run(ttt_path, 1, 1)
     obs, masks = frames[0]
@@ -35,17 +40,35 @@ def test_shapes_and_resets(ttt_path):
     assert set(env.current_players()) <= {0, 1}
 
 
+def same_frames(a, b):
+    """Whether two runs gave equal frames."""
+    return all(all(np.array_equal(x, y) for x, y in zip(fa, fb)) for fa, fb in zip(a, b))
+
+
+def determinism_games(ttt_path):
+    """Tic-tac-toe, chess (moves of two actions) and dice race (chance)."""
+    games = {p.name: str(p) for p in suite_games()}
+    out = [ttt_path, games.get("chess.rbg")]
+    dice = RG_EXAMPLES / "dicerace.rg"
+    out.append(str(dice) if dice.exists() else None)
+    return [g for g in out if g]
+
+
 def test_same_seed_same_games_whatever_the_threads(ttt_path):
-    _, a = run(ttt_path, 7, 1)
-    _, b = run(ttt_path, 7, 2)
-    _, c = run(ttt_path, 8, 1)
-    same = all(all(np.array_equal(x, y) for x, y in zip(fa, fb)) for fa, fb in zip(a, b))
-    assert same
-    differ = any(not np.array_equal(fa[0], fc[0]) for fa, fc in zip(a, c))
-    assert differ
+    """A seed fixes the games (chance included), whatever the threads."""
+    for path in determinism_games(ttt_path):
+        env, a = run(path, 7, 1, n=13)
+        _, b = run(path, 7, 3, n=13)
+        _, again = run(path, 7, 2, n=13)
+        _, c = run(path, 8, 1, n=13)
+        assert same_frames(a, b) and same_frames(a, again), path
+        assert not same_frames(a, c), path
+        assert env.counts()[1] > 0 or "chess" in path
 
 
 def test_illegal_actions_are_refused(ttt_path):
+    """An illegal action or a wrong number of actions raises ValueError and
+    changes nothing."""
     env = rbg.VecEnv(ttt_path, 2, seed=0, threads=1)
     env.reset()
     try:
@@ -60,3 +83,5 @@ def test_illegal_actions_are_refused(ttt_path):
         pass
     else:
         raise AssertionError("wrong number of actions accepted")
+    with pytest.raises(ValueError):
+        rbg.VecEnv(ttt_path, 0)

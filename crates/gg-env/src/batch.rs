@@ -64,6 +64,13 @@ impl std::fmt::Display for BatchError {
     }
 }
 
+/// What a chunk of games is stepped with: a reasoner and a state for
+/// observations of moves in progress.
+struct Worker<G: Spec> {
+    r: G::Reasoner,
+    scratch: Option<G::State>,
+}
+
 struct Slot<G: Spec> {
     d: Decision<G>,
     rng: SmallRng,
@@ -76,8 +83,8 @@ pub struct Batch<G: Spec> {
     game: G,
     initial: Decision<G>,
     slots: Vec<Slot<G>>,
-    /// One reasoner per chunk of games.
-    workers: Vec<G::Reasoner>,
+    /// One worker per chunk of games.
+    workers: Vec<Worker<G>>,
     chunk: usize,
     pool: Option<rayon::ThreadPool>,
     obs_len: usize,
@@ -122,7 +129,12 @@ impl<G: Spec> Batch<G> {
                 games: 0,
             })
             .collect();
-        let workers = (0..n.div_ceil(chunk)).map(|_| game.reasoner()).collect();
+        let workers = (0..n.div_ceil(chunk))
+            .map(|_| Worker {
+                r: game.reasoner(),
+                scratch: None,
+            })
+            .collect();
         let obs_len = game.observation_layout().iter().map(|s| s.len()).sum();
         Ok(Batch {
             game: game.clone(),
@@ -182,14 +194,22 @@ impl<G: Spec> Batch<G> {
         self.run(Some(actions))
     }
 
-    /// A uniformly random legal action in every game (from the games' own
-    /// generators).
+    /// A random legal action in every game (from the games' own
+    /// generators), each with the probability that a uniformly random
+    /// legal move takes it: so random actions play uniformly random moves,
+    /// as `rbg bench`'s playouts do.
     pub fn random_actions(&mut self) -> Vec<u32> {
         self.slots
             .iter_mut()
             .map(|s| {
-                let acts = s.d.actions();
-                acts[s.rng.gen_range(0..acts.len())].0
+                let mut k = s.rng.gen_range(0..s.d.num_candidates() as u32);
+                for &(a, n) in s.d.actions() {
+                    if k < n {
+                        return a;
+                    }
+                    k -= n;
+                }
+                unreachable!("the actions' counts add up to the candidates")
             })
             .collect()
     }
@@ -221,7 +241,7 @@ impl<G: Spec> Batch<G> {
             .zip(f.dones.chunks_mut(c).zip(f.players.chunks_mut(c)))
             .enumerate()
             .map(
-                |(k, (((((slots, r), obs), masks), rewards), (dones, players)))| {
+                |(k, (((((slots, w), obs), masks), rewards), (dones, players)))| {
                     let acts = actions.map(|a| &a[k * c..(k * c + slots.len())]);
                     let out = Out {
                         obs,
@@ -232,7 +252,7 @@ impl<G: Spec> Batch<G> {
                     };
                     Task {
                         slots,
-                        r,
+                        w,
                         actions: acts,
                         out,
                     }
@@ -264,10 +284,10 @@ impl<G: Spec> Batch<G> {
     }
 }
 
-/// A chunk of games, its reasoner, actions and part of the frame.
+/// A chunk of games, its worker, actions and part of the frame.
 struct Task<'a, G: Spec> {
     slots: &'a mut [Slot<G>],
-    r: &'a mut G::Reasoner,
+    w: &'a mut Worker<G>,
     actions: Option<&'a [u32]>,
     out: Out<'a>,
 }
@@ -318,10 +338,11 @@ fn run_chunk<G: Spec>(
 ) -> Result<(), StepError<G::Error>> {
     let Task {
         slots,
-        r,
+        w,
         actions,
         out,
     } = t;
+    let Worker { r, scratch } = w;
     let mut scores = vec![0.0f64; z.players];
     for (i, s) in slots.iter_mut().enumerate() {
         match actions {
@@ -347,7 +368,7 @@ fn run_chunk<G: Spec>(
             unreachable!("restarted games have a player on move")
         };
         out.players[i] = p as i32;
-        s.d.observe(game, p, &mut out.obs[i * z.obs..(i + 1) * z.obs]);
+        s.d.observe(game, p, &mut out.obs[i * z.obs..(i + 1) * z.obs], scratch);
         s.d.write_mask(&mut out.masks[i * z.actions..(i + 1) * z.actions]);
     }
     Ok(())

@@ -137,18 +137,35 @@ impl<G: Spec> Decision<G> {
             d -= 1;
         }
         self.depth = d;
+        // Candidates taking the same action are usually adjacent and in
+        // increasing or decreasing order (engines find moves vertex by
+        // vertex): count runs, and sort only when the order is mixed.
+        let (mut up, mut down) = (true, true);
         for &i in &self.alive {
             let id = Self::key(game, self.moves.get(i as usize), d);
-            self.actions.push((id, 1));
-        }
-        self.actions.sort_unstable();
-        self.actions.dedup_by(|b, a| {
-            let same = a.0 == b.0;
-            if same {
-                a.1 += b.1;
+            match self.actions.last_mut() {
+                Some(last) if last.0 == id => last.1 += 1,
+                last => {
+                    if let Some(l) = last {
+                        up &= l.0 < id;
+                        down &= l.0 > id;
+                    }
+                    self.actions.push((id, 1));
+                }
             }
-            same
-        });
+        }
+        if down && !up {
+            self.actions.reverse();
+        } else if !up {
+            self.actions.sort_unstable();
+            self.actions.dedup_by(|b, a| {
+                let same = a.0 == b.0;
+                if same {
+                    a.1 += b.1;
+                }
+                same
+            });
+        }
     }
 
     /// Applies action `a`; when it completes a move, plays the move and
@@ -157,15 +174,31 @@ impl<G: Spec> Decision<G> {
         if self.turn == Turn::Over {
             return Err(StepError::Over);
         }
-        if self.actions.binary_search_by_key(&a, |x| x.0).is_err() {
+        let Ok(k) = self.actions.binary_search_by_key(&a, |x| x.0) else {
             return Err(StepError::Illegal(a));
+        };
+        let (moves, depth, game) = (&self.moves, self.depth, r.game());
+        let key = |i: u32, d: usize| Self::key(game, moves.get(i as usize), d);
+        let keep = self.actions[k].1 as usize;
+        if keep == 1 {
+            // The one candidate taking `a` completes the move.
+            let i = self.alive.iter().position(|&i| key(i, depth) == a);
+            let i = self.alive[i.expect("a listed action has a candidate")] as usize;
+            self.play(r, i)?;
+            return Ok(());
         }
-        if let Some(m) = self.completed_by(r.game(), a) {
-            self.play(r, m)?;
+        if keep != self.alive.len() {
+            self.alive.retain(|&i| key(i, depth) == a);
+        }
+        // Complete when the action ends the move, keeps one candidate, or
+        // keeps candidates that all end right after it (the same choices).
+        let end = Self::end_action(game);
+        let done = a == end
+            || self.alive.len() == 1
+            || self.alive.iter().all(|&i| key(i, depth + 1) == end);
+        if done {
+            self.play(r, self.alive[0] as usize)?;
         } else {
-            let (moves, depth, game) = (&self.moves, self.depth, r.game());
-            self.alive
-                .retain(|&i| Self::key(game, moves.get(i as usize), depth) == a);
             self.depth += 1;
             self.settle(r.game());
         }
@@ -257,17 +290,40 @@ impl<G: Spec> Decision<G> {
         self.alive.len() == self.moves.len()
     }
 
-    /// Writes `viewer`'s observation into `out` (zeroed, of the layout's
-    /// length).
-    pub fn observe(&self, game: &G, viewer: usize, out: &mut [f32]) {
+    /// The state with the move in progress applied as far as the engine
+    /// shows it ([`Spec::apply_prefix`]): the base state, or `scratch`
+    /// made so.
+    pub fn shown_state<'a>(&'a self, game: &G, scratch: &'a mut Option<G::State>) -> &'a G::State {
         let prefix = self.prefix();
-        let partial;
-        let state = if prefix.is_empty() {
-            &self.base
-        } else {
-            partial = game.partial(&self.base, prefix);
-            &partial
+        if prefix.is_empty() {
+            return &self.base;
+        }
+        let s = match scratch {
+            Some(s) => {
+                s.clone_from(&self.base);
+                s
+            }
+            None => scratch.insert(self.base.clone()),
         };
+        if game.apply_prefix(s, prefix) {
+            s
+        } else {
+            &self.base
+        }
+    }
+
+    /// Writes `viewer`'s observation into `out` (zeroed, of the layout's
+    /// length); `scratch` holds a state for the move in progress (reused
+    /// from call to call).
+    pub fn observe(
+        &self,
+        game: &G,
+        viewer: usize,
+        out: &mut [f32],
+        scratch: &mut Option<G::State>,
+    ) {
+        let prefix = self.prefix();
+        let state = self.shown_state(game, scratch);
         let view = View {
             state,
             prefix,

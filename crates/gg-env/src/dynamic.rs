@@ -118,6 +118,11 @@ pub trait DynState: Send + Sync {
     fn turn(&self) -> Turn;
     /// The legal actions, sorted.
     fn legal_actions(&self) -> Vec<u32>;
+    /// The engine's legal moves still possible in this turn (all of them
+    /// at its start), as move texts.
+    fn legal_moves(&self) -> Vec<String>;
+    /// How many legal moves [`DynState::legal_moves`] lists.
+    fn num_legal_moves(&self) -> usize;
     /// At a chance node: every action with its probability.
     fn chance_outcomes(&self) -> Vec<(u32, f64)>;
     /// Applies an action.
@@ -321,6 +326,16 @@ impl<G: Spec> DynState for EnvState<G> {
     fn legal_actions(&self) -> Vec<u32> {
         self.d.actions().iter().map(|a| a.0).collect()
     }
+    fn num_legal_moves(&self) -> usize {
+        self.d.num_candidates()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let moves = self.d.moves();
+        let texts = self.d.candidates().iter();
+        texts
+            .map(|&i| self.game.move_text(moves.get(i as usize)))
+            .collect()
+    }
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
         if self.d.turn() != Turn::Chance {
             return Vec::new();
@@ -360,7 +375,7 @@ impl<G: Spec> DynState for EnvState<G> {
     fn observation(&self, viewer: usize) -> Vec<f32> {
         let len = self.game.observation_layout().iter().map(|s| s.len()).sum();
         let mut out = vec![0.0; len];
-        self.d.observe(&self.game, viewer, &mut out);
+        self.d.observe(&self.game, viewer, &mut out, &mut None);
         out
     }
     fn action_to_string(&self, a: u32) -> String {
@@ -393,8 +408,9 @@ impl<G: Spec> DynState for EnvState<G> {
     }
     fn render(&self) -> String {
         let prefix = self.d.prefix();
-        let s = self.game.partial(self.d.base(), prefix);
-        let mut out = self.game.view(false).render(&s, self.d.turn());
+        let mut scratch = None;
+        let s = self.d.shown_state(&self.game, &mut scratch);
+        let mut out = self.game.view(false).render(s, self.d.turn());
         if !prefix.is_empty() {
             out.push_str(&format!("move so far: {}\n", self.game.move_text(prefix)));
         }

@@ -41,8 +41,8 @@ impl Spec for GameModel {
         (id < self.num_atoms()).then(|| self.symbol_name(id as u16).to_string())
     }
 
-    fn partial(&self, base: &State, _prefix: &[Atom]) -> State {
-        base.clone()
+    fn apply_prefix(&self, _s: &mut State, _prefix: &[Atom]) -> bool {
+        false
     }
 
     fn memory_len(&self) -> usize {

@@ -48,9 +48,10 @@ pub trait Spec: Game + Presented {
     /// The text of choice `id` in the language's move notation.
     fn action_text(&self, id: u32) -> Option<String>;
 
-    /// The state after the first atoms of a move (`prefix`), as far as the
-    /// engine can show a move in progress; `base` when it cannot.
-    fn partial(&self, base: &Self::State, prefix: &[Self::Atom]) -> Self::State;
+    /// Applies the first atoms of a move (`prefix`) to `s`, as far as the
+    /// engine can show a move in progress; `false` (and `s` unchanged) when
+    /// it cannot.
+    fn apply_prefix(&self, s: &mut Self::State, prefix: &[Self::Atom]) -> bool;
 
     /// Length of what the players remember of past moves (0 when the
     /// state tells everything they may know).
@@ -68,7 +69,8 @@ pub trait Spec: Game + Presented {
 
     /// Writes what `viewer` observes into `out` (of the layout's total
     /// length, all zeros on entry: only non-zero values are written).
-    /// `s` is a [`Spec::partial`] state, `prefix` the atoms applied so far
+    /// `s` is the state with the move in progress applied as far as
+    /// [`Spec::apply_prefix`] can, `prefix` the atoms applied so far
     /// in the move in progress, `turn` who is choosing, `memory` what
     /// [`Spec::remember`] kept.
     fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]);
@@ -115,12 +117,9 @@ impl Spec for GameModel {
         Some(self.move_text(&[atom]))
     }
 
-    fn partial(&self, base: &State, prefix: &[ModApp]) -> State {
-        let mut s = base.clone();
-        if !prefix.is_empty() {
-            self.apply_raw(&mut s, prefix);
-        }
-        s
+    fn apply_prefix(&self, s: &mut State, prefix: &[ModApp]) -> bool {
+        self.apply_raw(s, prefix);
+        true
     }
 
     fn observation_layout(&self) -> Vec<Segment> {

@@ -166,7 +166,7 @@ fn atom_ids_round_trip() {
         let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
         let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
         let mut obs = vec![0.0; len];
-        d.observe(&g, 0, &mut obs);
+        d.observe(&g, 0, &mut obs, &mut None);
         // One piece per vertex.
         let nv = g.num_vertices() as usize;
         let ones = obs[..g.description().pieces.len() * nv]

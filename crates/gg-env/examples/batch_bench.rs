@@ -1,0 +1,85 @@
+//! States per second of a [`Batch`] stepped with random actions next to
+//! flat Monte Carlo playouts ([`Playouts`], what `rbg bench` runs), in one
+//! process on one thread, alternating; for profiling the batch without
+//! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
+//!
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch]`
+//! (`batch`: the batch alone, for profiles).
+//!
+//! The batch is warmed up first until its games have ended once on
+//! average. With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
+//! the batch, then as many playout states as the batch made), for
+//! instruction counts under `valgrind --tool=callgrind`.
+
+use std::time::Instant;
+
+use gg_core::playout::Playouts;
+use gg_env::{Batch, Spec};
+use gg_games::{with_game, AnyGame, Language};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: batch_bench GAME [SECONDS] [ENVS] [ROUNDS]");
+        std::process::exit(2);
+    };
+    let num = |i: usize, d: f64| args.get(i).map_or(d, |s| s.parse().expect("a number"));
+    let (seconds, envs, rounds) = (num(2, 2.0), num(3, 256.0) as usize, num(4, 3.0) as usize);
+    let bytes = std::fs::read(path).expect("readable game");
+    let game = AnyGame::from_text(Language::of_path(path), path, &bytes).expect("valid game");
+    let only_batch = args.get(5).is_some_and(|a| a == "batch");
+    with_game!(&game, g => run(g, seconds, envs, rounds, only_batch));
+}
+
+/// States per second of the batch, then of playouts, `rounds` times.
+fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: bool) {
+    for round in 0..rounds.max(1) {
+        let mut b = Batch::new(g, envs, round as u64, 1).expect("batch");
+        b.reset().expect("reset");
+        // Warm up until every game has ended once on average, so that the
+        // games are spread over their lengths as in a long run (playouts
+        // measure whole games; starts of games can cost more or less).
+        let warm = Instant::now();
+        while b.counts().1 < envs as u64 && warm.elapsed().as_secs_f64() < 30.0 {
+            let a = b.random_actions();
+            b.step(&a).expect("step");
+        }
+        let (states0, _) = b.counts();
+        let start = Instant::now();
+        let mut steps = 0;
+        while if seconds > 0.0 {
+            start.elapsed().as_secs_f64() < seconds
+        } else {
+            steps < 1000
+        } {
+            let a = b.random_actions();
+            b.step(&a).expect("step");
+            steps += 1;
+        }
+        let batch_secs = start.elapsed().as_secs_f64();
+        let states = b.counts().0 - states0;
+        if only_batch {
+            println!("batch {:.0} states/s", states as f64 / batch_secs);
+            continue;
+        }
+        let mut p = Playouts::new(g, round as u64 + 1).expect("playouts");
+        let start = Instant::now();
+        while if seconds > 0.0 {
+            start.elapsed().as_secs_f64() < seconds
+        } else {
+            p.stats.states < states
+        } {
+            p.run_one().expect("playout");
+        }
+        let play_secs = start.elapsed().as_secs_f64();
+        let (b_rate, p_rate) = (
+            states as f64 / batch_secs,
+            p.stats.states as f64 / play_secs,
+        );
+        println!(
+            "batch {b_rate:.0} states/s ({:.2} actions per state), playouts {p_rate:.0} states/s, ratio {:.2}",
+            (steps * envs) as f64 / states as f64,
+            b_rate / p_rate
+        );
+    }
+}

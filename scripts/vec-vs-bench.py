@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""VecEnv throughput next to `rbg bench`, per CPU second, in one run.
+
+  scripts/vec-vs-bench.py [--rbg PATH] [--python PATH] [--seconds S] [--rounds R]
+                          [--envs N] [--core C] GAME...
+
+For every game the two take turns (rbg bench, VecEnv, rbg bench, ...), each
+in its own process on one thread (pinned to core C with --core):
+`rbg bench GAME --seconds S --json` (flat Monte Carlo: random playouts) and
+`examples/vec_throughput.py GAME --envs N --threads 1 --json` (N games
+stepped by `rbg.VecEnv` with random actions, driven from Python). Both count
+states as player moves. Rates are per CPU second (user+sys: `rbg bench`'s
+whole process, VecEnv's measured loop), which stays fair on a busy machine.
+Prints a markdown table of the medians and their ratio (VecEnv / bench).
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+
+def run(argv, core):
+    """Runs a command; returns its last output line and its CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = (["taskset", "-c", str(core)] if core is not None else []) + argv
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        sys.exit(f"failed ({out.returncode}): {' '.join(argv)}\n{out.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out.stdout.strip().splitlines()[-1], max(cpu, 1e-3)
+
+
+def bench(a, game, seed):
+    """`rbg bench`: states per CPU second."""
+    line, cpu = run([a.rbg, "bench", game, "--seconds", str(a.seconds), "--seed", str(seed), "--json"], a.core)
+    return json.loads(line)["states"] / cpu
+
+
+def vecenv(a, game, seed):
+    """VecEnv with random actions: states per CPU second."""
+    script = os.path.join(REPO, "examples", "vec_throughput.py")
+    argv = [a.python, script, game, "--envs", str(a.envs), "--threads", "1",
+            "--seconds", str(a.seconds), "--seed", str(seed), "--json"]
+    line, _ = run(argv, a.core)
+    r = json.loads(line)
+    return r["states"] / r["cpu_seconds"]
+
+
+def main():
+    """Command line."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="+")
+    ap.add_argument("--rbg", default=os.path.join(REPO, "target", "release", "rbg"))
+    ap.add_argument("--python", default=sys.executable, help="a Python with the rbg package")
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--envs", type=int, default=256)
+    ap.add_argument("--core", type=int, default=None)
+    a = ap.parse_args()
+    print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, median of states per CPU second\n")
+    print("| game | rbg bench | VecEnv | VecEnv / bench |")
+    print("|---|---:|---:|---:|")
+    ratios = []
+    for game in a.games:
+        b, v = [], []
+        for r in range(a.rounds):
+            b.append(bench(a, game, r + 1))
+            v.append(vecenv(a, game, r + 1))
+        ratio = statistics.median(x / y for x, y in zip(v, b))
+        ratios.append(ratio)
+        name = os.path.basename(game)
+        print(f"| {name} | {statistics.median(b):,.0f} | {statistics.median(v):,.0f} | {ratio:.2f} |", flush=True)
+    geo = statistics.geometric_mean(ratios)
+    print(f"\ngeometric mean of the ratios: {geo:.2f}")
+
+
+if __name__ == "__main__":
+    main()
