@@ -15,12 +15,18 @@ import time
 import rbg
 
 
-def measure(game, envs=256, threads=1, seconds=10.0, seed=1):
+def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0):
     """Steps ``envs`` games with random actions for ``seconds``; returns a
     dict of counts (``states``, ``actions``, ``games``) and the wall-clock
-    and CPU seconds they took."""
+    and CPU seconds they took. First warms up (at most ``warmup`` seconds)
+    until the games have ended once on average, so that they are spread
+    over their lengths as in a long run (``rbg bench`` plays whole games;
+    openings can cost more or less than the rest)."""
     env = rbg.VecEnv(game, envs, seed=seed, threads=threads)
     env.reset()
+    start = time.perf_counter()
+    while env.counts()[1] < envs and time.perf_counter() - start < warmup:
+        env.step(env.random_actions())
     moves0, games0 = env.counts()
     steps = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
