@@ -57,9 +57,10 @@ fn run(args: &[&str], input: &str, limit: Duration) -> Run {
 
 const LIMIT: Duration = Duration::from_secs(60);
 
-/// Every command that plays the game, with random agents where needed.
+/// Every command that plays the game, with random agents where needed,
+/// under each engine.
 fn playing_commands(path: &str) -> Vec<Vec<&str>> {
-    vec![
+    let commands = [
         vec!["perft", path, "3"],
         vec!["perft", path, "3", "--threads", "2"],
         vec!["bench", path, "--seconds", "1"],
@@ -75,8 +76,19 @@ fn playing_commands(path: &str) -> Vec<Vec<&str>> {
         ],
         vec!["play", path, "--agents", "random"],
         vec!["play", path, "--agents", "human"],
-    ]
+    ];
+    ENGINES
+        .iter()
+        .flat_map(|e| {
+            commands
+                .iter()
+                .map(move |c| [&["--engine", e], &c[..]].concat())
+        })
+        .collect()
 }
+
+/// The engines, as `--engine` names them.
+const ENGINES: [&str; 2] = ["interp", "native"];
 
 #[test]
 fn an_endless_move_is_an_error_at_its_modifier() {
@@ -131,14 +143,18 @@ fn an_endless_keeper_is_an_error_at_its_switch() {
 #[test]
 fn a_move_past_the_engines_limit_says_so() {
     let path = game("long-move.rbg", "->a [$ v = v + 1]* ->a");
-    let r = run(&["perft", &path, "1"], "", LIMIT);
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.err
-            .contains("long-move.rbg:5:17: error: a move applies more than 2000 modifiers, the engine's limit"),
-        "{}",
-        r.err
-    );
+    for e in ENGINES {
+        let r = run(&["--engine", e, "perft", &path, "1"], "", LIMIT);
+        assert_eq!(r.code, Some(1));
+        assert!(
+            r.err.contains(
+                "long-move.rbg:5:17: error: a move applies more than 2000 modifiers, \
+                 the engine's limit"
+            ),
+            "{e}: {}",
+            r.err
+        );
+    }
 }
 
 #[test]
@@ -339,4 +355,56 @@ fn network_times_are_checked() {
     let r = run(&["client", "127.0.0.1", "1", "--margin", "-1"], "", LIMIT);
     assert_eq!(r.code, Some(2), "{}", r.err);
     assert!(r.err.contains("expected a number of seconds"), "{}", r.err);
+}
+
+/// Runs `rbg args` to its end; returns its exit code and its peak
+/// resident memory in bytes (from `wait4`).
+#[cfg(target_os = "linux")]
+#[allow(clippy::zombie_processes)] // reaped by `wait4`
+fn run_measured(args: &[&str]) -> (i32, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_rbg"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; `wait4` fills it for our own child,
+    // which `Child` has not reaped (it is never waited on).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32);
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)
+}
+
+/// Issue 12: boards up to 200x200 load in under 2 s and 500 MB. Here both
+/// engines load one with two vertex-only expressions that would be tables
+/// of vertices² targets; the time bound (10x) only catches a blow-up.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_200x200_board_loads_fast_in_little_memory() {
+    let row = format!("[{}]", vec!["e"; 200].join(","));
+    let text = format!(
+        "#players = a(1), b(1)\n#pieces = e, w, x\n#variables =\n\
+         #board = rectangle(up, down, left, right, {})\n\
+         #rules = (->a (up + down + left + right)* {{e}} [w] \
+         ->b (up* + down*)(left* + right*) {{e}} [x])*\n",
+        vec![row; 200].join(" ")
+    );
+    let dir = std::env::temp_dir().join(format!("rbg-robust-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.rbg");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    for e in ENGINES {
+        let t = Instant::now();
+        let (code, memory) = run_measured(&["--engine", e, "check", path]);
+        assert_eq!(code, 0, "{e}");
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "{e}: {:?}",
+            t.elapsed()
+        );
+        assert!(memory < 500 << 20, "{e}: {} MB", memory >> 20);
+    }
 }

@@ -223,14 +223,17 @@ impl std::error::Error for GameError {}
 /// A search's fault before it is tied to the description: the kind and the
 /// engine's action where it happened (`NONE` if none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fault {
+pub struct Fault {
+    /// What went wrong.
     pub kind: FaultKind,
+    /// The engine's action (modifier, switch or rules index) where.
     pub action: u32,
 }
 
-/// [`ErrorKind`] without the limits (they are constants).
+/// [`ErrorKind`] without the limits (they are constants, except the
+/// levels of a search: see `FaultKind::kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FaultKind {
+pub enum FaultKind {
     EndlessMove,
     EndlessKeeper,
     LongMove,
@@ -240,7 +243,8 @@ pub(crate) enum FaultKind {
 }
 
 impl FaultKind {
-    /// The public kind, with the limit that was reached.
+    /// The public kind, with the limit that was reached (`max_levels`:
+    /// the levels of the engine's search).
     pub fn kind(self, max_levels: usize) -> ErrorKind {
         match self {
             FaultKind::EndlessMove => ErrorKind::EndlessMove,

@@ -50,8 +50,10 @@ use search::Searcher;
 #[doc(hidden)]
 pub mod raw {
     pub use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
+    pub use crate::error::{Fault, FaultKind};
     pub use crate::probe::{Ins, Probes, ACCEPT, FAIL, STEP_ACCEPTS, STEP_FAILS, STEP_GOES_ON};
-    pub use crate::search::{compare, eval, is_step};
+    pub use crate::search::watch::PathLog;
+    pub use crate::search::{compare, eval, is_step, max_levels, Change};
 }
 
 /// Machine code for a game's walks, made at load time by a code generator
@@ -67,17 +69,22 @@ pub trait Native: Send + Sync {
 
 /// Per-thread workspace of a [`Native`] engine. Every method gets a state
 /// of the engine's game (checked by the caller) and leaves it as it found
-/// it, except `keeper_move`, which keeps the move it applies.
+/// it, except `keeper_move`, which keeps the move it applies. A walk is
+/// bounded as the interpreter's (see `crate::error`): on a fault the state
+/// is restored and the fault returned.
 pub trait NativeWalker: Send {
     /// All legal moves, as `Reasoner::legal_moves`, in the same order.
-    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList);
+    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), raw::Fault>;
     /// Whether the player on move has a legal move.
-    fn has_move(&mut self, s: &mut State) -> bool;
+    fn has_move(&mut self, s: &mut State) -> Result<bool, raw::Fault>;
     /// Applies the keeper's first move from the state's node (the
     /// interpreter's choice) and returns its switch as (player, rules
     /// index, position); `None`, with the state unchanged, when the keeper
     /// has no move.
-    fn keeper_move(&mut self, s: &mut State) -> Option<(u32, u32, u32)>;
+    fn keeper_move(&mut self, s: &mut State) -> Result<Option<(u32, u32, u32)>, raw::Fault>;
+    /// The deepest level of its searches (its limit of nested modifier
+    /// applications and pattern walks).
+    fn max_levels(&self) -> usize;
     /// A fresh copy for another thread.
     fn clone_box(&self) -> Box<dyn NativeWalker>;
 }
@@ -421,7 +428,11 @@ impl Reasoner {
     /// The error of a search's fault.
     #[cold]
     fn error(&self, f: Fault) -> GameError {
-        self.game.error(f, self.searcher.max_levels())
+        let levels = match &self.native {
+            Some(n) => n.max_levels(),
+            None => self.searcher.max_levels(),
+        };
+        self.game.error(f, levels)
     }
 
     /// Computes the legal moves of the player on move into `out` (cleared
@@ -441,14 +452,14 @@ impl Reasoner {
         match &mut self.native {
             Some(n) => {
                 g.check_state(s);
-                n.legal_moves(s, out);
-                Ok(())
+                n.legal_moves(s, out)
             }
-            None => self.searcher.legal_moves(g, s, out).map_err(|f| {
-                out.clear();
-                self.error(f)
-            }),
+            None => self.searcher.legal_moves(g, s, out),
         }
+        .map_err(|f| {
+            out.clear();
+            self.error(f)
+        })
     }
 
     /// Whether the game is over: the player on move has no legal move.
@@ -459,7 +470,7 @@ impl Reasoner {
         let t = match &mut self.native {
             Some(n) => {
                 g.check_state(&scratch);
-                Ok(!n.has_move(&mut scratch))
+                n.has_move(&mut scratch).map(|found| !found)
             }
             None => self.searcher.has_move(g, &mut scratch).map(|found| !found),
         };
@@ -480,7 +491,11 @@ impl Reasoner {
         let mut moves = 0;
         while s.player == g.num_players {
             g.check_state(s);
-            let Some((player, rule_state, pos)) = n.keeper_move(s) else {
+            let found = match n.keeper_move(s) {
+                Ok(found) => found,
+                Err(f) => return Err(self.error(f)),
+            };
+            let Some((player, rule_state, pos)) = found else {
                 return Ok(false);
             };
             assert!(

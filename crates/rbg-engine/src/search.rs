@@ -18,7 +18,7 @@
 //! (`watch::KeeperWatch`). A fault stops the walk at once: every level
 //! unwinds, undoing its modifier.
 
-mod watch;
+pub(crate) mod watch;
 
 use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
 use crate::error::{limits, Fault, FaultKind};
@@ -39,9 +39,11 @@ const KEEPER: u8 = 3;
 
 /// An applied modifier, for undoing it: the vertex and its previous piece,
 /// or the variable and its previous value.
-#[derive(Clone, Copy)]
-enum Change {
+#[derive(Clone, Copy, Debug)]
+pub enum Change {
+    /// A vertex and the piece it held.
     Piece(u32, u32),
+    /// A variable and the value it held.
     Var(u32, i32),
 }
 
@@ -749,7 +751,7 @@ impl Searcher {
             Some(FaultKind::LongSearch)
         } else if level + 1 >= self.max_levels {
             Some(FaultKind::LongMove)
-        } else if self.path.enter(g, s, a, v, undo) {
+        } else if self.path.enter(g, s, level + 1, a, v, undo) {
             self.path.leave();
             Some(FaultKind::EndlessMove)
         } else {
@@ -848,7 +850,7 @@ impl Searcher {
 
 /// The deepest level of a search of `g`: `limits::MAX_LEVELS`, fewer when
 /// the levels' visited sets would take more than `limits::LEVEL_MEMORY`.
-fn max_levels(g: &Compiled) -> usize {
+pub fn max_levels(g: &Compiled) -> usize {
     let level_bytes = (g.num_slots as usize * g.num_vertices as usize * 4).max(1);
     (limits::LEVEL_MEMORY / level_bytes).clamp(limits::MIN_LEVELS, limits::MAX_LEVELS)
 }

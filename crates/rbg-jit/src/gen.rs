@@ -11,7 +11,10 @@
 //! Modifiers are applied and undone inline around a recursive call for the
 //! next level; patterns call the pattern walk (or a probe), with the
 //! interpreter's memo. The order of discovery, and so the order of moves
-//! and the keeper's choice, is exactly the interpreter's.
+//! and the keeper's choice, is exactly the interpreter's; so are the
+//! bounds of a walk (`bound.rs`).
+
+mod bound;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
@@ -63,6 +66,8 @@ pub(crate) struct Callees {
     pub sig_ws: SigRef,
     /// Signature of `level_slow`.
     pub sig_level: SigRef,
+    /// Signature of `rt::watch`.
+    pub sig_watch: SigRef,
     /// The move recorder (`record.rs`).
     pub record: FuncRef,
 }
@@ -795,7 +800,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             Op::Off => {
                 self.mark(tr.slot, v, skip);
                 let old = self.set_piece_const(v, tr.arg);
-                self.descend(tr.to, v, skip, |w| w.unset_piece(v, tr.arg, old))
+                self.descend(tr.to, v, skip, (v, old), |w| w.unset_piece(v, tr.arg, old))
             }
             Op::Assign => {
                 let Act::Assign(var, e) = &c.acts[tr.to as usize] else {
@@ -805,8 +810,9 @@ impl<'a, 'b> Walk<'a, 'b> {
                 self.mark(tr.slot, v, skip);
                 let old = self.b.ins().load(I32, FLAGS, self.vars, *var as i32 * 4);
                 self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
+                let cell = self.b.ins().iconst(I32, (c.num_vertices + *var) as i64);
                 let var = *var as i32;
-                self.descend(tr.to, v, skip, |w| {
+                self.descend(tr.to, v, skip, (cell, old), |w| {
                     w.b.ins().store(FLAGS, old, w.vars, var * 4);
                 })
             }
@@ -1069,10 +1075,22 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.switch_to_block(done);
     }
 
-    /// After modifier `a` was applied at `v`: walks the next level and
-    /// undoes the modifier with `undo` (unless the keeper stopped there).
-    /// Returns false when the code ended the block.
-    fn descend(&mut self, a: u32, v: Value, skip: Block, undo: impl FnOnce(&mut Self)) -> bool {
+    /// After modifier `a` was applied at `v`, replacing `change` (a cell
+    /// and its old value, see `rt::watch`): walks the next level within the
+    /// bounds (`bound.rs`) and undoes the modifier with `undo` (unless the
+    /// keeper stopped there). Returns false when the code ended the block.
+    fn descend(
+        &mut self,
+        a: u32,
+        v: Value,
+        skip: Block,
+        change: (Value, Value),
+        undo: impl FnOnce(&mut Self),
+    ) -> bool {
+        let (go, undone) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(undone, I32);
+        self.bound(a, v, change, go, undone);
+        self.b.switch_to_block(go);
         let mut cur_len = None;
         if self.mode == Mode::Rules {
             let len = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_LEN);
@@ -1114,11 +1132,15 @@ impl<'a, 'b> Walk<'a, 'b> {
             .call(self.f.this, &[self.ws, av, v, lvl, self.run]);
         let stopped = self.b.inst_results(call)[0];
         if self.mode == Mode::Rules {
-            // The keeper keeps its move (a collecting walk never stops).
-            let cont = self.b.create_block();
+            // The keeper keeps its move (a collecting walk never stops),
+            // unless the walk stopped on a fault.
+            let (cont, keep) = (self.b.create_block(), self.b.create_block());
             let stopped8 = self.b.ins().icmp_imm(IntCC::NotEqual, stopped, 0);
             let kept = self.b.ins().band(stopped8, self.keeper);
-            self.b.ins().brif(kept, self.stop, &[], cont, &[]);
+            self.b.ins().brif(kept, keep, &[], cont, &[]);
+            self.b.switch_to_block(keep);
+            let faulted = self.b.ins().load(I32, FLAGS, self.ws, Off::FAULTED);
+            self.b.ins().brif(faulted, cont, &[], self.stop, &[]);
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {
@@ -1127,6 +1149,9 @@ impl<'a, 'b> Walk<'a, 'b> {
         if let Some(len) = cur_len {
             self.b.ins().store(FLAGS, len, self.ws, Off::CUR_LEN);
         }
+        self.b.ins().jump(undone, &[BlockArg::Value(stopped)]);
+        self.b.switch_to_block(undone);
+        let stopped = self.b.block_params(undone)[0];
         undo(self);
         self.b.ins().brif(stopped, self.stop, &[], skip, &[]);
         false

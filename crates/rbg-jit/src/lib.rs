@@ -93,6 +93,9 @@ pub(crate) struct Code {
     pub keeper: KeeperFn,
     /// Processor time spent generating the code.
     pub time: Duration,
+    /// The largest stack frame of a walk (bytes, without the return
+    /// address): the stack a level takes.
+    pub frame: u32,
     /// Owns the code's memory (freed on drop).
     module: Option<JITModule>,
 }
@@ -219,7 +222,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = record_sig;
-    let sig_grow = ctx.func.import_signature(sig(&[ptr, I64], None));
+    let sig_grow = ctx.func.import_signature(sig(&[ptr, I64, I32], None));
     record::emit(FunctionBuilder::new(&mut ctx.func, &mut fctx), sig_grow);
     module.define_function(record_id, &mut ctx).map_err(err)?;
     module.clear_context(&mut ctx);
@@ -231,6 +234,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         module.define_function(id, &mut ctx).map_err(err)?;
         module.clear_context(&mut ctx);
     }
+    let mut frame = 0;
     // (name, function, the function it calls for the next level, mode or
     // `None` for the keeper's, which calls the rules' walk).
     let funcs = [
@@ -251,6 +255,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             .collect();
         let sig_ws = ctx.func.import_signature(sig(&[ptr], None));
         let sig_level = ctx.func.import_signature(sig(&[ptr, I32], Some(ptr)));
+        let sig_watch = ctx
+            .func
+            .import_signature(sig(&[ptr, I32, I32, I32, I32, I32], Some(I32)));
         let record = module.declare_func_in_func(record_id, &mut ctx.func);
         let callees = Callees {
             this,
@@ -258,6 +265,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             probes: probe_refs,
             sig_ws,
             sig_level,
+            sig_watch,
             record,
         };
         let t0 = Instant::now();
@@ -275,12 +283,14 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         let insts = ctx.func.dfg.num_insts();
         let blocks = ctx.func.dfg.num_blocks();
         module.define_function(fid, &mut ctx).map_err(err)?;
+        let frame_size = ctx.compiled_code().map_or(0, |c| c.frame_size);
+        frame = frame.max(frame_size);
         if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("{vcode}");
         }
         if std::env::var_os("RBG_JIT_TRACE").is_some() {
             eprintln!(
-                "{name}: emit {:?} compile {:?} insts {insts} blocks {blocks}",
+                "{name}: emit {:?} compile {:?} insts {insts} blocks {blocks} frame {frame_size}",
                 t1 - t0,
                 t1.elapsed()
             );
@@ -301,6 +311,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         // SAFETY: defined with the signature of `KeeperFn`.
         keeper: unsafe { std::mem::transmute::<*const u8, KeeperFn>(k) },
         time: cpu_time().saturating_sub(start),
+        frame,
         module: Some(module),
     })
 }

@@ -15,7 +15,7 @@ const FLAGS: MemFlags = MemFlags::trusted();
 
 /// Emits `record` into `b` (signature `(ws: i64, action: i32, vertex:
 /// i32)`); `sig_grow` is the signature of the growing helper
-/// `(ws, atoms needed) -> ()`.
+/// `(ws, atoms needed, action) -> ()`.
 pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -37,7 +37,7 @@ pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
     b.ins().brif(grow_any, grow, &[], write, &[]);
     b.switch_to_block(grow);
     let f = b.ins().iconst(I64, rt::grow_out as *const () as i64);
-    b.ins().call_indirect(sig_grow, f, &[ws, need]);
+    b.ins().call_indirect(sig_grow, f, &[ws, need, action]);
     b.ins().jump(write, &[]);
     b.switch_to_block(write);
     let atoms = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS);

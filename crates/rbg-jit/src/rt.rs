@@ -6,7 +6,8 @@
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use rbg_engine::{ModApp, MoveList, NativeWalker, State};
+use rbg_engine::raw::{Change, Compiled, Fault, FaultKind, PathLog};
+use rbg_engine::{limits, ModApp, MoveList, NativeWalker, State};
 
 use crate::gen::RunMode;
 use crate::Code;
@@ -63,7 +64,14 @@ pub(crate) struct Ws {
     pub out_ends: *mut u32,
     pub out_ends_len: u64,
     pub out_ends_cap: u64,
+    /// Modifier applications left to the search; 0 after a fault, so that
+    /// every further one calls [`watch`] (which stops the walk).
+    pub budget: u64,
+    /// Nonzero after a fault: the keeper does not keep its move.
+    pub faulted: u32,
     // Owned by Rust only.
+    /// The bounds of the search (see [`watch`]).
+    bounds: Bounds,
     stack_buf: Vec<u64>,
     level_recs: Vec<LevelRec>,
     stamp_bufs: Vec<Vec<u32>>,
@@ -103,6 +111,8 @@ impl Off {
     pub const OUT_ENDS: i32 = offset_of!(Ws, out_ends) as i32;
     pub const OUT_ENDS_LEN: i32 = offset_of!(Ws, out_ends_len) as i32;
     pub const OUT_ENDS_CAP: i32 = offset_of!(Ws, out_ends_cap) as i32;
+    pub const BUDGET: i32 = offset_of!(Ws, budget) as i32;
+    pub const FAULTED: i32 = offset_of!(Ws, faulted) as i32;
     pub const LEVEL_GEN: i32 = offset_of!(LevelRec, gen) as i32;
     pub const LEVEL_STAMPS: i32 = offset_of!(LevelRec, stamps) as i32;
     pub const LEVEL_SIZE: i64 = std::mem::size_of::<LevelRec>() as i64;
@@ -136,6 +146,15 @@ impl Ws {
             out_ends: std::ptr::null_mut(),
             out_ends_len: 0,
             out_ends_cap: 0,
+            budget: 0,
+            faulted: 0,
+            bounds: Bounds {
+                c: code.c.clone(),
+                state: std::ptr::null(),
+                max_levels: max_levels(code),
+                path: PathLog::default(),
+                fault: None,
+            },
             stack_buf: Vec::with_capacity(64),
             level_recs: Vec::new(),
             stamp_bufs: Vec::new(),
@@ -155,12 +174,102 @@ impl Ws {
     }
 
     fn enter(&mut self, s: &mut State) {
+        self.budget = limits::MAX_SEARCH_MODIFIERS;
+        self.faulted = 0;
+        self.bounds.state = s;
+        self.bounds.path.clear();
+        self.bounds.fault = None;
         let b = s.raw_buffers();
         (self.board, self.counts, self.vars, self.bits) = (b.board, b.counts, b.vars, b.bits);
         self.last_version += 1;
         self.version = self.last_version;
         self.cur_len = 0;
     }
+}
+
+/// What [`watch`] needs besides the generated code's fields.
+struct Bounds {
+    c: Arc<Compiled>,
+    /// The state of the running walk.
+    state: *const State,
+    /// The deepest level a modifier application may start.
+    max_levels: usize,
+    path: PathLog,
+    fault: Option<Fault>,
+}
+
+/// The native stack a search may take: the walks recurse once per level
+/// (a modifier application or a nested pattern), so the levels of a
+/// search are also limited to this over the largest frame of a walk.
+/// Searches then fit, like the interpreter's, the 2 MiB stack of a
+/// spawned thread.
+const STACK_BUDGET: usize = 1 << 20;
+
+/// The deepest level of a search: the interpreter's limit
+/// (`raw::max_levels`), or fewer when the walks' frames would take more
+/// than [`STACK_BUDGET`].
+pub(crate) fn max_levels(code: &Code) -> usize {
+    // The frame plus the return address, the saved frame pointer and
+    // alignment.
+    let per_level = code.frame as usize + 64;
+    rbg_engine::raw::max_levels(&code.c).min(STACK_BUDGET / per_level)
+}
+
+impl Ws {
+    /// Records a fault at action `a`: the walk stops at its next modifier
+    /// application (or at once, when it is in one), undoing everything.
+    #[cold]
+    fn fail(&mut self, kind: FaultKind, a: u32) {
+        if self.bounds.fault.is_none() {
+            self.bounds.fault = Some(Fault { kind, action: a });
+        }
+        self.faulted = 1;
+        self.budget = 0;
+    }
+}
+
+/// Called by generated code before modifier `a`, applied at `v`, starts
+/// level `level` (`level >= limits::WATCH_FROM_LEVEL`, or the budget is
+/// spent, or after a fault); `cell` and `old` are what it replaced (a
+/// vertex and its piece, or `num_vertices` plus a variable and its value).
+/// Returns nonzero to stop the walk (the caller undoes the modifier): on a
+/// fault, past the limits, or when the state repeats an earlier level's.
+/// The interpreter's `Searcher::descend_watched`.
+pub(crate) extern "C" fn watch(
+    ws: *mut Ws,
+    a: u32,
+    v: u32,
+    level: u32,
+    cell: u32,
+    old: i32,
+) -> u32 {
+    // SAFETY: as in `grow_stack`.
+    let ws = unsafe { &mut *ws };
+    let level = level as usize;
+    let fault = if ws.bounds.fault.is_some() {
+        return 1;
+    } else if ws.budget == 0 {
+        FaultKind::LongSearch
+    } else if level >= ws.bounds.max_levels {
+        FaultKind::LongMove
+    } else {
+        let b = &mut ws.bounds;
+        let nv = b.c.num_vertices;
+        let change = match cell.checked_sub(nv) {
+            None => Change::Piece(cell, old as u32),
+            Some(var) => Change::Var(var, old),
+        };
+        // SAFETY: `state` is the state of the running walk (set by
+        // `Ws::enter`); generated code writes it only between calls.
+        let s = unsafe { &*b.state };
+        if !b.path.enter(&b.c, s, level, a, v, change) {
+            ws.budget -= 1;
+            return 0;
+        }
+        FaultKind::EndlessMove
+    };
+    ws.fail(fault, a);
+    1
 }
 
 /// Doubles the node stack (called by generated code when it is full).
@@ -212,8 +321,10 @@ pub(crate) extern "C" fn level_slow(ws: *mut Ws, level: u32) -> *mut LevelRec {
 }
 
 /// Makes room in the output list for `need` atoms and one more move (called
-/// by the generated `record` when the buffers are full).
-pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64) {
+/// by the generated `record` of switch `a` when the buffers are full).
+/// Past `limits::MAX_LISTED_MODIFIERS` atoms it is a fault (the list still
+/// grows to `need`; the walk stops at its next modifier application).
+pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64, a: u32) {
     // SAFETY: as in `grow_stack`; `out` points at the list of the running
     // `legal_moves` call, and the generated code wrote the atoms and ends
     // below the recorded lengths.
@@ -223,7 +334,14 @@ pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64) {
         atoms.set_len(ws.out_atoms_len as usize);
         ends.set_len(ws.out_ends_len as usize);
     }
-    atoms.reserve((need as usize).saturating_sub(atoms.len()).max(atoms.len()));
+    let max = limits::MAX_LISTED_MODIFIERS;
+    let need = need as usize;
+    if need > max {
+        ws.fail(FaultKind::ManyMoves, a);
+    }
+    // Double, but not past the limit (plus one) unless needed.
+    let len = atoms.len();
+    atoms.reserve((need - len).max(len.min((max + 1).saturating_sub(len))));
     ends.reserve(ends.len().max(16));
     ws.out_atoms = atoms.as_mut_ptr();
     ws.out_atoms_cap = atoms.capacity() as u64;
@@ -248,19 +366,24 @@ impl Walker {
         Walker { code, ws }
     }
 
-    fn run(&mut self, mode: RunMode, s: &mut State, q: u32, v: u32) -> bool {
+    /// Runs the rules' walk from `(q, v)`; whether it stopped, or its fault.
+    fn run(&mut self, mode: RunMode, s: &mut State, q: u32, v: u32) -> Result<bool, Fault> {
         self.ws.enter(s);
         // SAFETY: the walk is generated for this game, `s` is a state of this
         // game (checked by the caller), and the workspace points at its
         // buffers for the duration of the call.
         let stop = unsafe { (self.code.rules)(&mut *self.ws, q, v, 0, mode as u32) } != 0;
         self.ws.board = std::ptr::null_mut();
-        stop
+        self.ws.bounds.state = std::ptr::null();
+        match self.ws.bounds.fault.take() {
+            None => Ok(stop),
+            Some(f) => Err(f),
+        }
     }
 }
 
 impl NativeWalker for Walker {
-    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) {
+    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), Fault> {
         out.clear();
         let (atoms, ends) = out.raw_parts_mut();
         let ws = &mut *self.ws;
@@ -270,7 +393,7 @@ impl NativeWalker for Walker {
         ws.out_ends_cap = ends.capacity() as u64;
         ws.out = (atoms, ends);
         let (_, q, v) = s.raw_control();
-        self.run(RunMode::Collect, s, q, v);
+        let r = self.run(RunMode::Collect, s, q, v);
         let ws = &mut *self.ws;
         // SAFETY: the generated code wrote this many atoms and ends, within
         // the capacities (`grow_out` keeps the vectors' buffers and the
@@ -280,24 +403,35 @@ impl NativeWalker for Walker {
             (*ws.out.1).set_len(ws.out_ends_len as usize);
         }
         ws.out = (std::ptr::null_mut(), std::ptr::null_mut());
+        r.map(|_| ())
     }
 
-    fn has_move(&mut self, s: &mut State) -> bool {
+    fn has_move(&mut self, s: &mut State) -> Result<bool, Fault> {
         let (_, q, v) = s.raw_control();
         self.run(RunMode::Exists, s, q, v)
     }
 
-    fn keeper_move(&mut self, s: &mut State) -> Option<(u32, u32, u32)> {
+    fn keeper_move(&mut self, s: &mut State) -> Result<Option<(u32, u32, u32)>, Fault> {
         let (_, q, v) = s.raw_control();
         self.ws.enter(s);
         // SAFETY: as in `run`. A keeper that found no move has undone
-        // everything it applied.
+        // everything it applied (so has a walk stopped by a fault, except
+        // the prefix's modifiers: the state is then valid but unspecified,
+        // as `GameError` says).
         let moved = unsafe { (self.code.keeper)(&mut *self.ws, q, v) } != 0;
         self.ws.board = std::ptr::null_mut();
-        moved.then(|| {
+        self.ws.bounds.state = std::ptr::null();
+        if let Some(f) = self.ws.bounds.fault.take() {
+            return Err(f);
+        }
+        Ok(moved.then(|| {
             let [p, r, pos] = self.ws.switched;
             (p, r, pos)
-        })
+        }))
+    }
+
+    fn max_levels(&self) -> usize {
+        self.ws.bounds.max_levels
     }
 
     fn clone_box(&self) -> Box<dyn NativeWalker> {

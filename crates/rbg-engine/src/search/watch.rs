@@ -14,8 +14,13 @@ use crate::state::State;
 /// the logged changes up to it, so two levels with equal boards and
 /// variables have equal hashes; equal hashes are confirmed exactly from the
 /// changes in between.
+///
+/// The log is a stack of levels: entering a level forgets the entries of
+/// that level and deeper ones (branches already left), so a walker that
+/// does not call [`PathLog::leave`] (the native engine) gets the same
+/// answers.
 #[derive(Clone, Default)]
-pub(super) struct PathLog {
+pub struct PathLog {
     entries: Vec<Entry>,
     /// Scratch for [`PathLog::same_since`]: (cell, order, value before).
     cells: Vec<(u32, usize, i32)>,
@@ -23,6 +28,8 @@ pub(super) struct PathLog {
 
 #[derive(Clone, Copy)]
 struct Entry {
+    /// The level the modifier starts.
+    level: usize,
     /// Rules index (the modifier's action) and position after the modifier.
     q: u32,
     v: u32,
@@ -71,15 +78,32 @@ impl PathLog {
         self.entries.clear();
     }
 
-    /// Logs modifier `q` applied at `v` (`change` is what it replaced; the
-    /// state already holds the new value). Returns true when the
-    /// configuration equals that of an earlier logged level: the modifiers
-    /// in between can repeat forever.
-    pub fn enter(&mut self, g: &Compiled, s: &State, q: u32, v: u32, change: Change) -> bool {
+    /// Logs modifier `q` applied at `v`, starting level `level` (`change`
+    /// is what it replaced; the state already holds the new value). Returns
+    /// true when the configuration equals that of an earlier logged level:
+    /// the modifiers in between can repeat forever.
+    pub fn enter(
+        &mut self,
+        g: &Compiled,
+        s: &State,
+        level: usize,
+        q: u32,
+        v: u32,
+        change: Change,
+    ) -> bool {
+        while self.entries.last().is_some_and(|e| e.level >= level) {
+            self.entries.pop();
+        }
         let c = cell(g, change);
         let delta = key(c, before(change)) ^ key(c, now(g, s, c));
         let hash = self.entries.last().map_or(0, |e| e.hash) ^ delta;
-        self.entries.push(Entry { q, v, hash, change });
+        self.entries.push(Entry {
+            level,
+            q,
+            v,
+            hash,
+            change,
+        });
         let last = self.entries.len() - 1;
         (0..last).rev().any(|i| {
             let e = self.entries[i];

@@ -1,0 +1,59 @@
+//! The bounds of a walk, as the interpreter's `Searcher::descend`: before a
+//! modifier starts the next level, the common case pays one comparison of
+//! the level with `limits::WATCH_FROM_LEVEL` and one of the search's
+//! modifier budget with zero (and the budget's decrement); deep levels, a
+//! spent budget and faults call `rt::watch`, which logs the level to find a
+//! move that comes back to an earlier state and checks the limits.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
+use rbg_engine::limits::WATCH_FROM_LEVEL;
+
+use super::{Walk, FLAGS};
+use crate::rt::{self, Off};
+
+impl Walk<'_, '_> {
+    /// Before modifier `a`, applied at `v` and replacing `(cell, old)`,
+    /// starts the next level: continues at `go`, or at `stopped` with 1
+    /// (the walk stops; the modifier is still to be undone). Ends the
+    /// current block.
+    pub(super) fn bound(
+        &mut self,
+        a: u32,
+        v: Value,
+        (cell, old): (Value, Value),
+        go: Block,
+        stopped: Block,
+    ) {
+        let b = &mut self.b;
+        let lvl = b.ins().iadd_imm(self.level, 1);
+        let deep = b.ins().icmp_imm(
+            IntCC::UnsignedGreaterThanOrEqual,
+            lvl,
+            WATCH_FROM_LEVEL as i64,
+        );
+        let (shallow, fast, slow) = (b.create_block(), b.create_block(), b.create_block());
+        b.set_cold_block(slow);
+        // Two branches on compares (no flags combined): cmp, jae, load,
+        // test, jz, decrement, store.
+        b.ins().brif(deep, slow, &[], shallow, &[]);
+        b.switch_to_block(shallow);
+        let budget = b.ins().load(I64, FLAGS, self.ws, Off::BUDGET);
+        b.ins().brif(budget, fast, &[], slow, &[]);
+        b.switch_to_block(fast);
+        let left = b.ins().iadd_imm(budget, -1);
+        b.ins().store(FLAGS, left, self.ws, Off::BUDGET);
+        b.ins().jump(go, &[]);
+        b.switch_to_block(slow);
+        let f = b.ins().iconst(I64, rt::watch as *const () as i64);
+        let av = b.ins().iconst(I32, a as i64);
+        let call = b
+            .ins()
+            .call_indirect(self.f.sig_watch, f, &[self.ws, av, v, lvl, cell, old]);
+        // Nonzero (1) when it stops.
+        let stop = b.inst_results(call)[0];
+        b.ins()
+            .brif(stop, stopped, &[BlockArg::Value(stop)], go, &[]);
+    }
+}
