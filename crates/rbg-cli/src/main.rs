@@ -10,8 +10,8 @@ use rbg_cli::cmd;
 #[derive(Parser, Debug)]
 #[command(name = "rbg", version)]
 struct Cli {
-    /// Engine that plays the games: `native` (machine code generated at
-    /// load time; the default on x86-64 and aarch64) or `interp`.
+    /// Engine that plays the games: `interp` (the interpreter, the default)
+    /// or `native` (machine code generated at load time, x86-64 and aarch64).
     #[arg(long, global = true, value_name = "ENGINE")]
     engine: Option<rbg_jit::Engine>,
     #[command(subcommand)]
