@@ -17,8 +17,12 @@ use crate::{Game, MoveList, Reasoner, Turn};
 /// and chance's); the longest suite games take a few thousand.
 pub const DEFAULT_MAX_LENGTH: u64 = 100_000;
 
-/// A playout with a deadline looks at the clock every this many moves.
-const CLOCK_EVERY: u64 = 64;
+/// A playout with a deadline looks at the clock once the moves listed
+/// since the last look (plus one per state) reach this: every few states
+/// in games with few moves, every state in games whose states have
+/// thousands (arimaa: about 20,000 moves, a quarter of a second), so that
+/// the deadline holds within about one state.
+const CLOCK_WORK: u64 = 1024;
 
 /// Totals of a series of playouts.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -94,7 +98,7 @@ impl<G: Game> Playouts<G> {
     }
 
     /// Like [`Playouts::run_one`], but gives up at `deadline` (looked at
-    /// every few moves): `None` then, and the playout is not counted.
+    /// every few states, see `CLOCK_WORK`): `None` then, and the playout is not counted.
     pub fn run_one_until(&mut self, deadline: Instant) -> Result<Option<u64>, G::Error> {
         self.run::<true>(Some(deadline))
     }
@@ -106,6 +110,7 @@ impl<G: Game> Playouts<G> {
         self.state.clone_from(&self.root);
         let mut length = 0;
         let mut chance = 0;
+        let mut work = 0;
         loop {
             let turn = self.reasoner.game().turn(&self.state);
             if turn == Turn::Over {
@@ -116,7 +121,8 @@ impl<G: Game> Playouts<G> {
                 self.stats.cut += 1;
                 break;
             }
-            if CLOCK && moves % CLOCK_EVERY == CLOCK_EVERY - 1 {
+            if CLOCK && work >= CLOCK_WORK {
+                work = 0;
                 if let Some(d) = deadline {
                     if Instant::now() >= d {
                         return Ok(None);
@@ -125,6 +131,7 @@ impl<G: Game> Playouts<G> {
             }
             self.reasoner
                 .legal_moves_mut(&mut self.state, &mut self.moves)?;
+            work += 1 + self.moves.len() as u64;
             if self.moves.is_empty() {
                 self.reasoner.game().stuck(&self.state)?;
                 break;
