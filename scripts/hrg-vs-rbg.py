@@ -10,24 +10,20 @@ other. Rates are playouts per CPU second of bench's playout loop (fair on a
 busy machine); a round's ratio compares the runs of that round. Prints a
 markdown table of the medians: HRG / RBG >= 1 means HRG is at least as fast.
 """
-import argparse, glob, json, os, statistics, subprocess, sys
+import argparse, glob, os, statistics
+
+from benchlib import RBG, ROOT, bench_or_exit, median_span
 
 
 def bench(rbg, game, seconds, seed, engine=None):
-    argv = [rbg] + (["--engine", engine] if engine else []) + [
-        "bench", game, "--seconds", str(seconds), "--seed", str(seed), "--json"]
-    out = subprocess.run(argv, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"failed: {' '.join(argv)}\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])["playouts_per_cpu_s"]
+    return bench_or_exit(rbg, game, seconds, seed, engine)["playouts_per_cpu_s"]
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
+    root = ROOT
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*")
-    p.add_argument("--rbg", default=os.path.join(root, "target/release/rbg"))
+    p.add_argument("--rbg", default=RBG)
     p.add_argument("--seconds", type=float, default=5)
     p.add_argument("--rounds", type=int, default=3)
     a = p.parse_args()
@@ -51,9 +47,8 @@ def main():
     print("|---|---:|---:|---:|---:|---:|")
     for n in names:
         row = rows[n]
-        span = lambda k: f"{med(row[k]):.2f} ({min(row[k]):.2f}-{max(row[k]):.2f})"
         print(f"| {n} | {med(row['hrg']):,.1f} | {med(row['interp']):,.1f} | {med(row['native']):,.1f} | "
-              f"{span('r_interp')} | {span('r_native')} |")
+              f"{median_span(row['r_interp'])} | {median_span(row['r_native'])} |")
     print(f"\nplayouts per CPU second, medians of {a.rounds} rounds of {a.seconds} s; ratios per round: median (range)")
 
 

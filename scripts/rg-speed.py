@@ -12,7 +12,9 @@ game's name; the goal is 20x. Default games: every `.rg` and `.hrg` of
 ../shared/rg/examples, and our HRG versions of the games the issue names.
 Prints a markdown table.
 """
-import argparse, glob, json, os, statistics, subprocess, sys
+import argparse, glob, os, statistics
+
+from benchlib import RBG, ROOT, bench_or_exit
 
 # Upper ends of the reference interpreter's rates (playouts per CPU second).
 REFERENCE = {"tictactoe": 30000, "connect4": 9500, "breakthrough": 400, "reversi": 270, "chess": 6}
@@ -23,20 +25,11 @@ def reference_of(game):
     return REFERENCE.get(stem)
 
 
-def bench(rbg, game, seconds, seed):
-    out = subprocess.run([rbg, "bench", game, "--seconds", str(seconds), "--seed", str(seed), "--json"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"failed: {game}\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
+    root = ROOT
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("games", nargs="*")
-    p.add_argument("--rbg", default=os.path.join(root, "target/release/rbg"))
+    p.add_argument("--rbg", default=RBG)
     p.add_argument("--seconds", type=float, default=5)
     p.add_argument("--rounds", type=int, default=3)
     a = p.parse_args()
@@ -47,7 +40,7 @@ def main():
     rates = {g: [] for g in games}
     for r in range(a.rounds):
         for g in games:
-            j = bench(a.rbg, g, a.seconds, r + 1)
+            j = bench_or_exit(a.rbg, g, a.seconds, r + 1)
             rates[g].append(j["playouts_per_cpu_s"])
     print("| game | playouts per CPU s (median) | range | reference (upper) | ours / reference |")
     print("|---|---:|---:|---:|---:|")

@@ -19,7 +19,6 @@ Prints a markdown table.
 """
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -27,9 +26,10 @@ import sys
 import tempfile
 import resource
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import benchlib
+from benchlib import RBG, ROOT
+
 SUITE = os.environ.get("RBG_SUITE", os.path.join(ROOT, "..", "shared", "rbg-suite"))
-RBG = os.path.join(ROOT, "target", "release", "rbg")
 
 
 def games():
@@ -53,17 +53,12 @@ def perft_results(log):
     return out
 
 
-def bench(args, path, seconds):
+def bench(engine, path, seconds):
     """(playouts, cpu seconds) of one bench run, or None with the error."""
-    p = subprocess.run(
-        ["nice", RBG, *args, "bench", path, "--seconds", str(seconds), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if p.returncode != 0:
-        return None, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "failed"
-    j = json.loads(p.stdout)
+    try:
+        j = benchlib.bench(RBG, path, seconds, engine=engine, prefix=["nice"], timeout=300)
+    except benchlib.BenchError as e:
+        return None, str(e)
     return (j["playouts"], j["cpu_seconds"] or j["seconds"]), None
 
 
@@ -107,7 +102,7 @@ def main():
         runs = {"rg": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
         errors = {}
         for _ in range(a.rounds):
-            for key, args, path in [("rg", [], rg), ("interp", ["--engine", "interp"], src), ("native", ["--engine", "native"], src)]:
+            for key, args, path in [("rg", None, rg), ("interp", "interp", src), ("native", "native", src)]:
                 if key in errors:
                     continue
                 r, err = bench(args, path, a.seconds)

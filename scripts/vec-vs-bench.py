@@ -16,31 +16,29 @@ Prints a markdown table of the medians and their ratio (VecEnv / bench).
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+import benchlib
+
+REPO = benchlib.ROOT
 
 
 def run(argv, core):
-    """Runs a command; returns its last output line and its CPU seconds."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Runs a command; returns its last output line."""
     cmd = (["taskset", "-c", str(core)] if core is not None else []) + argv
     out = subprocess.run(cmd, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         sys.exit(f"failed ({out.returncode}): {' '.join(argv)}\n{out.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return out.stdout.strip().splitlines()[-1], max(cpu, 1e-3)
+    return out.stdout.strip().splitlines()[-1]
 
 
 def bench(a, game, seed):
     """`rbg bench`: states per CPU second."""
-    line, cpu = run([a.rbg, "bench", game, "--seconds", str(a.seconds), "--seed", str(seed), "--json"], a.core)
-    return json.loads(line)["states"] / cpu
+    taskset = ["taskset", "-c", str(a.core)] if a.core is not None else []
+    j = benchlib.bench_or_exit(a.rbg, game, a.seconds, seed, prefix=taskset)
+    return j["states"] / j["process_cpu_s"]
 
 
 def vecenv(a, game, seed):
@@ -48,7 +46,7 @@ def vecenv(a, game, seed):
     script = os.path.join(REPO, "examples", "vec_throughput.py")
     argv = [a.python, script, game, "--envs", str(a.envs), "--threads", "1",
             "--seconds", str(a.seconds), "--seed", str(seed), "--json"]
-    line, _ = run(argv, a.core)
+    line = run(argv, a.core)
     r = json.loads(line)
     return r["states"] / r["cpu_seconds"]
 
@@ -57,7 +55,7 @@ def main():
     """Command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="+")
-    ap.add_argument("--rbg", default=os.path.join(REPO, "target", "release", "rbg"))
+    ap.add_argument("--rbg", default=benchlib.RBG)
     ap.add_argument("--python", default=sys.executable, help="a Python with the rbg package")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--rounds", type=int, default=3)
