@@ -84,7 +84,7 @@ impl AnyGame {
                 // point into the HRG text.
                 let file = rbg_lang::SourceFile::from_bytes(name, bytes);
                 let (_, checked) = hrg_lang::load(&file).map_err(|d| d.rendered)?;
-                rg_engine::GameModel::new(checked)
+                rg_engine::GameModel::located(checked, file)
                     .map(AnyGame::Rg)
                     .map_err(|e| format!("{name}: error: {}", e.0))
             }

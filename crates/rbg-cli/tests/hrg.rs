@@ -100,3 +100,32 @@ fn bad_hrg_is_reported_in_the_hrg_text() {
         );
     }
 }
+
+#[test]
+fn improper_hrg_is_reported_at_the_hrg_statement() {
+    let tmp = std::env::temp_dir().join(format!("rbg-hrg-improper-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let path = tmp.join("improper.hrg");
+    // The keeper has two moves: the branch at line 6.
+    std::fs::write(
+        &path,
+        "domain Player = x\ndomain Score = 0 | 1\nn : Score = 0\ngraph rules() {\n  player = keeper\n  branch { n = 1 } or { n = 0 }\n  player = x\n  $ a\n  player = keeper\n  goals[x] = 1\n}\n",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    for cmd in [
+        vec!["perft", path, "2"],
+        vec!["bench", path, "--seconds", "0.1"],
+        vec!["play", path, "--agents", "random"],
+    ] {
+        let out = rbg(&cmd);
+        assert_eq!(out.status.code(), Some(1), "{cmd:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "{path}:6:12: error: improper game: the keeper has 2 moves"
+            )),
+            "{cmd:?}: {err}"
+        );
+    }
+}

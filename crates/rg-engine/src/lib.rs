@@ -178,6 +178,9 @@ struct Inner {
     movers: Vec<Option<Mover>>,
     /// Per symbol: its value as a score (its number, or its index in `Score`).
     score_values: Vec<i64>,
+    /// The source the description's positions refer to (run-time errors
+    /// name its line and column).
+    source: Option<rg_lang::SourceFile>,
 }
 
 impl fmt::Debug for GameModel {
@@ -193,7 +196,17 @@ impl fmt::Debug for GameModel {
 impl GameModel {
     /// Lowers a checked game.
     pub fn new(checked: CheckedGame) -> Result<GameModel, LoadError> {
-        GameModel::lowered(checked, false)
+        GameModel::lowered(checked, false, None)
+    }
+
+    /// Like [`GameModel::new`]; the positions of `checked` are in `source`
+    /// (an RG file, or the HRG file translated), so run-time errors
+    /// ([`GameModel::error_text`]) are located there.
+    pub fn located(
+        checked: CheckedGame,
+        source: rg_lang::SourceFile,
+    ) -> Result<GameModel, LoadError> {
+        GameModel::lowered(checked, false, Some(source))
     }
 
     /// Like [`GameModel::new`], but every node (except `@unique` ones) has
@@ -201,10 +214,14 @@ impl GameModel {
     /// testing the analysis that leaves most checks out.
     #[doc(hidden)]
     pub fn with_every_check(checked: CheckedGame) -> Result<GameModel, LoadError> {
-        GameModel::lowered(checked, true)
+        GameModel::lowered(checked, true, None)
     }
 
-    fn lowered(checked: CheckedGame, check_all: bool) -> Result<GameModel, LoadError> {
+    fn lowered(
+        checked: CheckedGame,
+        check_all: bool,
+        source: Option<rg_lang::SourceFile>,
+    ) -> Result<GameModel, LoadError> {
         let t = lower::lower(&checked, check_all)?;
         let n = checked.symbols.len();
         let mut movers = vec![None; n];
@@ -234,6 +251,7 @@ impl GameModel {
                 t,
                 movers,
                 score_values,
+                source,
             }),
         })
     }
@@ -247,7 +265,8 @@ impl GameModel {
     /// Like [`GameModel::from_text`], with front-end errors tied to `file`.
     pub fn load(file: &rg_lang::SourceFile) -> Result<GameModel, String> {
         let (_, checked) = rg_lang::load(file).map_err(|d| d.rendered)?;
-        GameModel::new(checked).map_err(|e| format!("{}: error: {}", file.name, e.0))
+        GameModel::located(checked, file.clone())
+            .map_err(|e| format!("{}: error: {}", file.name, e.0))
     }
 
     /// The checked description.
@@ -381,8 +400,27 @@ impl GameModel {
         &self.inner.checked.nodes[node as usize]
     }
 
-    /// A run-time error with names instead of numbers.
+    /// A run-time error with names instead of numbers; an error at a node
+    /// of a located game (see [`GameModel::located`]) is rendered at that
+    /// node's place in the source (`file:line:col: error: ...`).
     pub fn error_text(&self, e: &RunError) -> String {
+        let text = self.error_message(e);
+        let node = match e {
+            RunError::KeeperMoves { node, .. } | RunError::NoMove(node) => *node,
+            RunError::RecursiveCheck(node) => *node,
+            _ => return text,
+        };
+        let checked = &self.inner.checked;
+        match (
+            &self.inner.source,
+            checked.node_span(rg_lang::checked::Node(node)),
+        ) {
+            (Some(file), Some(span)) => file.diagnostic(rg_lang::Error::new(span, text)).rendered,
+            _ => text,
+        }
+    }
+
+    fn error_message(&self, e: &RunError) -> String {
         match e {
             RunError::KeeperMoves { count, node } => format!(
                 "improper game: the keeper has {count} moves (exactly 1 expected) at node `{}`",

@@ -53,6 +53,7 @@ pub fn check(game: &Game) -> Result<CheckedGame, Error> {
     nodes.intern("begin");
     nodes.intern("end");
     let mut edges = Vec::with_capacity(game.edges.len());
+    let edge_spans = game.edges.iter().map(|e| e.loc.0).collect();
     for e in &game.edges {
         let label = c.label(&e.label, &mut nodes)?;
         if e.from.text == e.to.text && matches!(label, CLabel::Tag(_) | CLabel::TagVariable(_)) {
@@ -81,6 +82,7 @@ pub fn check(game: &Game) -> Result<CheckedGame, Error> {
         random,
         nodes: nodes.names,
         edges,
+        edge_spans,
         pragmas: game.pragmas.clone(),
         warnings: Vec::new(),
     };

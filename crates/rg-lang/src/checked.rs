@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::ast::Pragma;
 use crate::types::{Sym, Symbols, Ty, TypeArena};
-use rbg_lang::Error;
+use rbg_lang::{Error, Span};
 
 /// A node of the rules automaton.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -139,6 +139,9 @@ pub struct CheckedGame {
     pub nodes: Vec<String>,
     /// Edges in file order.
     pub edges: Vec<CEdge>,
+    /// Where each edge was written (parallel to `edges`; default spans for
+    /// games built by programs without positions).
+    pub edge_spans: Vec<Span>,
     /// Pragmas as written.
     pub pragmas: Vec<Pragma>,
     /// Findings that are not errors (e.g. possibly recursive checks).
@@ -162,6 +165,22 @@ impl CheckedGame {
     /// The variable named `name`, if any.
     pub fn variable(&self, name: &str) -> Option<usize> {
         self.variables.iter().position(|v| v.name == name)
+    }
+
+    /// Where node `n` is in the source: its first outgoing edge, else its
+    /// first incoming one (run-time errors name a node; this is the
+    /// statement involved). `None` when the game has no positions there.
+    pub fn node_span(&self, n: Node) -> Option<Span> {
+        let find = |f: &dyn Fn(&CEdge) -> bool| {
+            self.edges
+                .iter()
+                .zip(&self.edge_spans)
+                .find(|(e, _)| f(e))
+                .map(|(_, &s)| s)
+        };
+        find(&|e| e.from == n)
+            .or_else(|| find(&|e| e.to == n))
+            .filter(|s| *s != Span::default())
     }
 
     /// How many variables are the user's (all but `goals`, `visible`, `player`).

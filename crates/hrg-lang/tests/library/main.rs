@@ -39,7 +39,7 @@ pub fn load(file: &str) -> GameModel {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let src = hrg_lang::SourceFile::new(path.display().to_string(), text);
     let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
-    GameModel::new(checked).unwrap_or_else(|e| panic!("{file}: {e}"))
+    GameModel::located(checked, src).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// Perft leaves at depth `d`.

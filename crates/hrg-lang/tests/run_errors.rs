@@ -1,0 +1,56 @@
+//! Run-time errors of improper HRG games (a keeper with several moves or
+//! none, a play stuck outside `end`) are reported at the HRG statement
+//! involved, `file:line:col`, never only at a generated RG node.
+
+use rg_engine::playout::Playouts;
+use rg_engine::GameModel;
+
+/// The error of the first random play of `text` (as file `g.hrg`), rendered.
+fn run_error(text: &str) -> String {
+    let src = hrg_lang::SourceFile::new("g.hrg", text);
+    let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
+    let game = GameModel::located(checked, src).expect("lowers");
+    let e = Playouts::new(&game, 1)
+        .run_one()
+        .expect_err("an improper game");
+    game.error_text(&e)
+}
+
+const HEAD: &str = "domain Player = x\ndomain Score = 0 | 1\nn : Score = 0\n";
+
+#[test]
+fn keeper_with_two_moves_is_located_at_its_statement() {
+    let text = format!(
+        "{HEAD}graph rules() {{\n  player = keeper\n  branch {{\n    n = 1\n  }} or {{\n    n = 0\n  }}\n  player = x\n  $ a\n  player = keeper\n  goals[x] = 1\n}}\n"
+    );
+    let e = run_error(&text);
+    assert!(
+        e.starts_with("g.hrg:7:5: error: improper game: the keeper has 2 moves"),
+        "{e}"
+    );
+    assert!(e.contains("7 │     n = 1"), "{e}");
+}
+
+#[test]
+fn keeper_without_a_move_is_located_at_the_failing_check() {
+    let text = format!(
+        "{HEAD}graph rules() {{\n  player = keeper\n  check(n == 1)\n  player = x\n  $ a\n  player = keeper\n  goals[x] = 1\n}}\n"
+    );
+    let e = run_error(&text);
+    assert!(
+        e.starts_with("g.hrg:6:9: error: improper game: no legal move at node"),
+        "{e}"
+    );
+}
+
+#[test]
+fn player_stuck_outside_end_is_located_at_the_failing_check() {
+    let text = format!(
+        "{HEAD}graph rules() {{\n  player = x\n  n = 1\n  $ a\n  player = keeper\n  goals[x] = 1\n  player = x\n  check(n == 0)\n  $ b\n  player = keeper\n}}\n"
+    );
+    let e = run_error(&text);
+    assert!(
+        e.starts_with("g.hrg:11:9: error: improper game: no legal move at node"),
+        "{e}"
+    );
+}
