@@ -8,7 +8,7 @@
 //! McKenzie (48, 2039, 97862, 4085603; castling, en passant, promotions,
 //! pins) and position 3 (14, 191, 2812, 43238, 674624; en passant and
 //! checks along ranks). The test positions are put into the description by
-//! replacing its position (the `board`, `kingAt` and `castle` lines) with
+//! replacing its position (the `board`, `colour`, `kingAt` and `castle` lines) with
 //! one read from FEN.
 
 use rg_engine::GameModel;
@@ -27,6 +27,7 @@ fn from_fen(fen: &str) -> GameModel {
     let fields: Vec<&str> = fen.split(' ').collect();
     assert_eq!(fields[1], "w", "white to move");
     let mut entries = vec![":empty".to_string(), "off = border".to_string()];
+    let mut colours = vec![":nobody".to_string()];
     let mut kings = Vec::new();
     for (i, row) in fields[0].split('/').enumerate() {
         let rank = 7 - i;
@@ -38,20 +39,22 @@ fn from_fen(fen: &str) -> GameModel {
             }
             let colour = if c.is_ascii_uppercase() { 'w' } else { 'b' };
             let piece = format!("{colour}{}", c.to_ascii_uppercase());
+            let side = if colour == 'w' { "white" } else { "black" };
             if piece.ends_with('K') {
-                let side = if colour == 'w' { "white" } else { "black" };
                 kings.push(format!("{side} = S({rank}, {file})"));
             }
             entries.push(format!("S({rank}, {file}) = {piece}"));
+            colours.push(format!("S({rank}, {file}) = {side}"));
             file += 1;
         }
     }
     let right = |c: char| u8::from(fields[2].contains(c));
     let position = format!(
-        "board : Square -> Piece = {{ {} }}\nkingAt : Player -> Square = {{ {} }}\n\
+        "board : Square -> Piece = {{ {} }}\ncolour : Square -> Side = {{ {} }}\nkingAt : Player -> Square = {{ {} }}\n\
          castle : Player -> Wing -> Bool = {{ white = {{ kingside = {}; queenside = {} }}; \
          black = {{ kingside = {}; queenside = {} }} }}\n",
         entries.join("; "),
+        colours.join("; "),
         kings.join("; "),
         right('K'),
         right('Q'),
