@@ -24,11 +24,11 @@ use crate::regex::{Leaf, Lowered, Nfa};
 use crate::TranslateError;
 
 /// Contexts of a state: executed while the keeper / a player is on move.
-const KEEPER: u8 = 1;
+pub(crate) const KEEPER: u8 = 1;
 const PLAYER: u8 = 2;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Main,
     Copy,
     Pattern,
@@ -38,7 +38,7 @@ enum Mode {
 pub struct Emitter<'a> {
     /// The declarations (extended on demand).
     pub d: Decls,
-    low: &'a Lowered,
+    pub(crate) low: &'a Lowered,
     /// The edges in order.
     pub edges: Vec<Edge>,
     /// Nodes whose visited key may be (node, tags, coord).
@@ -46,10 +46,10 @@ pub struct Emitter<'a> {
     /// Per pattern: its start node and accepting node.
     patterns: Vec<(String, String)>,
     /// The copy's accepting node.
-    copy_accept: String,
+    pub(crate) copy_accept: String,
     /// `@disjoint` nodes and their edges' targets.
     pub disjoint: Vec<(String, Vec<Name>)>,
-    created: std::collections::HashSet<String>,
+    pub(crate) created: std::collections::HashSet<String>,
 }
 
 fn skip() -> Label {
@@ -71,7 +71,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn edge(&mut self, from: &str, to: &str, label: Label) {
+    pub(crate) fn edge(&mut self, from: &str, to: &str, label: Label) {
         self.edges.push(Edge {
             from: Name::new(from),
             to: Name::new(to),
@@ -129,7 +129,7 @@ impl<'a> Emitter<'a> {
         } else {
             self.check_branches("begin", 0, Some("m0"), None);
         }
-        if info.checked.iter().chain(&info.choice).any(|&c| c) {
+        if info.checked.iter().chain(&info.commit).any(|&c| c) {
             self.automaton(nfa, "c", Mode::Copy, Some(&info))?;
         }
         Ok(())
@@ -196,6 +196,12 @@ impl<'a> Emitter<'a> {
             {
                 continue;
             }
+            if let (Mode::Main, Some(info)) = (mode, info) {
+                if info.commit[s as usize] {
+                    self.commit(nfa, s, maynull[s as usize], info)?;
+                    continue;
+                }
+            }
             for &t in &nfa.next[s as usize] {
                 let leaf = nfa.leaf(t);
                 let src = if maynull[s as usize] && !self.null_safe(leaf) {
@@ -233,7 +239,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// `n` after `coord != null` (created once).
-    fn checked_node(&mut self, n: &str) -> String {
+    pub(crate) fn checked_node(&mut self, n: &str) -> String {
         let c = format!("{n}c");
         if self.created.insert(c.clone()) {
             let label = cmp(Expr::name(&self.d.coord), Expr::name(&self.d.null), false);
@@ -247,7 +253,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Whether `leaf` may start with `coord` = `null` (it then fails).
-    fn null_safe(&self, leaf: &Leaf) -> bool {
+    pub(crate) fn null_safe(&self, leaf: &Leaf) -> bool {
         match leaf {
             Leaf::On(_) => true,
             Leaf::Move(r) => !matches!(
@@ -259,7 +265,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Emits the transition from node `src` into state `t` (node `to`).
-    fn transition(
+    pub(crate) fn transition(
         &mut self,
         nfa: &Nfa,
         src: &str,
@@ -311,12 +317,6 @@ impl<'a> Emitter<'a> {
                     Ok(())
                 }
             }
-        } else if mode == Mode::Main && info.is_some_and(|i| i.choice[t as usize]) {
-            let Leaf::Move(r) = leaf else {
-                unreachable!("a choice moves")
-            };
-            self.keeper_choice(src, t, to, *r);
-            Ok(())
         } else {
             match self.leaf_steps(leaf)? {
                 None => Ok(()),
@@ -353,57 +353,6 @@ impl<'a> Emitter<'a> {
             from = next;
         }
         Ok(())
-    }
-
-    /// The keeper choosing a vertex among many (relation `r`, in state `t`
-    /// reached at node `to`). RBG's keeper takes its first legal move and a
-    /// proper game's keeper completion does not depend on it; an RG walk
-    /// would try every vertex, and a keeper loop (arimaa's copy of the
-    /// board) every order of them. So the vertices are tried one by one in
-    /// order (`@disjoint`), each behind a check that the keeper's move can
-    /// be completed from it, and the first such vertex is taken.
-    fn keeper_choice(&mut self, src: &str, t: u32, to: &str, r: usize) {
-        let pick = format!("{to}d");
-        self.edge(src, &pick, skip());
-        if !self.created.insert(pick.clone()) {
-            return;
-        }
-        let rel = self.low.relations[r].clone();
-        let n = rel.len();
-        let mut is_target = vec![false; n];
-        for row in &rel {
-            for &v in row {
-                is_target[v as usize] = true;
-            }
-        }
-        let cn = self.d.coord.clone();
-        let coord = || Expr::name(&cn);
-        let starts: Vec<bool> = rel.iter().map(|row| !row.is_empty()).collect();
-        let start_test = self.d.vertex_test(&starts);
-        let accept = self.copy_accept.clone();
-        let mut targets = Vec::new();
-        for v in (0..n).filter(|&v| is_target[v]) {
-            let name = self.d.vertices[v].clone();
-            let (check, chosen) = (format!("{to}s{v}"), format!("{to}v{v}"));
-            self.edge(
-                &pick,
-                &chosen,
-                Label::Reach {
-                    positive: true,
-                    from: Name::new(&check),
-                    to: Name::new(&accept),
-                },
-            );
-            targets.push(Name::new(&chosen));
-            self.edge(&chosen, to, assign(coord(), Expr::name(&name)));
-            // The check: the move from the old vertex to `v` is allowed,
-            // and the keeper's move goes on from there.
-            let test = cmp(Expr::name(&start_test).at(coord()), Expr::name("1"), true);
-            let moved = format!("{check}m");
-            self.edge(&check, &moved, test);
-            self.edge(&moved, &format!("c{t}"), assign(coord(), Expr::name(&name)));
-        }
-        self.disjoint.push((pick, targets));
     }
 
     /// The labels of a non-switch leaf; `None` when it never holds.
@@ -509,17 +458,17 @@ impl<'a> Emitter<'a> {
 }
 
 /// What the main automaton's emission needs to know about its states.
-struct Info {
+pub(crate) struct Info {
     /// Per state: the contexts its leaf runs in.
-    ctx: Vec<u8>,
+    pub(crate) ctx: Vec<u8>,
     /// Per state: a move surely exists from it (always-legal actions up to
     /// a switch).
     sure: Vec<bool>,
     /// Per state: a move start whose move must be checked.
     checked: Vec<bool>,
-    /// Per state: a keeper's choice of a vertex among many (see
-    /// [`Emitter::keeper_choice`]).
-    choice: Vec<bool>,
+    /// Per state: the keeper's choice leaving it is committed (see
+    /// [`Emitter::commit`]).
+    pub(crate) commit: Vec<bool>,
     /// Per state: every modifier since the walk's start emitted tags, so
     /// (tags, `coord`) determine the variables at its node.
     tagged_since_start: Vec<bool>,
@@ -634,18 +583,12 @@ impl Info {
         let within = (0..n as u32)
             .map(|t| t > 0 && pre[t as usize] && !untagged(t))
             .collect();
-        let choice = (0..n as u32)
-            .map(|t| {
-                t > 0
-                    && ctx[t as usize] == KEEPER
-                    && matches!(nfa.leaf(t), Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::Uniform { .. }))
-            })
-            .collect();
+        let commit = crate::keeper::commits(nfa, &ctx, &reach, relations);
         Info {
             ctx,
             sure,
             checked,
-            choice,
+            commit,
             tagged_since_start: post,
             tagged_within: within,
         }
@@ -656,8 +599,14 @@ impl Info {
     fn copy_states(&self, nfa: &Nfa) -> Vec<bool> {
         let mut seen = vec![false; nfa.states()];
         let mut stack: Vec<u32> = (0..nfa.states() as u32)
-            .filter(|&s| self.checked[s as usize] || self.choice[s as usize])
+            .filter(|&s| self.checked[s as usize])
             .collect();
+        // A committed choice checks each alternative from its target on.
+        for s in 0..nfa.states() {
+            if self.commit[s] {
+                stack.extend(&nfa.next[s]);
+            }
+        }
         for &s in &stack {
             seen[s as usize] = true;
         }

@@ -23,6 +23,7 @@ mod board;
 mod calc;
 mod decls;
 mod emit;
+mod keeper;
 mod names;
 mod regex;
 

@@ -1,0 +1,177 @@
+//! The keeper's choices, committed.
+//!
+//! RBG's keeper applies *any* legal move up to its next switch (a proper
+//! game's keeper completion does not depend on which), while an RG walk
+//! follows every alternative. A keeper loop then visits every order of its
+//! steps: go's flood fill of a captured group walks through every subset of
+//! the group, past the RG engine's bound on walk states. So where the
+//! keeper chooses between alternatives (several successor states, several
+//! targets of a shift), the choice is a `@disjoint` node whose edges check,
+//! in order, that the keeper's move can be completed to its next switch
+//! through that alternative (a check in the tagless copy of the rules); the
+//! walk takes the first such alternative and never backtracks.
+
+use rg_lang::ast::{Expr, Label, Name};
+
+use crate::board::{shape, Relation, Shape};
+use crate::decls::{assign, cmp};
+use crate::emit::{Emitter, Info, Mode, KEEPER};
+use crate::regex::{Leaf, Nfa};
+use crate::TranslateError;
+
+/// One alternative of a transition into a state.
+#[derive(Clone, Copy)]
+enum Alt {
+    /// The transition as it is.
+    Whole,
+    /// The `i`-th map of a shift with several targets.
+    Map(usize),
+    /// A shift with the same targets from every start: to this vertex.
+    Vertex(u32),
+}
+
+fn alternatives(leaf: &Leaf, relations: &[Relation]) -> Vec<Alt> {
+    let Leaf::Move(r) = leaf else {
+        return vec![Alt::Whole];
+    };
+    match shape(&relations[*r]) {
+        Shape::Maps(maps) if maps.len() > 1 => (0..maps.len()).map(Alt::Map).collect(),
+        Shape::Uniform { targets, .. } => (0..relations[*r].len() as u32)
+            .filter(|&v| targets.as_ref().is_none_or(|t| t[v as usize]))
+            .map(Alt::Vertex)
+            .collect(),
+        _ => vec![Alt::Whole],
+    }
+}
+
+/// Whether two leaves never both hold.
+fn exclusive(a: &Leaf, b: &Leaf, relations: &[Relation]) -> bool {
+    match (a, b) {
+        (Leaf::On(x), Leaf::On(y)) => x.iter().all(|p| !y.contains(p)),
+        (Leaf::Pattern(m, x), Leaf::Pattern(n, y)) => x == y && m != n,
+        (Leaf::Move(x), Leaf::Move(y)) => match (shape(&relations[*x]), shape(&relations[*y])) {
+            (Shape::Filter(f), Shape::Filter(g)) => f.iter().zip(&g).all(|(a, b)| !(a & b)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Per state: whether the keeper's choice leaving it is committed (it has
+/// several alternatives that may hold together).
+pub(crate) fn commits(nfa: &Nfa, ctx: &[u8], reach: &[bool], relations: &[Relation]) -> Vec<bool> {
+    (0..nfa.states())
+        .map(|s| {
+            let next = &nfa.next[s];
+            if !reach[s] || next.is_empty() || next.iter().any(|&t| ctx[t as usize] != KEEPER) {
+                return false;
+            }
+            let alts: usize = next
+                .iter()
+                .map(|&t| alternatives(nfa.leaf(t), relations).len())
+                .sum();
+            let disjoint = alts == next.len()
+                && next.iter().enumerate().all(|(i, &a)| {
+                    next[i + 1..]
+                        .iter()
+                        .all(|&b| exclusive(nfa.leaf(a), nfa.leaf(b), relations))
+                });
+            alts > 1 && !disjoint
+        })
+        .collect()
+}
+
+impl Emitter<'_> {
+    /// The committed keeper's choice leaving main state `s` (see the module
+    /// documentation): node `m{s}` is `@disjoint`, its edge `k` checks from
+    /// `c{s}a{k}` that alternative `k` completes the move, and leads to
+    /// `m{s}a{k}`, which performs it.
+    pub(crate) fn commit(
+        &mut self,
+        nfa: &Nfa,
+        s: u32,
+        maynull: bool,
+        info: &Info,
+    ) -> Result<(), TranslateError> {
+        let from = format!("m{s}");
+        let accept = self.copy_accept.clone();
+        let cn = self.d.coord.clone();
+        let coord = || Expr::name(&cn);
+        let mut targets = Vec::new();
+        for &t in &nfa.next[s as usize] {
+            let leaf = nfa.leaf(t).clone();
+            let needs_null = maynull && !self.null_safe(&leaf);
+            let (main_to, copy_to) = (format!("m{t}"), format!("c{t}"));
+            let maps = match &leaf {
+                Leaf::Move(r) => match shape(&self.low.relations[*r]) {
+                    Shape::Maps(maps) => maps,
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            let starts = match &leaf {
+                Leaf::Move(r) => match shape(&self.low.relations[*r]) {
+                    Shape::Uniform { starts, .. } => starts,
+                    _ => None,
+                },
+                _ => None,
+            };
+            for alt in alternatives(&leaf, &self.low.relations) {
+                let k = targets.len();
+                let (pick, check) = (format!("m{s}a{k}"), format!("c{s}a{k}"));
+                targets.push(Name::new(&pick));
+                // The step performing the alternative, from `src` to `to`.
+                let step = |em: &mut Emitter, src: &str, to: &str| match alt {
+                    Alt::Whole => unreachable!("emitted as a transition"),
+                    Alt::Map(i) => {
+                        let g = em.d.vertex_move(&maps[i]);
+                        em.edge(src, to, assign(coord(), Expr::name(&g).at(coord())));
+                    }
+                    Alt::Vertex(v) => {
+                        let name = em.d.vertices[v as usize].clone();
+                        em.edge(src, to, assign(coord(), Expr::name(&name)));
+                    }
+                };
+                let label = if matches!(leaf, Leaf::Switch(..)) {
+                    // The move ends here.
+                    match needs_null {
+                        true => cmp(coord(), Expr::name(&self.d.null), false),
+                        false => Label::Skip,
+                    }
+                } else {
+                    let mut src = match needs_null {
+                        true => self.checked_node(&check),
+                        false => check.clone(),
+                    };
+                    if let (Alt::Vertex(_), Some(starts)) = (alt, &starts) {
+                        let test = self.d.vertex_test(starts);
+                        let next = format!("{check}s");
+                        let label = cmp(Expr::name(&test).at(coord()), Expr::name("1"), true);
+                        self.edge(&src, &next, label);
+                        src = next;
+                    }
+                    match alt {
+                        Alt::Whole => {
+                            self.transition(nfa, &src, t, &copy_to, Mode::Copy, Some(info))?
+                        }
+                        _ => step(self, &src, &copy_to),
+                    }
+                    Label::Reach {
+                        positive: true,
+                        from: Name::new(&check),
+                        to: Name::new(&accept),
+                    }
+                };
+                self.edge(&from, &pick, label);
+                match alt {
+                    Alt::Whole => {
+                        self.transition(nfa, &pick, t, &main_to, Mode::Main, Some(info))?
+                    }
+                    _ => step(self, &pick, &main_to),
+                }
+            }
+        }
+        self.disjoint.push((from, targets));
+        Ok(())
+    }
+}
