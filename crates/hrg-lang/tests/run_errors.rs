@@ -1,6 +1,7 @@
 //! Run-time errors of improper HRG games (a keeper with several moves or
-//! none, a play stuck outside `end`) are reported at the HRG statement
-//! involved, `file:line:col`, never only at a generated RG node.
+//! none, a play stuck outside `end`, a keeper that never stops) are
+//! reported at the HRG statement involved, `file:line:col`, never only at
+//! a generated RG node.
 
 use rg_engine::playout::Playouts;
 use rg_engine::GameModel;
@@ -51,6 +52,23 @@ fn player_stuck_outside_end_is_located_at_the_failing_check() {
     let e = run_error(&text);
     assert!(
         e.starts_with("g.hrg:11:9: error: improper game: no legal move at node"),
+        "{e}"
+    );
+}
+
+#[test]
+fn endless_keeper_is_located_on_its_loop() {
+    let text = format!(
+        "{HEAD}graph rules() {{\n  loop {{\n    player = keeper\n    n = 1\n    if n == 0 {{\n      break()\n    }}\n  }}\n  end()\n}}\n"
+    );
+    let src = hrg_lang::SourceFile::new("g.hrg", text);
+    let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
+    let game = GameModel::located(checked, src).expect("lowers");
+    let e = rg_engine::perft::perft(&game, 1, rg_engine::perft::Counting::Walks)
+        .expect_err("an improper game");
+    let e = game.error_text(&e);
+    assert!(
+        e.starts_with("g.hrg:7:5: error: improper game: the keeper made more than"),
         "{e}"
     );
 }

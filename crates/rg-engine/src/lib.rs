@@ -68,8 +68,14 @@ pub enum RunError {
     },
     /// No move at a node other than `end` ("game unexpectedly ended").
     NoMove(u32),
-    /// The keeper keeps moving (more than this many moves in a row).
-    EndlessKeeper(usize),
+    /// The keeper keeps moving (more than `moves` moves in a row); it was
+    /// at `node` then.
+    EndlessKeeper {
+        /// How many moves.
+        moves: usize,
+        /// Where.
+        node: u32,
+    },
     /// A playout made more than this many moves without ending.
     EndlessPlay(u64),
     /// Two walks with the same tags end in different states.
@@ -99,7 +105,9 @@ impl fmt::Display for RunError {
                 )
             }
             RunError::NoMove(n) => write!(f, "no legal move at node #{n}, which is not `end`"),
-            RunError::EndlessKeeper(n) => write!(f, "the keeper made more than {n} moves in a row"),
+            RunError::EndlessKeeper { moves, .. } => {
+                write!(f, "the keeper made more than {moves} moves in a row")
+            }
             RunError::EndlessPlay(n) => write!(f, "a play went on for more than {n} moves"),
             RunError::AmbiguousMove(tags) => {
                 write!(f, "two walks of the move {tags:?} lead to different states")
@@ -407,6 +415,7 @@ impl GameModel {
         let text = self.error_message(e);
         let node = match e {
             RunError::KeeperMoves { node, .. } | RunError::NoMove(node) => *node,
+            RunError::EndlessKeeper { node, .. } => *node,
             RunError::RecursiveCheck(node) => *node,
             _ => return text,
         };
@@ -560,7 +569,10 @@ impl Reasoner {
             }
             self.apply(s, list, 0);
         }
-        Err(RunError::EndlessKeeper(MAX_KEEPER_MOVES))
+        Err(RunError::EndlessKeeper {
+            moves: MAX_KEEPER_MOVES,
+            node: s.node,
+        })
     }
 
     /// Whether a walk from `start` reaches `target` in the semistate of `s`.

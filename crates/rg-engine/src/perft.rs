@@ -105,7 +105,10 @@ pub fn perft_from(
         };
         *used += 1;
         if *used > depth + MAX_KEEPER_MOVES {
-            return Err(RunError::EndlessKeeper(MAX_KEEPER_MOVES));
+            return Err(RunError::EndlessKeeper {
+                moves: MAX_KEEPER_MOVES,
+                node: l.state.node(),
+            });
         }
         Ok(())
     };

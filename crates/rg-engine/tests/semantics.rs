@@ -201,7 +201,7 @@ fn improper_games_give_errors() {
     assert!(
         matches!(
             e,
-            Err(RunError::KeeperMoves { .. }) | Err(RunError::EndlessKeeper(_))
+            Err(RunError::KeeperMoves { .. }) | Err(RunError::EndlessKeeper { .. })
         ),
         "{e:?}"
     );
