@@ -12,8 +12,9 @@ API::
     print(state.returns())   # scores normalised to 0..1
 
 Actions: a move is a sequence of (modifier, vertex) atoms; it is chosen by
-one action per point where the legal moves differ (split moves). Action
-``(m - 1) * vertices + v`` picks atom (modifier number ``m``, vertex ``v``);
+one action per point where the legal moves differ (split moves). Only
+modifiers a player can apply are choices; ranked in textual order, action
+``r * vertices + v`` picks atom (modifier of rank ``r``, vertex ``v``);
 the last id, ``num_distinct_actions() - 1``, ends a move that others
 continue (never needed in RBG). See the README's Python section.
 

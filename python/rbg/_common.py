@@ -22,3 +22,16 @@ def observation_box(game):
     unbounded = any(name == "seen" for name, _ in game.observation_layout())
     high = np.inf if unbounded else 1.0
     return spaces.Box(0.0, high, (size,), dtype=np.float32)
+
+
+def render_state(state, mode):
+    """An adapter's ``render()``: the board of ``state`` as text (mode
+    ``ansi``) or printed (mode ``human``, returns ``None``); ``None``
+    before the first reset."""
+    if state is None:
+        return None
+    text = str(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text

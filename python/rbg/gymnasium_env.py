@@ -6,7 +6,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import Agent, Game, load_game
-from ._common import draw_chance, observation_box
+from ._common import draw_chance, observation_box, render_state
 
 
 class GymEnv(gym.Env):
@@ -105,13 +105,7 @@ class GymEnv(gym.Env):
 
     def render(self):
         """The board as text (``ansi``) or printed (``human``)."""
-        if self.state is None:
-            return None
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.state, self.render_mode)
 
     def action_masks(self):
         """The legal actions as a bool array (for maskable learners)."""

@@ -5,7 +5,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import Game, load_game
-from ._common import draw_chance, observation_box
+from ._common import draw_chance, observation_box, render_state
 
 
 class AecEnv(AECEnv):
@@ -110,13 +110,7 @@ class AecEnv(AECEnv):
 
     def render(self):
         """The board as text (``ansi``) or printed (``human``)."""
-        if self.state is None:
-            return None
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.state, self.render_mode)
 
     def close(self):
         """Nothing to release."""

@@ -71,14 +71,15 @@ def test_illegal_actions_are_refused(ttt_path):
     changes nothing."""
     env = rbg.VecEnv(ttt_path, 2, seed=0, threads=1)
     env.reset()
+    end = env.num_actions - 1  # the end action: never legal in RBG
     try:
-        env.step(np.array([0, 0]))
+        env.step(np.array([end, end]))
     except ValueError as e:
         assert "not legal" in str(e)
     else:
         raise AssertionError("illegal action accepted")
     try:
-        env.step(np.array([9]))
+        env.step(np.array([end]))
     except ValueError:
         pass
     else:

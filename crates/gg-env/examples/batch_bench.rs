@@ -14,7 +14,7 @@
 use std::time::Instant;
 
 use gg_core::playout::Playouts;
-use gg_env::{Batch, Spec};
+use gg_env::{Batch, Frame, Spec};
 use gg_games::{with_game, AnyGame, Language};
 
 fn main() {
@@ -35,14 +35,16 @@ fn main() {
 fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: bool) {
     for round in 0..rounds.max(1) {
         let mut b = Batch::new(g, envs, round as u64, 1).expect("batch");
-        b.reset().expect("reset");
+        // One frame reused, as the Python `VecEnv` reuses its buffers.
+        let mut f = Frame::default();
+        b.reset_into(&mut f).expect("reset");
         // Warm up until every game has ended once on average, so that the
         // games are spread over their lengths as in a long run (playouts
         // measure whole games; starts of games can cost more or less).
         let warm = Instant::now();
         while b.counts().1 < envs as u64 && warm.elapsed().as_secs_f64() < 30.0 {
             let a = b.random_actions();
-            b.step(&a).expect("step");
+            b.step_into(&a, &mut f).expect("step");
         }
         let (states0, _) = b.counts();
         let start = Instant::now();
@@ -53,7 +55,7 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
             steps < 1000
         } {
             let a = b.random_actions();
-            b.step(&a).expect("step");
+            b.step_into(&a, &mut f).expect("step");
             steps += 1;
         }
         let batch_secs = start.elapsed().as_secs_f64();

@@ -19,7 +19,9 @@ use gg_core::Turn;
 /// gives up on a game.
 const MAX_EMPTY_RESTARTS: usize = 1000;
 
-/// What one reset or step returns, row-major per game.
+/// What one reset or step returns, row-major per game. A step fills a
+/// frame it is given (resized and cleared first), so that callers can
+/// reuse the buffers.
 #[derive(Clone, Debug, Default)]
 pub struct Frame {
     /// Observations of the player on move (`n * obs_len`).
@@ -33,6 +35,22 @@ pub struct Frame {
     pub dones: Vec<bool>,
     /// Player on move in each game.
     pub players: Vec<i32>,
+}
+
+impl Frame {
+    /// Sizes every buffer for `n` games and clears it (no allocation when
+    /// the buffers are large enough already).
+    fn prepare(&mut self, n: usize, z: Sizes) {
+        fn fill<T: Copy>(v: &mut Vec<T>, len: usize, zero: T) {
+            v.clear();
+            v.resize(len, zero);
+        }
+        fill(&mut self.obs, n * z.obs, 0.0);
+        fill(&mut self.masks, n * z.actions, false);
+        fill(&mut self.rewards, n * z.players, 0.0);
+        fill(&mut self.dones, n, false);
+        fill(&mut self.players, n, 0);
+    }
 }
 
 /// Why a batch step failed.
@@ -136,6 +154,7 @@ impl<G: Spec> Batch<G> {
             })
             .collect();
         let obs_len = game.observation_layout().iter().map(|s| s.len()).sum();
+        let num_actions = initial.num_actions() as usize;
         Ok(Batch {
             game: game.clone(),
             initial,
@@ -144,7 +163,7 @@ impl<G: Spec> Batch<G> {
             chunk,
             pool,
             obs_len,
-            num_actions: Decision::num_actions(game) as usize,
+            num_actions,
             norm: Normaliser::new(game),
         })
     }
@@ -178,11 +197,25 @@ impl<G: Spec> Batch<G> {
 
     /// Restarts every game.
     pub fn reset(&mut self) -> Result<Frame, BatchError> {
-        self.run(None)
+        let mut f = Frame::default();
+        self.reset_into(&mut f)?;
+        Ok(f)
     }
 
     /// Applies `actions[i]` in game `i`; finished games start again.
     pub fn step(&mut self, actions: &[u32]) -> Result<Frame, BatchError> {
+        let mut f = Frame::default();
+        self.step_into(actions, &mut f)?;
+        Ok(f)
+    }
+
+    /// [`Batch::reset`] into the buffers of `f`.
+    pub fn reset_into(&mut self, f: &mut Frame) -> Result<(), BatchError> {
+        self.run(None, f)
+    }
+
+    /// [`Batch::step`] into the buffers of `f`.
+    pub fn step_into(&mut self, actions: &[u32], f: &mut Frame) -> Result<(), BatchError> {
         if actions.len() != self.slots.len() {
             return Err(BatchError::Length(actions.len()));
         }
@@ -191,7 +224,7 @@ impl<G: Spec> Batch<G> {
                 return Err(BatchError::Illegal { env, action });
             }
         }
-        self.run(Some(actions))
+        self.run(Some(actions), f)
     }
 
     /// A random legal action in every game (from the games' own
@@ -215,20 +248,14 @@ impl<G: Spec> Batch<G> {
     }
 
     /// Resets (`actions` = `None`) or steps every game, chunk by chunk.
-    fn run(&mut self, actions: Option<&[u32]>) -> Result<Frame, BatchError> {
+    fn run(&mut self, actions: Option<&[u32]>, f: &mut Frame) -> Result<(), BatchError> {
         let n = self.slots.len();
         let sizes = Sizes {
             obs: self.obs_len,
             actions: self.num_actions,
             players: self.norm.players(),
         };
-        let mut f = Frame {
-            obs: vec![0.0; n * sizes.obs],
-            masks: vec![false; n * sizes.actions],
-            rewards: vec![0.0; n * sizes.players],
-            dones: vec![false; n],
-            players: vec![0; n],
-        };
+        f.prepare(n, sizes);
         let c = self.chunk;
         let (game, initial, norm) = (&self.game, &self.initial, &self.norm);
         let tasks: Vec<_> = self
@@ -280,7 +307,7 @@ impl<G: Spec> Batch<G> {
                 }
             }
         }
-        Ok(f)
+        Ok(())
     }
 }
 

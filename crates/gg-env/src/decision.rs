@@ -4,7 +4,7 @@
 //! At a decision the candidates (the legal moves that agree with the
 //! actions taken so far in this turn) share a longest common prefix of
 //! atoms; the actions are the distinct atoms that follow it, by id
-//! ([`Spec::atom_id`]), plus [`Decision::end_action`] when a candidate
+//! ([`Numbering::atom_id`]), plus [`Decision::end_action`] when a candidate
 //! ends there (or has an atom that is no choice) while others go on. Atoms that every candidate shares are
 //! taken without asking. When one candidate is left the move is complete
 //! and applied; a lone legal move at the start of a turn (or identical
@@ -12,9 +12,11 @@
 //! one sequence of actions, and enumerating the sequences gives the
 //! engine's legal moves.
 
+use std::sync::Arc;
+
 use gg_core::{MoveList, Reasoner, Turn};
 
-use crate::spec::{Spec, View};
+use crate::spec::{Numbering, Spec, View};
 
 /// Why an action cannot be applied.
 #[derive(Debug)]
@@ -49,11 +51,15 @@ pub struct Decision<G: Spec> {
     actions: Vec<(u32, u32)>,
     /// What the players remember of past moves ([`Spec::remember`]).
     memory: Vec<f32>,
+    /// The game's numbering of choices.
+    ids: Arc<G::Ids>,
 }
 
 impl<G: Spec> Decision<G> {
-    /// The decision at the start of the turn in `s`.
+    /// The decision at the start of the turn in `s` (works the numbering
+    /// of choices out: make further decisions by cloning).
     pub fn new(r: &mut G::Reasoner, s: G::State) -> Result<Decision<G>, G::Error> {
+        let ids = Arc::new(r.game().numbering());
         let mut d = Decision {
             base: s,
             turn: Turn::Over,
@@ -62,6 +68,7 @@ impl<G: Spec> Decision<G> {
             depth: 0,
             actions: Vec::new(),
             memory: vec![0.0; r.game().memory_len()],
+            ids,
         };
         d.start_turn(r)?;
         Ok(d)
@@ -69,13 +76,18 @@ impl<G: Spec> Decision<G> {
 
     /// The action that ends a move which other candidates continue (never
     /// legal in RBG, whose moves end with a switch): `num_atoms`.
-    pub fn end_action(game: &G) -> u32 {
-        game.num_atoms()
+    pub fn end_action(&self) -> u32 {
+        self.ids.num_atoms()
     }
 
     /// Number of distinct actions: the atoms plus the end action.
-    pub fn num_actions(game: &G) -> u32 {
-        game.num_atoms() + 1
+    pub fn num_actions(&self) -> u32 {
+        self.ids.num_atoms() + 1
+    }
+
+    /// The game's numbering of choices.
+    pub fn numbering(&self) -> &G::Ids {
+        &self.ids
     }
 
     fn start_turn(&mut self, r: &mut G::Reasoner) -> Result<(), G::Error> {
@@ -92,33 +104,34 @@ impl<G: Spec> Decision<G> {
             }
         }
         self.alive.extend(0..self.moves.len() as u32);
-        self.settle(r.game());
+        self.settle();
         Ok(())
     }
 
     /// The action candidate `m` takes at position `d`: its atom's id, or
     /// the end action where it ends or has no choice there.
     #[inline]
-    fn key(game: &G, m: &[G::Atom], d: usize) -> u32 {
+    fn key(ids: &G::Ids, m: &[G::Atom], d: usize) -> u32 {
         m.get(d)
-            .and_then(|&a| game.atom_id(a))
-            .unwrap_or_else(|| Self::end_action(game))
+            .and_then(|&a| ids.atom_id(a))
+            .unwrap_or_else(|| ids.num_atoms())
     }
 
     /// Skips the atoms every candidate shares and lists the actions.
-    fn settle(&mut self, game: &G) {
+    fn settle(&mut self) {
         self.actions.clear();
         if self.alive.is_empty() {
             return;
         }
-        let end = Self::end_action(game);
+        let ids = &*self.ids;
+        let end = ids.num_atoms();
         let first = self.moves.get(self.alive[0] as usize);
         let mut d = self.depth;
         'prefix: loop {
-            let k = Self::key(game, first, d);
+            let k = Self::key(ids, first, d);
             for &i in &self.alive[1..] {
                 let m = self.moves.get(i as usize);
-                if Self::key(game, m, d) != k || m.get(d) != first.get(d) {
+                if Self::key(ids, m, d) != k || m.get(d) != first.get(d) {
                     break 'prefix;
                 }
             }
@@ -132,7 +145,7 @@ impl<G: Spec> Decision<G> {
         let all_end = self
             .alive
             .iter()
-            .all(|&i| Self::key(game, self.moves.get(i as usize), d) == end);
+            .all(|&i| Self::key(ids, self.moves.get(i as usize), d) == end);
         if all_end && d > self.depth {
             d -= 1;
         }
@@ -142,7 +155,7 @@ impl<G: Spec> Decision<G> {
         // vertex): count runs, and sort only when the order is mixed.
         let (mut up, mut down) = (true, true);
         for &i in &self.alive {
-            let id = Self::key(game, self.moves.get(i as usize), d);
+            let id = Self::key(ids, self.moves.get(i as usize), d);
             match self.actions.last_mut() {
                 Some(last) if last.0 == id => last.1 += 1,
                 last => {
@@ -177,8 +190,8 @@ impl<G: Spec> Decision<G> {
         let Ok(k) = self.actions.binary_search_by_key(&a, |x| x.0) else {
             return Err(StepError::Illegal(a));
         };
-        let (moves, depth, game) = (&self.moves, self.depth, r.game());
-        let key = |i: u32, d: usize| Self::key(game, moves.get(i as usize), d);
+        let (moves, depth, ids) = (&self.moves, self.depth, &*self.ids);
+        let key = |i: u32, d: usize| Self::key(ids, moves.get(i as usize), d);
         let keep = self.actions[k].1 as usize;
         if keep == 1 {
             // The one candidate taking `a` completes the move.
@@ -192,7 +205,7 @@ impl<G: Spec> Decision<G> {
         }
         // Complete when the action ends the move, keeps one candidate, or
         // keeps candidates that all end right after it (the same choices).
-        let end = Self::end_action(game);
+        let end = ids.num_atoms();
         let done = a == end
             || self.alive.len() == 1
             || self.alive.iter().all(|&i| key(i, depth + 1) == end);
@@ -200,7 +213,7 @@ impl<G: Spec> Decision<G> {
             self.play(r, self.alive[0] as usize)?;
         } else {
             self.depth += 1;
-            self.settle(r.game());
+            self.settle();
         }
         Ok(())
     }
@@ -252,15 +265,15 @@ impl<G: Spec> Decision<G> {
     }
 
     /// The action a candidate takes at this decision.
-    pub fn action_of(&self, game: &G, m: usize) -> u32 {
-        Self::key(game, self.moves.get(m), self.depth)
+    pub fn action_of(&self, m: usize) -> u32 {
+        Self::key(&self.ids, self.moves.get(m), self.depth)
     }
 
     /// The candidate (index into [`Decision::moves`]) that action `a`
     /// completes, if it completes one.
-    pub fn completed_by(&self, game: &G, a: u32) -> Option<usize> {
-        let end = Self::end_action(game);
-        let key = |i: u32, d: usize| Self::key(game, self.moves.get(i as usize), d);
+    pub fn completed_by(&self, a: u32) -> Option<usize> {
+        let end = self.end_action();
+        let key = |i: u32, d: usize| Self::key(&self.ids, self.moves.get(i as usize), d);
         let mut taking = self.alive.iter().filter(|&&i| key(i, self.depth) == a);
         let first = *taking.next()?;
         // Done when the action ends the move, keeps one candidate, or keeps
@@ -360,7 +373,7 @@ pub fn action_perft<G: Spec>(
         for &(a, _) in d.actions() {
             if d.turn() == Turn::Chance {
                 // Chance moves with equal outcomes count once (as in perft).
-                if let Some(m) = d.completed_by(r.game(), a) {
+                if let Some(m) = d.completed_by(a) {
                     r.chance_outcome(d.base(), d.moves().get(m), &mut outcome)?;
                     if !seen.insert(outcome.clone()) {
                         continue;

@@ -12,7 +12,7 @@ use rbg_agents::Agent;
 
 use crate::batch::{Batch, BatchError, Frame};
 use crate::decision::{action_perft, Decision, StepError};
-use crate::spec::{Segment, Spec};
+use crate::spec::{Numbering, Segment, Spec};
 
 /// An error for the caller: a bad argument (Python's `ValueError`) or a
 /// failure of the engine on an improperly written game (`RuntimeError`).
@@ -151,10 +151,10 @@ pub trait DynState: Send + Sync {
 
 /// Many games stepped together (see [`Batch`]).
 pub trait DynBatch: Send {
-    /// Restarts every game.
-    fn reset(&mut self) -> Result<Frame, EnvError>;
-    /// One action per game.
-    fn step(&mut self, actions: &[u32]) -> Result<Frame, EnvError>;
+    /// Restarts every game; the frame goes into `f`'s buffers.
+    fn reset(&mut self, f: &mut Frame) -> Result<(), EnvError>;
+    /// One action per game; the frame goes into `f`'s buffers.
+    fn step(&mut self, actions: &[u32], f: &mut Frame) -> Result<(), EnvError>;
     /// A uniformly random legal action per game.
     fn random_actions(&mut self) -> Vec<u32>;
     /// Player moves completed and games finished.
@@ -233,7 +233,7 @@ impl<G: Spec> DynGame for EnvGame<G> {
         self.game.player_name(p).to_string()
     }
     fn num_distinct_actions(&self) -> usize {
-        Decision::num_actions(&self.game) as usize
+        self.initial.num_actions() as usize
     }
     fn observation_layout(&self) -> Vec<Segment> {
         self.game.observation_layout()
@@ -276,11 +276,11 @@ impl<G: Spec> DynGame for EnvGame<G> {
 }
 
 impl<G: Spec> DynBatch for Batch<G> {
-    fn reset(&mut self) -> Result<Frame, EnvError> {
-        Ok(Batch::reset(self)?)
+    fn reset(&mut self, f: &mut Frame) -> Result<(), EnvError> {
+        Ok(Batch::reset_into(self, f)?)
     }
-    fn step(&mut self, actions: &[u32]) -> Result<Frame, EnvError> {
-        Ok(Batch::step(self, actions)?)
+    fn step(&mut self, actions: &[u32], f: &mut Frame) -> Result<(), EnvError> {
+        Ok(Batch::step_into(self, actions, f)?)
     }
     fn random_actions(&mut self) -> Vec<u32> {
         Batch::random_actions(self)
@@ -379,21 +379,22 @@ impl<G: Spec> DynState for EnvState<G> {
         out
     }
     fn action_to_string(&self, a: u32) -> String {
-        match self.game.action_text(a) {
+        match self.d.numbering().action_text(a) {
             Some(text) => text,
-            None if a == Decision::end_action(&self.game) => "end".to_string(),
+            None if a == self.d.end_action() => "end".to_string(),
             None => format!("<no action {a}>"),
         }
     }
     fn string_to_action(&self, text: &str) -> Result<u32, EnvError> {
         let id = if text.trim() == "end" {
-            Decision::end_action(&self.game)
+            self.d.end_action()
         } else {
             let atoms = self
                 .pool
                 .with(|r| r.parse_move(self.d.base(), text))
                 .map_err(|e| EnvError::Value(e.to_string()))?;
-            let mut ids = atoms.iter().filter_map(|&a| self.game.atom_id(a));
+            let numbering = self.d.numbering();
+            let mut ids = atoms.iter().filter_map(|&a| numbering.atom_id(a));
             match (ids.next(), ids.next()) {
                 (Some(id), None) => id,
                 _ => return Err(EnvError::Value(format!("{text:?} is not one action"))),
@@ -474,6 +475,6 @@ impl<G: Spec> DynAgent for EnvAgent<G> {
                 i
             }
         };
-        Ok(d.action_of(&s.game, chosen))
+        Ok(d.action_of(chosen))
     }
 }

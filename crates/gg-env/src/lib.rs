@@ -4,13 +4,15 @@
 //! threads. The Python package (`python/`) is a thin layer over this crate.
 //!
 //! - [`spec`]: what an engine provides ([`Spec`]: atom ids, observations)
-//!   and the RBG engine's implementation;
+//!   and the RBG engine's implementation; [`choosable`]: which RBG
+//!   modifiers are players' choices;
 //! - [`decision`]: split moves, the action interface over an engine's moves;
 //! - [`batch`]: many games stepped together (the `VecEnv`);
 //! - [`dynamic`]: the same behind trait objects, one per loaded game, with
 //!   agents.
 
 pub mod batch;
+pub mod choosable;
 pub mod decision;
 pub mod dynamic;
 mod rg;
@@ -20,4 +22,5 @@ pub use batch::{Batch, Frame};
 pub use decision::{action_perft, Decision, StepError};
 pub use dynamic::{load, DynAgent, DynBatch, DynGame, DynState, EnvError};
 pub use gg_core::Turn;
-pub use spec::{Segment, Spec, View};
+pub use rg::RgIds;
+pub use spec::{Numbering, RbgIds, Segment, Spec, View};

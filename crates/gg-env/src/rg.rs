@@ -14,7 +14,7 @@ use gg_core::{Game, Turn};
 use gg_games::rg_engine::forward::Atom;
 use gg_games::rg_engine::{GameModel, State};
 
-use crate::spec::{Segment, Spec, View};
+use crate::spec::{Numbering, Segment, Spec, View};
 
 fn symbols(g: &GameModel) -> usize {
     g.description().symbols.len()
@@ -24,9 +24,16 @@ fn sees(who: u64, viewer: usize) -> bool {
     who.checked_shr(viewer as u32).unwrap_or(1) & 1 == 1
 }
 
-impl Spec for GameModel {
+/// RG's numbering: a tag's id is its symbol's number.
+#[derive(Clone, Debug)]
+pub struct RgIds {
+    model: GameModel,
+    symbols: u32,
+}
+
+impl Numbering<Atom> for RgIds {
     fn num_atoms(&self) -> u32 {
-        symbols(self) as u32
+        self.symbols
     }
 
     #[inline]
@@ -38,7 +45,18 @@ impl Spec for GameModel {
     }
 
     fn action_text(&self, id: u32) -> Option<String> {
-        (id < self.num_atoms()).then(|| self.symbol_name(id as u16).to_string())
+        (id < self.symbols).then(|| self.model.symbol_name(id as u16).to_string())
+    }
+}
+
+impl Spec for GameModel {
+    type Ids = RgIds;
+
+    fn numbering(&self) -> RgIds {
+        RgIds {
+            model: self.clone(),
+            symbols: symbols(self) as u32,
+        }
     }
 
     fn apply_prefix(&self, _s: &mut State, _prefix: &[Atom]) -> bool {

@@ -33,20 +33,30 @@ impl Segment {
     }
 }
 
-/// An engine whose games can be environments: choices numbered densely and
-/// stably (the same description gives the same numbers on every machine),
-/// and states turned into fixed-length observation vectors.
-pub trait Spec: Game + Presented {
+/// How the choices of one game are numbered: densely and stably (the same
+/// description gives the same numbers on every machine).
+pub trait Numbering<A>: Send + Sync + 'static {
     /// Choice ids are `0..num_atoms()`.
     fn num_atoms(&self) -> u32;
 
     /// The id of an atom that is a choice; `None` for atoms that only
     /// carry a move's effect (RG's changes and end node): where a move has
     /// such an atom, it ends as far as choosing is concerned.
-    fn atom_id(&self, a: Self::Atom) -> Option<u32>;
+    fn atom_id(&self, a: A) -> Option<u32>;
 
     /// The text of choice `id` in the language's move notation.
     fn action_text(&self, id: u32) -> Option<String>;
+}
+
+/// An engine whose games can be environments: choices numbered
+/// ([`Numbering`]), and states turned into fixed-length observation
+/// vectors.
+pub trait Spec: Game + Presented {
+    /// The numbering of a game's choices.
+    type Ids: Numbering<Self::Atom> + Clone;
+
+    /// Works the numbering out (once per game; its states share it).
+    fn numbering(&self) -> Self::Ids;
 
     /// Applies the first atoms of a move (`prefix`) to `s`, as far as the
     /// engine can show a move in progress; `false` (and `s` unchanged) when
@@ -88,33 +98,93 @@ pub struct View<'a, G: Game> {
     pub memory: &'a [f32],
 }
 
-/// RBG: atom `(modifier, vertex)` has id `(number - 1) * vertices + vertex`,
-/// where `number` is the modifier's 1-based number in move texts (textual
-/// order of the rules) and vertices are in `#board` order. The observation
-/// is: a plane per piece over the vertices (1 where the piece stands), a
-/// plane marking the vertices of the move in progress, every variable
-/// divided by its bound (players' scores first), and the player on move
-/// one-hot (all zeros when the game is over).
-impl Spec for GameModel {
+/// RBG's numbering: only the modifiers a player can apply in a move are
+/// choices (the keeper's are left out, see [`crate::choosable`]); they are
+/// ranked in textual order of the rules (the order of their numbers in
+/// move texts), and atom `(modifier, vertex)` has id
+/// `rank * vertices + vertex`, vertices in `#board` order.
+#[derive(Clone, Debug)]
+pub struct RbgIds {
+    model: GameModel,
+    /// Rank of every engine action that is a player's modifier, or `NONE`.
+    by_action: Vec<u32>,
+    /// Engine action of every rank.
+    actions: Vec<u32>,
+    nv: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl RbgIds {
+    fn new(model: &GameModel) -> RbgIds {
+        let n = model.num_modifiers();
+        let mut chosen = crate::choosable::player_modifiers(&model.description().rules);
+        if chosen.len() != n as usize {
+            // Not the engine's modifiers (never seen): every one is a choice.
+            chosen = vec![true; n as usize];
+        }
+        let mut by_action = Vec::new();
+        let mut actions = Vec::new();
+        for number in 1..=n {
+            let Some(action) = model.modifier_action(number) else {
+                continue;
+            };
+            if !chosen[number as usize - 1] {
+                continue;
+            }
+            let a = action as usize;
+            if by_action.len() <= a {
+                by_action.resize(a + 1, NONE);
+            }
+            by_action[a] = actions.len() as u32;
+            actions.push(action);
+        }
+        RbgIds {
+            model: model.clone(),
+            by_action,
+            actions,
+            nv: model.num_vertices(),
+        }
+    }
+
+    /// Number of modifiers that are choices.
+    pub fn num_choice_modifiers(&self) -> usize {
+        self.actions.len()
+    }
+}
+
+impl Numbering<ModApp> for RbgIds {
     fn num_atoms(&self) -> u32 {
-        self.num_modifiers() * self.num_vertices()
+        self.actions.len() as u32 * self.nv
     }
 
     #[inline]
     fn atom_id(&self, a: ModApp) -> Option<u32> {
-        Some((self.modifier_number(a.action) - 1) * self.num_vertices() + a.vertex)
+        let rank = *self.by_action.get(a.action as usize)?;
+        (rank != NONE).then(|| rank * self.nv + a.vertex)
     }
 
     fn action_text(&self, id: u32) -> Option<String> {
-        let nv = self.num_vertices();
         if id >= self.num_atoms() {
             return None;
         }
         let atom = ModApp {
-            action: self.modifier_action(id / nv + 1)?,
-            vertex: id % nv,
+            action: self.actions[(id / self.nv) as usize],
+            vertex: id % self.nv,
         };
-        Some(self.move_text(&[atom]))
+        Some(self.model.move_text(&[atom]))
+    }
+}
+
+/// The observation is: a plane per piece over the vertices (1 where the
+/// piece stands), a plane marking the vertices of the move in progress,
+/// every variable divided by its bound (players' scores first), and the
+/// player on move one-hot (all zeros when the game is over).
+impl Spec for GameModel {
+    type Ids = RbgIds;
+
+    fn numbering(&self) -> RbgIds {
+        RbgIds::new(self)
     }
 
     fn apply_prefix(&self, s: &mut State, prefix: &[ModApp]) -> bool {

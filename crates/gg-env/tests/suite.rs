@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use gg_core::{MoveList, Reasoner, Turn};
-use gg_env::{action_perft, Batch, Decision, Spec};
+use gg_env::{action_perft, Batch, Decision, Numbering, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{GameModel, ModApp};
@@ -45,17 +45,13 @@ fn load(path: &PathBuf) -> GameModel {
 }
 
 /// Every complete move reachable by actions from `d` (a turn start).
-fn moves_by_actions(
-    g: &GameModel,
-    r: &mut rbg_engine::Reasoner,
-    d: &Decision<GameModel>,
-) -> Vec<Vec<ModApp>> {
+fn moves_by_actions(r: &mut rbg_engine::Reasoner, d: &Decision<GameModel>) -> Vec<Vec<ModApp>> {
     let mut out = Vec::new();
     let mut stack = vec![d.clone()];
     while let Some(d) = stack.pop() {
         assert!(!d.actions().is_empty(), "a decision without actions");
         for &(a, k) in d.actions() {
-            assert!(a < Decision::num_actions(g), "action {a} out of range");
+            assert!(a < d.num_actions(), "action {a} out of range");
             let mut child = d.clone();
             child.apply(r, a).unwrap();
             if child.at_turn_start() {
@@ -65,7 +61,7 @@ fn moves_by_actions(
                     .candidates()
                     .iter()
                     .map(|&i| d.moves().get(i as usize))
-                    .find(|m| d.action_of(g, d.moves().position(m).unwrap()) == a)
+                    .find(|m| d.action_of(d.moves().position(m).unwrap()) == a)
                     .unwrap();
                 let mut after = d.base().clone();
                 Reasoner::apply(r, &mut after, m).unwrap();
@@ -98,12 +94,18 @@ fn actions_enumerate_the_legal_moves() {
             if engine.len() > 3000 {
                 break;
             }
-            let found = moves_by_actions(&g, &mut r, &d);
+            // Every atom of a player's move is a choice.
+            for m in engine.iter() {
+                for &a in m {
+                    assert!(d.numbering().atom_id(a).is_some(), "{}", path.display());
+                }
+            }
+            let found = moves_by_actions(&mut r, &d);
             let want: BTreeSet<Vec<ModApp>> = engine.iter().map(|m| m.to_vec()).collect();
             assert_eq!(found.len(), engine.len(), "{}", path.display());
             let got: BTreeSet<Vec<ModApp>> = found.into_iter().collect();
             assert_eq!(got, want, "{}", path.display());
-            let mut mask = vec![false; Decision::num_actions(&g) as usize];
+            let mut mask = vec![false; d.num_actions() as usize];
             d.write_mask(&mut mask);
             let from_mask: Vec<u32> = (0..mask.len() as u32)
                 .filter(|&a| mask[a as usize])
@@ -156,13 +158,14 @@ fn atom_ids_round_trip() {
         let g = load(path);
         let mut r = g.reasoner();
         let s0 = g.initial_state();
-        for id in 0..g.num_atoms() {
-            let text = g.action_text(id).unwrap();
+        let ids = g.numbering();
+        for id in 0..ids.num_atoms() {
+            let text = ids.action_text(id).unwrap();
             let atoms = Reasoner::parse_move(&mut r, &s0, &text).unwrap();
             assert_eq!(atoms.len(), 1);
-            assert_eq!(g.atom_id(atoms[0]), Some(id));
+            assert_eq!(ids.atom_id(atoms[0]), Some(id));
         }
-        assert!(g.action_text(g.num_atoms()).is_none());
+        assert!(ids.action_text(ids.num_atoms()).is_none());
         let len: usize = g.observation_layout().iter().map(|s| s.len()).sum();
         let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
         let mut obs = vec![0.0; len];
@@ -212,8 +215,35 @@ fn batches_are_deterministic() {
     // Illegal actions are refused before anything moves.
     let mut b = Batch::new(&g, 2, 5, 1).unwrap();
     b.reset().unwrap();
-    assert!(b.step(&[0, 0]).is_err());
-    assert!(b.step(&[0]).is_err());
+    let end = b.num_actions() as u32 - 1; // never legal in RBG
+    assert!(b.step(&[end, end]).is_err());
+    assert!(b.step(&[end]).is_err());
+}
+
+/// The action space holds only modifiers a player can apply (times the
+/// vertices) and the end action: the suite's sizes (before the keeper's
+/// modifiers were left out: tic-tac-toe 127, connect4 589, chess 6657).
+#[test]
+fn action_space_sizes() {
+    let sizes = [
+        ("ticTacToe.rbg", 19),
+        ("connect4.rbg", 85),
+        ("breakthrough.rbg", 257),
+        ("reversi.rbg", 257),
+        ("chess.rbg", 4865),
+        ("hex.rbg", 243),
+        ("pentago.rbg", 289),
+    ];
+    let games = suite_games();
+    for (name, size) in sizes {
+        let Some(path) = games.iter().find(|p| p.ends_with(name)) else {
+            continue;
+        };
+        let g = load(path);
+        let mut r = g.reasoner();
+        let d: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+        assert_eq!(d.num_actions(), size, "{name}");
+    }
 }
 
 /// The RG and HRG examples: perft through actions equals the engine's
