@@ -172,6 +172,26 @@ pub trait Reasoner<G: Game>: Send {
     /// Applies a legal move of `s`, then the system's moves that follow.
     fn apply(&mut self, s: &mut G::State, m: &[G::Atom]) -> Result<(), G::Error>;
 
+    /// Plays move `rng.gen_range(0..n)` of the `n` moves
+    /// [`Reasoner::legal_moves_mut`] lists for `s` (none if `n` is 0) and
+    /// returns `n`: a playout's step. `moves` is a workspace. Engines may
+    /// skip listing the moves in full, but draw the same move.
+    fn play_random(
+        &mut self,
+        s: &mut G::State,
+        moves: &mut MoveList<G::Atom>,
+        rng: &mut rand::rngs::SmallRng,
+    ) -> Result<usize, G::Error> {
+        use rand::Rng;
+        self.legal_moves_mut(s, moves)?;
+        let n = moves.len();
+        if n > 0 {
+            let i = rng.gen_range(0..n);
+            self.apply(s, moves.get(i))?;
+        }
+        Ok(n)
+    }
+
     /// The outcome of chance move `m` in `s`, written to `out`: perft
     /// counts chance moves with equal outcomes once. The default is the
     /// state after [`Reasoner::apply`]; RG compares the states before the

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use crate::{Game, MoveList, Reasoner, Turn};
 
@@ -129,19 +129,18 @@ impl<G: Game> Playouts<G> {
                     }
                 }
             }
-            self.reasoner
-                .legal_moves_mut(&mut self.state, &mut self.moves)?;
-            work += 1 + self.moves.len() as u64;
-            if self.moves.is_empty() {
+            let n = self
+                .reasoner
+                .play_random(&mut self.state, &mut self.moves, &mut self.rng)?;
+            work += 1 + n as u64;
+            if n == 0 {
                 self.reasoner.game().stuck(&self.state)?;
                 break;
             }
-            let i = self.rng.gen_range(0..self.moves.len());
             match turn {
                 Turn::Chance => chance += 1,
                 _ => length += 1,
             }
-            self.reasoner.apply(&mut self.state, self.moves.get(i))?;
         }
         self.stats.playouts += 1;
         self.stats.states += length;

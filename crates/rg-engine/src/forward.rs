@@ -8,7 +8,7 @@
 
 use gg_core::{MoveError, Turn};
 
-use crate::{GameModel, MoveList, Mover, Reasoner, RunError, State};
+use crate::{Effects, GameModel, MoveList, Mover, Reasoner, RunError, Sink, State};
 
 /// One element of an RG move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,6 +26,9 @@ pub enum Atom {
 pub struct Workspace {
     r: Reasoner,
     walks: MoveList,
+    /// Playouts' walks, and the keeper's: effects only.
+    effects: Effects,
+    keeper: Effects,
 }
 
 impl Workspace {
@@ -92,6 +95,8 @@ impl gg_core::Game for GameModel {
         Workspace {
             r: GameModel::reasoner(self),
             walks: MoveList::default(),
+            effects: Effects::default(),
+            keeper: Effects::default(),
         }
     }
 
@@ -196,6 +201,17 @@ impl gg_core::Game for GameModel {
     }
 }
 
+impl Workspace {
+    /// The keeper's moves after a move, then a check that someone moves.
+    fn after_move(&mut self, s: &mut State) -> Result<(), RunError> {
+        self.r.complete_keeper_with(s, &mut self.keeper)?;
+        if !self.r.game().is_terminal(s) {
+            self.r.game().mover(s)?;
+        }
+        Ok(())
+    }
+}
+
 impl gg_core::Reasoner<GameModel> for Workspace {
     fn game(&self) -> &GameModel {
         self.r.game()
@@ -216,11 +232,25 @@ impl gg_core::Reasoner<GameModel> for Workspace {
 
     fn apply(&mut self, s: &mut State, m: &[Atom]) -> Result<(), RunError> {
         apply_raw(s, m);
-        self.r.complete_keeper_with(s, &mut self.walks)?;
-        if !self.r.game().is_terminal(s) {
-            self.r.game().mover(s)?;
+        self.after_move(s)
+    }
+
+    /// The walks' effects only (no tags, no atoms); the same draw as
+    /// listing the moves, so playouts are unchanged.
+    fn play_random(
+        &mut self,
+        s: &mut State,
+        _moves: &mut gg_core::MoveList<Atom>,
+        rng: &mut rand::rngs::SmallRng,
+    ) -> Result<usize, RunError> {
+        use rand::Rng;
+        self.r.walks(s, &mut self.effects)?;
+        let n = self.effects.len();
+        if n > 0 {
+            s.node = self.effects.apply_to(rng.gen_range(0..n), &mut s.slots);
+            self.after_move(s)?;
         }
-        Ok(())
+        Ok(n)
     }
 
     fn chance_outcome(&mut self, s: &State, m: &[Atom], out: &mut State) -> Result<(), RunError> {

@@ -31,13 +31,14 @@ pub mod moves;
 pub mod perft;
 pub mod playout;
 mod seen;
+mod shortcut;
 mod tables;
 mod walk;
 
 use std::fmt;
 use std::sync::Arc;
 
-pub use moves::MoveList;
+pub use moves::{Effects, MoveList, Sink};
 use rg_lang::checked::CheckedGame;
 use rg_lang::types::Sym;
 use tables::Tables;
@@ -529,16 +530,18 @@ impl Reasoner {
     /// Every move walk of the mover in `s` into `out`. `s` is used as a
     /// workspace and restored.
     pub fn moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), RunError> {
+        self.walks(s, out)
+    }
+
+    /// Every move walk of the mover in `s` into any [`Sink`].
+    pub(crate) fn walks<S: Sink>(&mut self, s: &mut State, out: &mut S) -> Result<(), RunError> {
         let t = &self.game.inner.t;
         self.walker.moves(t, &mut s.slots, s.node, out)
     }
 
     /// Applies walk `i` of `list` (computed for `s`).
     pub fn apply(&self, s: &mut State, list: &MoveList, i: usize) {
-        for &(slot, v) in list.changes(i) {
-            s.slots[slot as usize] = v;
-        }
-        s.node = list.node(i);
+        s.node = list.apply_to(i, &mut s.slots);
     }
 
     /// Applies the keeper's moves while the keeper is to move and the play
@@ -550,24 +553,24 @@ impl Reasoner {
         r
     }
 
-    /// [`Reasoner::complete_keeper`] with a caller's move list as workspace.
-    pub fn complete_keeper_with(
+    /// [`Reasoner::complete_keeper`] with a caller's walk list as workspace.
+    pub fn complete_keeper_with<S: Sink>(
         &mut self,
         s: &mut State,
-        list: &mut MoveList,
+        list: &mut S,
     ) -> Result<(), RunError> {
         for _ in 0..MAX_KEEPER_MOVES {
             if self.game.is_terminal(s) || self.game.mover(s)? != Mover::Keeper {
                 return Ok(());
             }
-            self.moves(s, list)?;
-            if list.len() != 1 {
+            self.walks(s, list)?;
+            if list.count() != 1 {
                 return Err(RunError::KeeperMoves {
-                    count: list.len(),
+                    count: list.count(),
                     node: s.node,
                 });
             }
-            self.apply(s, list, 0);
+            s.node = list.apply_to(0, &mut s.slots);
         }
         Err(RunError::EndlessKeeper {
             moves: MAX_KEEPER_MOVES,

@@ -8,13 +8,13 @@ use rg_lang::ast::Pragma;
 use rg_lang::checked::{CExpr, CLabel, CheckedGame};
 use rg_lang::types::Ty;
 
-use crate::analysis;
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
     Access, Check, Edge, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place, Probe,
-    Tables, NO_SLOT,
+    Tables, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
+use crate::{analysis, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -28,9 +28,9 @@ struct Lowerer<'a> {
     fun_index: HashMap<Vec<u32>, u32>,
 }
 
-/// Lowers a checked game.
 /// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
-/// gets a visited check, as in the reference (for testing the analysis).
+/// gets a visited check, as in the reference, and the walk takes none of the
+/// shortcuts of `shortcut.rs` (for testing the analysis and the shortcuts).
 pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     if g.symbols.len() >= u16::MAX as usize {
         return Err(LoadError(format!(
@@ -147,6 +147,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             to: e.to.0,
             guard: false,
             next: Next::Dead,
+            filter: NO_EDGE,
         });
     }
     let mut edges = Vec::with_capacity(g.edges.len());
@@ -245,6 +246,14 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             _ => Next::Frame,
         };
     }
+    let pure = if check_all {
+        vec![false; checks.len()]
+    } else {
+        shortcut::pure_checks(&nodes, &edges, &checks)
+    };
+    if !check_all {
+        shortcut::set_filters(&mut edges);
+    }
     let mut probe_conds = Vec::new();
     let probes = checks
         .iter()
@@ -301,6 +310,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         any_syms,
         checks,
         probes,
+        pure,
         probe_conds,
         has_unique: unique.iter().any(|&u| u),
         repeat_slots,

@@ -3,6 +3,39 @@
 //! changed with their new values (including `player`) and the node it ends
 //! at. Applying a walk writes those slots: no search again.
 
+/// Where an enumeration puts the walks it finds.
+pub trait Sink {
+    /// Whether the sink keeps what players see of tags (else the walk does
+    /// not work it out).
+    const VISIBILITY: bool;
+
+    /// Removes every walk.
+    fn clear(&mut self);
+
+    /// Number of walks.
+    fn count(&self) -> usize;
+
+    /// Applies walk `i`'s effect to the slots; returns the node it ends at.
+    fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32;
+
+    /// Records a walk that ends by assigning `player` in `player_slot`: its
+    /// tags (and who sees each), the undo log of its assignments (their
+    /// slots hold the new values in `st`), the `player` value, the node it
+    /// ends at and its tags' hash.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        tags: &[u16],
+        vis: &[u64],
+        log: &[(u32, u16)],
+        st: &[u16],
+        player_slot: u32,
+        player: u16,
+        node: u32,
+        tag_hash: u64,
+    );
+}
+
 /// One walk's record.
 #[derive(Clone, Copy, Debug)]
 struct Rec {
@@ -38,39 +71,6 @@ impl MoveList {
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
         self.recs.is_empty()
-    }
-
-    /// Records a walk that ends by assigning `player` in `player_slot`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn push(
-        &mut self,
-        tags: &[u16],
-        vis: &[u64],
-        log: &[(u32, u16)],
-        st: &[u16],
-        player_slot: u32,
-        player: u16,
-        node: u32,
-        tag_hash: u64,
-    ) {
-        // Moves are short: plain loops beat `memcpy` calls.
-        for &t in tags {
-            self.tags.push(t);
-        }
-        for &v in vis {
-            self.vis.push(v);
-        }
-        for &(slot, _) in log {
-            self.changes.push((slot, st[slot as usize]));
-        }
-        self.changes.push((player_slot, player));
-        self.recs.push(Rec {
-            tags_end: self.tags.len() as u32,
-            changes_end: self.changes.len() as u32,
-            node,
-            tag_hash,
-        });
     }
 
     fn start(&self, i: usize) -> (usize, usize) {
@@ -113,5 +113,125 @@ impl MoveList {
     /// A hash of walk `i`'s tags (equal tags, equal hashes).
     pub(crate) fn tag_hash(&self, i: usize) -> u64 {
         self.recs[i].tag_hash
+    }
+}
+
+impl Sink for MoveList {
+    const VISIBILITY: bool = true;
+
+    fn clear(&mut self) {
+        MoveList::clear(self);
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32 {
+        for &(slot, v) in self.changes(i) {
+            slots[slot as usize] = v;
+        }
+        self.node(i)
+    }
+
+    #[inline]
+    fn push(
+        &mut self,
+        tags: &[u16],
+        vis: &[u64],
+        log: &[(u32, u16)],
+        st: &[u16],
+        player_slot: u32,
+        player: u16,
+        node: u32,
+        tag_hash: u64,
+    ) {
+        // Moves are short: plain loops beat `memcpy` calls.
+        for &t in tags {
+            self.tags.push(t);
+        }
+        for &v in vis {
+            self.vis.push(v);
+        }
+        for &(slot, _) in log {
+            self.changes.push((slot, st[slot as usize]));
+        }
+        self.changes.push((player_slot, player));
+        self.recs.push(Rec {
+            tags_end: self.tags.len() as u32,
+            changes_end: self.changes.len() as u32,
+            node,
+            tag_hash,
+        });
+    }
+}
+
+/// Only the effects of the walks (slot changes and end node), for playouts,
+/// which draw one walk and need no tags.
+#[derive(Clone, Debug, Default)]
+pub struct Effects {
+    changes: Vec<(u32, u16)>,
+    /// Per walk: end of its changes, its end node.
+    ends: Vec<(u32, u32)>,
+}
+
+impl Effects {
+    /// Removes every walk.
+    pub fn clear(&mut self) {
+        self.changes.clear();
+        self.ends.clear();
+    }
+
+    /// Number of walks.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+impl Sink for Effects {
+    const VISIBILITY: bool = false;
+
+    fn clear(&mut self) {
+        Effects::clear(self);
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32 {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1].0 as usize,
+        };
+        let (end, node) = self.ends[i];
+        for &(slot, v) in &self.changes[start..end as usize] {
+            slots[slot as usize] = v;
+        }
+        node
+    }
+
+    #[inline]
+    fn push(
+        &mut self,
+        _tags: &[u16],
+        _vis: &[u64],
+        log: &[(u32, u16)],
+        st: &[u16],
+        player_slot: u32,
+        player: u16,
+        node: u32,
+        _tag_hash: u64,
+    ) {
+        for &(slot, _) in log {
+            self.changes.push((slot, st[slot as usize]));
+        }
+        self.changes.push((player_slot, player));
+        self.ends.push((self.changes.len() as u32, node));
     }
 }

@@ -135,7 +135,14 @@ pub struct Edge {
     pub guard: bool,
     /// How the walk goes on at the target.
     pub next: Next,
+    /// For an any-assignment to a fixed slot whose target's only edge is a
+    /// comparison: that edge, tested for each symbol before the symbol is
+    /// taken (`shortcut.rs`); [`NO_EDGE`] otherwise.
+    pub filter: u32,
 }
+
+/// No edge (see [`Edge::filter`]).
+pub const NO_EDGE: u32 = u32::MAX;
 
 /// How the walk avoids visiting a node twice with the same key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,6 +215,9 @@ pub struct Tables {
     pub checks: Vec<Check>,
     /// Per check, its probe if it has one.
     pub probes: Vec<Option<Probe>>,
+    /// Per check, whether it is *pure*: no edge it can follow assigns, so
+    /// the semistate is fixed and it is a plain graph search (`shortcut.rs`).
+    pub pure: Vec<bool>,
     /// Comparisons of probes: operands and `==` (true) or `!=`.
     pub probe_conds: Vec<(Operand, Operand, bool)>,
     /// Whether some node is `@unique` (only then can single edges form a

@@ -17,9 +17,11 @@
 //! same walk (tags ignored, `player` assignments ordinary) with its own
 //! visited set, nested at most [`MAX_CHECK_DEPTH`] deep.
 
-use crate::moves::MoveList;
+use crate::moves::{MoveList, Sink};
 use crate::seen::Seen;
-use crate::tables::{Access, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_SLOT};
+use crate::tables::{
+    Access, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_EDGE, NO_SLOT,
+};
 use crate::RunError;
 
 /// Checks nested deeper than this are an error.
@@ -49,6 +51,13 @@ struct Frame {
     version: u64,
 }
 
+/// The nodes one pure check has reached (stamped with its generation).
+#[derive(Clone, Default)]
+struct Marks {
+    gen: u32,
+    at: Vec<u32>,
+}
+
 /// The target of a move enumeration (none).
 const NO_TARGET: u32 = u32::MAX;
 
@@ -65,6 +74,10 @@ pub struct Walker {
     active: Vec<u32>,
     scratch: Vec<u16>,
     map_writes: Vec<(u32, u16)>,
+    /// Pure checks' node marks, per nesting depth.
+    marks: Vec<Marks>,
+    /// Pure checks' nodes to expand (nested searches above their callers').
+    pending: Vec<u32>,
     hash: u64,
     tag_hash: u64,
     version: u64,
@@ -190,20 +203,21 @@ impl Walker {
 
     /// Every move walk from the state (`st`, `node`) into `out` (cleared
     /// first). `st` is unchanged afterwards, also on error.
-    pub fn moves(
+    pub fn moves<S: Sink>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
         node: u32,
-        out: &mut MoveList,
+        out: &mut S,
     ) -> Result<(), RunError> {
         out.clear();
         self.begin(t, st);
-        let r = self.run::<true>(t, st, node, NO_TARGET, Some(out));
+        let r = self.run::<true, S>(t, st, node, NO_TARGET, Some(out));
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
             self.active.clear();
+            self.pending.clear();
         }
         r.map(|_| ())
     }
@@ -218,11 +232,12 @@ impl Walker {
         target: u32,
     ) -> Result<bool, RunError> {
         self.begin(t, st);
-        let r = self.run::<false>(t, st, start, target, None);
+        let r = self.run::<false, MoveList>(t, st, start, target, None);
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
             self.active.clear();
+            self.pending.clear();
         }
         r
     }
@@ -267,12 +282,16 @@ impl Walker {
         self.next_version += 1;
     }
 
-    fn push_tag(&mut self, t: &Tables, st: &[u16], tag: u16) -> Result<(), RunError> {
+    #[inline]
+    fn push_tag(&mut self, t: &Tables, st: &[u16], tag: u16, vis: bool) -> Result<(), RunError> {
         if self.tags.len() >= MAX_TAGS {
             return Err(RunError::EndlessWalk(MAX_TAGS));
         }
         self.tags.push(tag);
         self.tag_hash = tag_step(self.tag_hash, tag);
+        if !vis {
+            return Ok(());
+        }
         if let Some(vis) = &t.visible_slots {
             let mut mask = 0u64;
             for (p, &s) in vis.iter().enumerate() {
@@ -388,23 +407,96 @@ impl Walker {
             return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
         }
         self.active.push(check.start);
-        let r = self.run::<false>(t, st, check.start, check.target, None)?;
+        let r = if t.pure[c as usize] {
+            self.pure_reach(t, st, check.start, check.target)?
+        } else {
+            self.run::<false, MoveList>(t, st, check.start, check.target, None)?
+        };
         self.active.pop();
         self.memo[c as usize] = (self.version, r);
         Ok(r)
+    }
+
+    /// Decides a pure check (`shortcut.rs`): a search over the nodes, each
+    /// expanded once (the semistate never changes, so neither does a node's
+    /// key), edges tried last to first as in [`Walker::run`].
+    fn pure_reach(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        root: u32,
+        target: u32,
+    ) -> Result<bool, RunError> {
+        if root == target {
+            return Ok(true);
+        }
+        let depth = self.active.len();
+        if self.marks.len() <= depth {
+            self.marks.resize_with(depth + 1, Marks::default);
+        }
+        let m = &mut self.marks[depth];
+        if m.at.len() != t.nodes.len() {
+            m.at = vec![0; t.nodes.len()];
+            m.gen = 0;
+        }
+        m.gen = m.gen.wrapping_add(1);
+        if m.gen == 0 {
+            m.at.fill(0);
+            m.gen = 1;
+        }
+        let gen = m.gen;
+        m.at[root as usize] = gen;
+        let base = self.pending.len();
+        self.pending.push(root);
+        let mut found = false;
+        'nodes: while self.pending.len() > base {
+            let node = self.pending.pop().expect("above base");
+            let info = t.nodes[node as usize];
+            let (first, end) = if info.disjoint {
+                match self.first_legal(t, st, node)? {
+                    Some(e) => (e, e + 1),
+                    None => continue,
+                }
+            } else {
+                (info.first, info.end)
+            };
+            for i in (first..end).rev() {
+                let e = &t.edges[i as usize];
+                let legal = match e.op {
+                    Op::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                    Op::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
+                    Op::Reach(c, positive) => self.check(t, st, c)? == positive,
+                    _ => true,
+                };
+                if !legal {
+                    continue;
+                }
+                if e.to == target {
+                    found = true;
+                    break 'nodes;
+                }
+                let at = &mut self.marks[depth].at[e.to as usize];
+                if *at != gen {
+                    *at = gen;
+                    self.pending.push(e.to);
+                }
+            }
+        }
+        self.pending.truncate(base);
+        Ok(found)
     }
 
     /// One enumeration from `root`: collecting move walks into `out`
     /// (`MOVES`), or deciding whether `target` is reached (tags ignored,
     /// `player` assignments ordinary). Leaves the semistate, tags and frames
     /// as it found them.
-    fn run<const MOVES: bool>(
+    fn run<const MOVES: bool, S: Sink>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
         root: u32,
         target: u32,
-        mut out: Option<&mut MoveList>,
+        mut out: Option<&mut S>,
     ) -> Result<bool, RunError> {
         let depth = self.active.len();
         if self.seen.len() <= depth {
@@ -456,6 +548,30 @@ impl Walker {
                     continue;
                 }
             };
+            // A filtered any-assignment skips the symbols its comparison
+            // rejects (`shortcut.rs`).
+            let e = &t.edges[edge as usize];
+            if e.filter != NO_EDGE && e.to != target {
+                if let (Op::AssignAny(Place::Slot(slot), (start, _)), Op::Cmp(a, b, eq)) =
+                    (e.op, t.edges[e.filter as usize].op)
+                {
+                    let f = &mut self.frames[top];
+                    let old = st[slot as usize];
+                    loop {
+                        st[slot as usize] = sym;
+                        if (read(t, st, a) == read(t, st, b)) == eq {
+                            break;
+                        }
+                        if f.sub == 0 {
+                            st[slot as usize] = old;
+                            continue 'frames;
+                        }
+                        f.sub -= 1;
+                        sym = t.any_syms[(start + f.sub) as usize];
+                    }
+                    st[slot as usize] = old;
+                }
+            }
             // Follow the chain from this edge.
             loop {
                 let e = &t.edges[edge as usize];
@@ -463,12 +579,12 @@ impl Walker {
                     Op::Skip => {}
                     Op::Tag(s) => {
                         if MOVES {
-                            self.push_tag(t, st, s)?;
+                            self.push_tag(t, st, s, S::VISIBILITY)?;
                         }
                     }
                     Op::TagVar(slot) => {
                         if MOVES {
-                            self.push_tag(t, st, st[slot as usize])?;
+                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY)?;
                         }
                     }
                     Op::Cmp(a, b, eq) => {
