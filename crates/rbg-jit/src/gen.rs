@@ -9,12 +9,15 @@
 //! block a compare chain over the states it can be jumps straight to that
 //! state's block; only nodes popped from the stack go through a jump table.
 //! Modifiers are applied and undone inline around a recursive call for the
-//! next level; patterns call the pattern walk (or a probe), with the
+//! next level, or around the next level's code emitted in place when it is
+//! small and ends in switches (`inline.rs`); patterns call the pattern walk
+//! (or a probe), with the
 //! interpreter's memo. The order of discovery, and so the order of moves
 //! and the keeper's choice, is exactly the interpreter's; so are the
 //! bounds of a walk (`bound.rs`).
 
 mod bound;
+mod inline;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
@@ -172,22 +175,31 @@ pub(crate) struct Walk<'a, 'b> {
     b: FunctionBuilder<'b>,
     f: &'a Callees,
     ws: Value,
-    level: Value,
     /// The run-time mode (a `RunMode`) and whether it is `Keeper` (i8).
     run: Value,
     keeper: Value,
-    base: Value,
     board: Value,
     counts: Value,
     vars: Value,
     bits: Value,
+    next_var: u32,
+    /// The level being emitted (the function's own, or one inlined at a
+    /// modifier, `inline.rs`).
+    fr: Frame,
+    /// Transitions left to inline levels in this function.
+    inline_budget: usize,
+}
+
+/// The code of one level: its blocks, variables and stack base.
+pub(crate) struct Frame {
+    level: Value,
+    base: Value,
     stamps: Option<(Value, Value)>,
     /// Current vertex, state to dispatch on, next node (state, vertex).
     v: Variable,
     q: Variable,
     nq: Variable,
     nv: Variable,
-    next_var: u32,
     blocks: Vec<Option<Block>>,
     stop: Block,
     pop: Block,
@@ -198,6 +210,10 @@ pub(crate) struct Walk<'a, 'b> {
     cands: Vec<u32>,
     /// States that may be pushed on the stack (and so popped).
     pushed: Vec<bool>,
+    /// Inlined levels: where the level ends (with an i32 parameter: 1 when
+    /// it stopped), and how deep it is inlined.
+    exit: Option<Block>,
+    depth: u32,
 }
 
 impl<'a, 'b> Walk<'a, 'b> {
@@ -211,16 +227,16 @@ impl<'a, 'b> Walk<'a, 'b> {
         let members = states_of(c, mode);
         let mut w = Walk::new(c, mode, b, f, [ws, level, run], &members);
         if c.num_slots > 0 {
-            w.stamps = Some(w.begin_level());
+            w.fr.stamps = Some(w.begin_level());
         }
-        w.b.def_var(w.v, v0);
+        w.b.def_var(w.fr.v, v0);
         // Enter at the root; the root of a pattern walk may already accept.
         let is_root = roots(c, mode, &members);
         let ret1 = w.b.create_block();
         let targets = (0..members.len())
             .map(|s| match is_root[s] {
                 true if mode == Mode::Pattern && c.accepting[s] => Some(ret1),
-                true => w.blocks[s],
+                true => w.fr.blocks[s],
                 false => None,
             })
             .collect();
@@ -228,46 +244,65 @@ impl<'a, 'b> Walk<'a, 'b> {
         w.b.switch_to_block(ret1);
         let one = w.b.ins().iconst(I32, 1);
         w.b.ins().return_(&[one]);
-        // Stop: drop this level's pending nodes.
-        w.b.switch_to_block(w.stop);
-        w.b.ins().store(FLAGS, w.base, w.ws, Off::STACK_LEN);
-        let one = w.b.ins().iconst(I32, 1);
-        w.b.ins().return_(&[one]);
-        // Pop the next pending node of this level, or return.
-        w.b.switch_to_block(w.pop);
-        let len = w.b.ins().load(I64, FLAGS, w.ws, Off::STACK_LEN);
-        let more = w.b.ins().icmp(IntCC::UnsignedGreaterThan, len, w.base);
-        let (take, done) = (w.b.create_block(), w.b.create_block());
-        w.b.ins().brif(more, take, &[], done, &[]);
-        w.b.switch_to_block(take);
-        let len1 = w.b.ins().iadd_imm(len, -1);
-        w.b.ins().store(FLAGS, len1, w.ws, Off::STACK_LEN);
-        let stack = w.b.ins().load(I64, FLAGS, w.ws, Off::STACK);
-        let off = w.b.ins().ishl_imm(len1, 3);
-        let addr = w.b.ins().iadd(stack, off);
-        let e = w.b.ins().load(I64, FLAGS, addr, 0);
-        let pq = w.b.ins().ireduce(I32, e);
-        let hi = w.b.ins().ushr_imm(e, 32);
-        let pv = w.b.ins().ireduce(I32, hi);
-        w.b.def_var(w.q, pq);
-        w.b.def_var(w.v, pv);
-        w.b.ins().jump(w.dispatch, &[]);
-        w.b.switch_to_block(done);
-        let zero = w.b.ins().iconst(I32, 0);
-        w.b.ins().return_(&[zero]);
-        // The states.
-        for (s, _) in members.iter().enumerate().filter(|m| *m.1) {
-            w.state(s as u32);
-        }
-        // Dispatch on `q` among the states that can be pushed.
-        w.b.switch_to_block(w.dispatch);
-        let q = w.b.use_var(w.q);
-        let targets = (0..members.len())
-            .map(|s| w.blocks[s].filter(|_| w.pushed[s]))
-            .collect();
-        w.jump_table(q, targets);
+        w.level_body(&members);
         w.b.seal_all_blocks();
         w.b.finalize();
+    }
+
+    /// Ends the current block: the level returns `stopped` (from the
+    /// function, or to its modifier when inlined).
+    fn leave(&mut self, stopped: i64) {
+        let x = self.b.ins().iconst(I32, stopped);
+        match self.fr.exit {
+            None => self.b.ins().return_(&[x]),
+            Some(exit) => self.b.ins().jump(exit, &[BlockArg::Value(x)]),
+        };
+    }
+
+    /// The blocks of the current level: stop, pop, the states of
+    /// `members` and the dispatch of popped nodes.
+    fn level_body(&mut self, members: &[bool]) {
+        // Stop: drop this level's pending nodes.
+        self.b.switch_to_block(self.fr.stop);
+        self.b
+            .ins()
+            .store(FLAGS, self.fr.base, self.ws, Off::STACK_LEN);
+        self.leave(1);
+        // Pop the next pending node of this level, or return.
+        self.b.switch_to_block(self.fr.pop);
+        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
+        let more = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThan, len, self.fr.base);
+        let (take, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(more, take, &[], done, &[]);
+        self.b.switch_to_block(take);
+        let len1 = self.b.ins().iadd_imm(len, -1);
+        self.b.ins().store(FLAGS, len1, self.ws, Off::STACK_LEN);
+        let stack = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK);
+        let off = self.b.ins().ishl_imm(len1, 3);
+        let addr = self.b.ins().iadd(stack, off);
+        let e = self.b.ins().load(I64, FLAGS, addr, 0);
+        let pq = self.b.ins().ireduce(I32, e);
+        let hi = self.b.ins().ushr_imm(e, 32);
+        let pv = self.b.ins().ireduce(I32, hi);
+        self.b.def_var(self.fr.q, pq);
+        self.b.def_var(self.fr.v, pv);
+        self.b.ins().jump(self.fr.dispatch, &[]);
+        self.b.switch_to_block(done);
+        self.leave(0);
+        // The states.
+        for (s, _) in members.iter().enumerate().filter(|m| *m.1) {
+            self.state(s as u32);
+        }
+        // Dispatch on `q` among the states that can be pushed.
+        self.b.switch_to_block(self.fr.dispatch);
+        let q = self.b.use_var(self.fr.q);
+        let targets = (0..members.len())
+            .map(|s| self.fr.blocks[s].filter(|_| self.fr.pushed[s]))
+            .collect();
+        self.jump_table(q, targets);
     }
 
     /// A generator for a function whose entry block is current: `p` holds
@@ -283,49 +318,52 @@ impl<'a, 'b> Walk<'a, 'b> {
     ) -> Walk<'a, 'b> {
         let [ws, level, run] = p;
         let keeper = b.ins().icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64);
-        let base = b.ins().load(I64, FLAGS, ws, Off::STACK_LEN);
         let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
         let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
         let vars = b.ins().load(I64, FLAGS, ws, Off::VARS);
         let bits = b.ins().load(I64, FLAGS, ws, Off::BITS);
-        let mut vars_n = 0;
-        let mut var = |b: &mut FunctionBuilder, ty| {
-            let v = Variable::from_u32(vars_n);
-            vars_n += 1;
-            b.declare_var(v, ty);
-            v
-        };
-        let (v, q, nq, nv) = (
-            var(&mut b, I32),
-            var(&mut b, I32),
-            var(&mut b, I32),
-            var(&mut b, I32),
-        );
-        let blocks: Vec<Option<Block>> = members
-            .iter()
-            .map(|&m| m.then(|| b.create_block()))
-            .collect();
-        let (stop, pop, dispatch) = (b.create_block(), b.create_block(), b.create_block());
-        Walk {
+        let mut w = Walk {
             c,
             mode,
             b,
             f,
             ws,
-            level,
             run,
             keeper,
-            base,
             board,
             counts,
             vars,
             bits,
+            next_var: 0,
+            fr: Frame::placeholder(level),
+            inline_budget: inline::budget(c, members),
+        };
+        w.fr = w.frame(level, members, None, 0);
+        w
+    }
+
+    /// A new level's frame: fresh variables and blocks for `members`, the
+    /// stack base read here.
+    fn frame(&mut self, level: Value, members: &[bool], exit: Option<Block>, depth: u32) -> Frame {
+        let base = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
+        let [v, q, nq, nv] = [0; 4].map(|_| self.new_var(I32));
+        let blocks: Vec<Option<Block>> = members
+            .iter()
+            .map(|&m| m.then(|| self.b.create_block()))
+            .collect();
+        let (stop, pop, dispatch) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        Frame {
+            level,
+            base,
             stamps: None,
             v,
             q,
             nq,
             nv,
-            next_var: vars_n,
             blocks,
             stop,
             pop,
@@ -333,22 +371,43 @@ impl<'a, 'b> Walk<'a, 'b> {
             next_set: false,
             cands: Vec::new(),
             pushed: vec![false; members.len()],
+            exit,
+            depth,
         }
     }
 
-    /// `br_table` on state `q` to `targets[q]`; other values return 0.
+    /// Jumps on state `q` to `targets[q]`; other values leave the level
+    /// with 0. A few targets are a compare chain, more a `br_table` over
+    /// the range of states that have one.
     fn jump_table(&mut self, q: Value, targets: Vec<Option<Block>>) {
         let bad = self.b.create_block();
-        let calls: Vec<_> = targets
-            .into_iter()
-            .map(|blk| self.b.func.dfg.block_call(blk.unwrap_or(bad), &[]))
+        let some: Vec<(usize, Block)> = targets
+            .iter()
+            .enumerate()
+            .filter_map(|(s, blk)| blk.map(|b| (s, b)))
             .collect();
-        let def = self.b.func.dfg.block_call(bad, &[]);
-        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
-        self.b.ins().br_table(q, jt);
+        if some.len() <= 3 {
+            for (s, blk) in some {
+                let is = self.b.ins().icmp_imm(IntCC::Equal, q, s as i64);
+                let other = self.b.create_block();
+                self.b.ins().brif(is, blk, &[], other, &[]);
+                self.b.switch_to_block(other);
+            }
+            self.b.ins().jump(bad, &[]);
+        } else {
+            let (lo, hi) = (some[0].0, some[some.len() - 1].0);
+            let calls: Vec<_> = targets[lo..=hi]
+                .iter()
+                .map(|blk| self.b.func.dfg.block_call(blk.unwrap_or(bad), &[]))
+                .collect();
+            let def = self.b.func.dfg.block_call(bad, &[]);
+            let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+            // States below `lo` wrap around to large indices.
+            let i = self.b.ins().iadd_imm(q, -(lo as i64));
+            self.b.ins().br_table(i, jt);
+        }
         self.b.switch_to_block(bad);
-        let zero = self.b.ins().iconst(I32, 0);
-        self.b.ins().return_(&[zero]);
+        self.leave(0);
     }
 
     fn new_var(&mut self, ty: cranelift_codegen::ir::Type) -> Variable {
@@ -362,7 +421,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     fn begin_level(&mut self) -> (Value, Value) {
         let b = &mut self.b;
         let n = b.ins().load(I64, FLAGS, self.ws, Off::LEVELS_LEN);
-        let lvl = b.ins().uextend(I64, self.level);
+        let lvl = b.ins().uextend(I64, self.fr.level);
         let have = b.ins().icmp(IntCC::UnsignedLessThan, lvl, n);
         let (fast, fast2, slow, join) = (
             b.create_block(),
@@ -391,7 +450,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let f = b.ins().iconst(I64, rt::level_slow as *const () as i64);
         let call = b
             .ins()
-            .call_indirect(self.f.sig_level, f, &[self.ws, self.level]);
+            .call_indirect(self.f.sig_level, f, &[self.ws, self.fr.level]);
         let rec = b.inst_results(call)[0];
         let gen = b.ins().load(I32, FLAGS, rec, Off::LEVEL_GEN);
         let st = b.ins().load(I64, FLAGS, rec, Off::LEVEL_STAMPS);
@@ -484,7 +543,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         if slot == NONE {
             return;
         }
-        let (stamps, gen) = self.stamps.expect("slots imply a level");
+        let (stamps, gen) = self.fr.stamps.expect("slots imply a level");
         let i = self.b.ins().uextend(I64, t);
         let i = self
             .b
@@ -526,31 +585,31 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// Records discovered node (to, t) as `next` (pushing the previous
     /// one). Returns false when it ended the block (a pattern accepted).
     fn found_state(&mut self, to: u32, t: Value) -> bool {
-        if self.next_set {
-            for &c in &self.cands {
-                self.pushed[c as usize] = true;
+        if self.fr.next_set {
+            for &c in &self.fr.cands {
+                self.fr.pushed[c as usize] = true;
             }
             // In a loop the node pushed may be this one.
-            self.pushed[to as usize] = true;
-            let nq = self.b.use_var(self.nq);
+            self.fr.pushed[to as usize] = true;
+            let nq = self.b.use_var(self.fr.nq);
             let set = self.b.ins().icmp_imm(IntCC::NotEqual, nq, NONE as i64);
             let (push, cont) = (self.b.create_block(), self.b.create_block());
             self.b.ins().brif(set, push, &[], cont, &[]);
             self.b.switch_to_block(push);
-            let nv = self.b.use_var(self.nv);
+            let nv = self.b.use_var(self.fr.nv);
             self.push(nq, nv);
             self.b.ins().jump(cont, &[]);
             self.b.switch_to_block(cont);
         }
-        self.next_set = true;
+        self.fr.next_set = true;
         let toq = self.b.ins().iconst(I32, to as i64);
-        self.b.def_var(self.nq, toq);
-        self.b.def_var(self.nv, t);
-        if !self.cands.contains(&to) {
-            self.cands.push(to);
+        self.b.def_var(self.fr.nq, toq);
+        self.b.def_var(self.fr.nv, t);
+        if !self.fr.cands.contains(&to) {
+            self.fr.cands.push(to);
         }
         if self.mode == Mode::Pattern && self.c.accepting[to as usize] {
-            self.b.ins().jump(self.stop, &[]);
+            self.b.ins().jump(self.fr.stop, &[]);
             return false;
         }
         true
@@ -589,27 +648,27 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.ins().call(self.f.record, &[self.ws, a, v]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
-        self.b.ins().brif(self.keeper, keep, &[], self.stop, &[]);
+        self.b.ins().brif(self.keeper, keep, &[], self.fr.stop, &[]);
         self.b.switch_to_block(keep);
         let p = self.b.ins().iconst(I32, sw.arg as i64);
         let r = self.b.ins().iconst(I32, sw.to as i64);
         self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
         self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
         self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
-        self.b.ins().jump(self.stop, &[]);
+        self.b.ins().jump(self.fr.stop, &[]);
         self.b.switch_to_block(cont);
         true
     }
 
     /// The block of state `q`.
     fn state(&mut self, q: u32) {
-        let blk = self.blocks[q as usize].expect("member state");
+        let blk = self.fr.blocks[q as usize].expect("member state");
         self.b.switch_to_block(blk);
-        self.next_set = false;
-        self.cands.clear();
+        self.fr.next_set = false;
+        self.fr.cands.clear();
         let none = self.b.ins().iconst(I32, NONE as i64);
-        self.b.def_var(self.nq, none);
-        let v = self.b.use_var(self.v);
+        self.b.def_var(self.fr.nq, none);
+        let v = self.b.use_var(self.fr.v);
         for tr in self.c.transitions(q) {
             let skip = self.b.create_block();
             if self.transition(tr, v, skip) {
@@ -618,31 +677,33 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.switch_to_block(skip);
         }
         // Go on with the node found last, or pop.
-        if self.cands.is_empty() {
-            self.b.ins().jump(self.pop, &[]);
+        if self.fr.cands.is_empty() {
+            self.b.ins().jump(self.fr.pop, &[]);
             return;
         }
-        let nq = self.b.use_var(self.nq);
-        let nv = self.b.use_var(self.nv);
-        self.b.def_var(self.v, nv);
-        if self.cands.len() > 4 {
-            for &c in &self.cands {
-                self.pushed[c as usize] = true;
+        let nq = self.b.use_var(self.fr.nq);
+        let nv = self.b.use_var(self.fr.nv);
+        self.b.def_var(self.fr.v, nv);
+        if self.fr.cands.len() > 4 {
+            for &c in &self.fr.cands {
+                self.fr.pushed[c as usize] = true;
             }
-            self.b.def_var(self.q, nq);
+            self.b.def_var(self.fr.q, nq);
             let set = self.b.ins().icmp_imm(IntCC::NotEqual, nq, NONE as i64);
-            self.b.ins().brif(set, self.dispatch, &[], self.pop, &[]);
+            self.b
+                .ins()
+                .brif(set, self.fr.dispatch, &[], self.fr.pop, &[]);
             return;
         }
-        let cands = self.cands.clone();
+        let cands = self.fr.cands.clone();
         for c in cands {
             let is = self.b.ins().icmp_imm(IntCC::Equal, nq, c as i64);
             let other = self.b.create_block();
-            let target = self.blocks[c as usize].expect("member state");
+            let target = self.fr.blocks[c as usize].expect("member state");
             self.b.ins().brif(is, target, &[], other, &[]);
             self.b.switch_to_block(other);
         }
-        self.b.ins().jump(self.pop, &[]);
+        self.b.ins().jump(self.fr.pop, &[]);
     }
 
     /// Emits transition `tr` from vertex `v`; failing tests jump to `skip`.
@@ -712,7 +773,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                     self.require(ok, next);
                 }
                 self.mark(tr.slot, t, next);
-                self.next_set = true;
+                self.fr.next_set = true;
                 if self.found(tr, t) {
                     self.b.ins().jump(next, &[]);
                 }
@@ -768,7 +829,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                     let wbase = self.b.ins().ishl_imm(w, 6);
                     let t = self.b.ins().iadd(wbase, tz32);
                     self.mark(tr.slot, t, bhead);
-                    self.next_set = true;
+                    self.fr.next_set = true;
                     if self.found(tr, t) {
                         self.b.ins().jump(bhead, &[]);
                     }
@@ -920,7 +981,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             return self.b.inst_results(call)[0];
         }
         let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
-        let lvl = self.b.ins().iadd_imm(self.level, 1);
+        let lvl = self.b.ins().iadd_imm(self.fr.level, 1);
         let call = self
             .b
             .ins()
@@ -1124,13 +1185,18 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.ins().store(FLAGS, last, self.ws, Off::VERSION);
             saved = Some(ver);
         }
-        let av = self.b.ins().iconst(I32, a as i64);
-        let lvl = self.b.ins().iadd_imm(self.level, 1);
-        let call = self
-            .b
-            .ins()
-            .call(self.f.this, &[self.ws, av, v, lvl, self.run]);
-        let stopped = self.b.inst_results(call)[0];
+        let stopped = match self.inline_level(a, v) {
+            Some(stopped) => stopped,
+            None => {
+                let av = self.b.ins().iconst(I32, a as i64);
+                let lvl = self.b.ins().iadd_imm(self.fr.level, 1);
+                let call = self
+                    .b
+                    .ins()
+                    .call(self.f.this, &[self.ws, av, v, lvl, self.run]);
+                self.b.inst_results(call)[0]
+            }
+        };
         if self.mode == Mode::Rules {
             // The keeper keeps its move (a collecting walk never stops),
             // unless the walk stopped on a fault.
@@ -1140,7 +1206,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.ins().brif(kept, keep, &[], cont, &[]);
             self.b.switch_to_block(keep);
             let faulted = self.b.ins().load(I32, FLAGS, self.ws, Off::FAULTED);
-            self.b.ins().brif(faulted, cont, &[], self.stop, &[]);
+            self.b.ins().brif(faulted, cont, &[], self.fr.stop, &[]);
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {
@@ -1153,7 +1219,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.switch_to_block(undone);
         let stopped = self.b.block_params(undone)[0];
         undo(self);
-        self.b.ins().brif(stopped, self.stop, &[], skip, &[]);
+        self.b.ins().brif(stopped, self.fr.stop, &[], skip, &[]);
         false
     }
 }

@@ -27,7 +27,7 @@ impl Walk<'_, '_> {
         stopped: Block,
     ) {
         let b = &mut self.b;
-        let lvl = b.ins().iadd_imm(self.level, 1);
+        let lvl = b.ins().iadd_imm(self.fr.level, 1);
         let deep = b.ins().icmp_imm(
             IntCC::UnsignedGreaterThanOrEqual,
             lvl,

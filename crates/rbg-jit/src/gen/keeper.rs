@@ -122,7 +122,7 @@ impl Walk<'_, '_> {
         let mut w = Walk::new(c, Mode::Rules, b, f, [ws, level, run], &[]);
         // The walk's own blocks are not used here; `dispatch` hands node
         // (q, v) over to the rules walk.
-        for blk in [w.stop, w.pop] {
+        for blk in [w.fr.stop, w.fr.pop] {
             w.b.switch_to_block(blk);
             let zero = w.b.ins().iconst(I32, 0);
             w.b.ins().return_(&[zero]);
@@ -133,7 +133,7 @@ impl Walk<'_, '_> {
         w.b.def_var(steps, left);
         let zero = w.b.ins().iconst(I64, 0);
         w.b.ins().store(FLAGS, zero, ws, Off::LOG_LEN);
-        w.b.def_var(w.v, v0);
+        w.b.def_var(w.fr.v, v0);
         let blocks: Vec<Option<Block>> = prefix
             .iter()
             .map(|&m| m.then(|| w.b.create_block()))
@@ -146,7 +146,7 @@ impl Walk<'_, '_> {
         for (q, blk) in blocks.iter().enumerate() {
             let Some(blk) = *blk else { continue };
             w.b.switch_to_block(blk);
-            let v = w.b.use_var(w.v);
+            let v = w.b.use_var(w.fr.v);
             // After MAX_STEPS states the walk goes on from here.
             let n = w.b.use_var(steps);
             let (go, walk) = (w.b.create_block(), w.b.create_block());
@@ -163,8 +163,8 @@ impl Walk<'_, '_> {
                 Kind::Branch => w.walk_from(q as u32, v),
             }
         }
-        w.b.switch_to_block(w.dispatch);
-        let (q, v) = (w.b.use_var(w.q), w.b.use_var(w.v));
+        w.b.switch_to_block(w.fr.dispatch);
+        let (q, v) = (w.b.use_var(w.fr.q), w.b.use_var(w.fr.v));
         let call = w.b.ins().call(f.this, &[ws, q, v, level, run]);
         let moved = w.b.inst_results(call)[0];
         let done = w.b.create_block();
@@ -184,9 +184,9 @@ impl Walk<'_, '_> {
     /// mode (one call site for all: `dispatch`).
     fn walk_from(&mut self, q: u32, v: Value) {
         let qv = self.b.ins().iconst(I32, q as i64);
-        self.b.def_var(self.q, qv);
-        self.b.def_var(self.v, v);
-        self.b.ins().jump(self.dispatch, &[]);
+        self.b.def_var(self.fr.q, qv);
+        self.b.def_var(self.fr.v, v);
+        self.b.ins().jump(self.fr.dispatch, &[]);
     }
 
     /// Takes step `tr` from `v`: the vertex and the state reached (an i32
@@ -241,7 +241,7 @@ impl Walk<'_, '_> {
         blocks: &[Option<Block>],
         fail: Block,
     ) {
-        self.b.def_var(self.v, t);
+        self.b.def_var(self.fr.v, t);
         let mut seen = Vec::new();
         for &q in targets {
             if seen.contains(&q) {
@@ -293,7 +293,7 @@ impl Walk<'_, '_> {
                 return;
             }
         }
-        self.b.def_var(self.v, v);
+        self.b.def_var(self.fr.v, v);
         self.b.ins().jump(to(tr.to), &[]);
     }
 
