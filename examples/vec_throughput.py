@@ -3,7 +3,9 @@ next to ``rbg bench`` (``scripts/vec-vs-bench.py`` runs the two alternately).
 
 A *state* is a player move, as ``rbg bench`` counts them; a move may take
 several actions (split moves). Rates are per wall-clock second and per CPU
-second of this process (all its threads).
+second of this process (all its threads). ``--fused`` steps with
+``VecEnv.step_random()`` (the same random actions, drawn and applied in one
+call) instead of ``step(random_actions())``.
 
     python examples/vec_throughput.py games/ticTacToe.rbg --envs 256 --threads 1 --seconds 10
 """
@@ -15,7 +17,7 @@ import time
 import rbg
 
 
-def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0):
+def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0, fused=False):
     """Steps ``envs`` games with random actions for ``seconds``; returns a
     dict of counts (``states``, ``actions``, ``games``) and the wall-clock
     and CPU seconds they took. First warms up (at most ``warmup`` seconds)
@@ -24,15 +26,16 @@ def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0):
     openings can cost more or less than the rest)."""
     env = rbg.VecEnv(game, envs, seed=seed, threads=threads)
     env.reset()
+    step = env.step_random if fused else (lambda: env.step(env.random_actions()))
     start = time.perf_counter()
     while env.counts()[1] < envs and time.perf_counter() - start < warmup:
-        env.step(env.random_actions())
+        step()
     moves0, games0 = env.counts()
     steps = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - wall0 < seconds:
         for _ in range(10):
-            env.step(env.random_actions())
+            step()
         steps += 10
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     moves, games = env.counts()
@@ -54,8 +57,9 @@ def main():
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--fused", action="store_true", help="step with VecEnv.step_random()")
     args = ap.parse_args()
-    r = measure(args.game, args.envs, args.threads, args.seconds, args.seed)
+    r = measure(args.game, args.envs, args.threads, args.seconds, args.seed, fused=args.fused)
     if args.json:
         print(json.dumps(r))
         return

@@ -2,13 +2,15 @@
 """VecEnv throughput next to `rbg bench`, per CPU second, in one run.
 
   scripts/vec-vs-bench.py [--rbg PATH] [--python PATH] [--seconds S] [--rounds R]
-                          [--envs N] [--core C] GAME...
+                          [--envs N] [--core C] [--fused] GAME...
 
 For every game the two take turns (rbg bench, VecEnv, rbg bench, ...), each
 in its own process on one thread (pinned to core C with --core):
 `rbg bench GAME --seconds S --json` (flat Monte Carlo: random playouts) and
 `examples/vec_throughput.py GAME --envs N --threads 1 --json` (N games
-stepped by `rbg.VecEnv` with random actions, driven from Python). Both count
+stepped by `rbg.VecEnv` with random actions, driven from Python; with
+`--fused`, by `VecEnv.step_random()`: the same actions drawn and applied in
+one call). Both count
 states as player moves. Rates are per CPU second (user+sys: `rbg bench`'s
 whole process, VecEnv's measured loop), which stays fair on a busy machine.
 Prints a markdown table of the medians and their ratio (VecEnv / bench).
@@ -46,6 +48,8 @@ def vecenv(a, game, seed):
     script = os.path.join(REPO, "examples", "vec_throughput.py")
     argv = [a.python, script, game, "--envs", str(a.envs), "--threads", "1",
             "--seconds", str(a.seconds), "--seed", str(seed), "--json"]
+    if a.fused:
+        argv.append("--fused")
     line = run(argv, a.core)
     r = json.loads(line)
     return r["states"] / r["cpu_seconds"]
@@ -61,6 +65,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--core", type=int, default=None)
+    ap.add_argument("--fused", action="store_true", help="VecEnv.step_random() instead of step(random_actions())")
     a = ap.parse_args()
     print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, median of states per CPU second\n")
     print("| game | rbg bench | VecEnv | VecEnv / bench |")

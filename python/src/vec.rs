@@ -21,6 +21,15 @@ type Arrays<'py> = (
     Bound<'py, PyArray1<bool>>,
 );
 
+/// `(observations, masks, rewards, dones, actions)`.
+type WithActions<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
 /// `n` games of one kind stepped together in Rust threads.
 ///
 /// `reset()` returns `(observations, masks)`; `step(actions)` returns
@@ -266,6 +275,20 @@ impl VecEnv {
         let b: &mut dyn DynBatch = &mut **b;
         py.detach(|| b.step(&acts, &mut f)).map_err(py_err)?;
         self.arrays(py, f)
+    }
+
+    /// `step(random_actions())` in one call, without passing the actions
+    /// through Python (for random rollouts):
+    /// `(observations, masks, rewards, dones, actions)`, the actions taken
+    /// an int64 array.
+    fn step_random<'py>(&self, py: Python<'py>) -> PyResult<WithActions<'py>> {
+        let mut f = self.pool.frame();
+        let mut b = self.batch()?;
+        let b: &mut dyn DynBatch = &mut **b;
+        let acts = py.detach(|| b.step_random(&mut f)).map_err(py_err)?;
+        let (obs, masks, rewards, dones) = self.arrays(py, f)?;
+        let acts = PyArray1::from_vec(py, acts.into_iter().map(i64::from).collect());
+        Ok((obs, masks, rewards, dones, acts))
     }
 
     /// A uniformly random legal action per game (int64 array), drawn from

@@ -86,3 +86,22 @@ def test_illegal_actions_are_refused(ttt_path):
         raise AssertionError("wrong number of actions accepted")
     with pytest.raises(ValueError):
         rbg.VecEnv(ttt_path, 0)
+
+
+def test_step_random_is_step_of_random_actions(ttt_path):
+    """``step_random()`` plays what ``step(random_actions())`` plays for the
+    same seed, and returns those actions (legal in the masks before)."""
+    for path in determinism_games(ttt_path):
+        a = rbg.VecEnv(path, 5, seed=3, threads=1)
+        b = rbg.VecEnv(path, 5, seed=3, threads=2)
+        _, masks = a.reset()
+        b.reset()
+        for _ in range(40):
+            acts = a.random_actions()
+            fa = a.step(acts)
+            *fb, taken = b.step_random()
+            assert np.array_equal(acts, taken), path
+            assert masks[np.arange(5), taken].all(), path
+            assert all(np.array_equal(x, y) for x, y in zip(fa, fb)), path
+            masks = fa[1]
+        assert a.counts() == b.counts()

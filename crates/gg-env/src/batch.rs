@@ -227,6 +227,14 @@ impl<G: Spec> Batch<G> {
         self.run(Some(actions), f)
     }
 
+    /// [`Batch::step_into`] with [`Batch::random_actions`] (legal by
+    /// construction, so not checked again); returns the actions.
+    pub fn step_random_into(&mut self, f: &mut Frame) -> Result<Vec<u32>, BatchError> {
+        let actions = self.random_actions();
+        self.run(Some(&actions), f)?;
+        Ok(actions)
+    }
+
     /// A random legal action in every game (from the games' own
     /// generators), each with the probability that a uniformly random
     /// legal move takes it: so random actions play uniformly random moves,

@@ -127,11 +127,17 @@ impl<G: Spec> Decision<G> {
         let end = ids.num_atoms();
         let first = self.moves.get(self.alive[0] as usize);
         let mut d = self.depth;
+        // Whether two candidates take different actions at `d`.
+        let mut differ = false;
         'prefix: loop {
             let k = Self::key(ids, first, d);
             for &i in &self.alive[1..] {
                 let m = self.moves.get(i as usize);
-                if Self::key(ids, m, d) != k || m.get(d) != first.get(d) {
+                if Self::key(ids, m, d) != k {
+                    differ = true;
+                    break 'prefix;
+                }
+                if m.get(d) != first.get(d) {
                     break 'prefix;
                 }
             }
@@ -142,10 +148,11 @@ impl<G: Spec> Decision<G> {
         }
         // Every candidate ends at `d`: one move (or moves with the same
         // choices), chosen by its last choice.
-        let all_end = self
-            .alive
-            .iter()
-            .all(|&i| Self::key(ids, self.moves.get(i as usize), d) == end);
+        let all_end = !differ
+            && self
+                .alive
+                .iter()
+                .all(|&i| Self::key(ids, self.moves.get(i as usize), d) == end);
         if all_end && d > self.depth {
             d -= 1;
         }

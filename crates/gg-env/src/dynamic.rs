@@ -157,6 +157,8 @@ pub trait DynBatch: Send {
     fn step(&mut self, actions: &[u32], f: &mut Frame) -> Result<(), EnvError>;
     /// A uniformly random legal action per game.
     fn random_actions(&mut self) -> Vec<u32>;
+    /// [`DynBatch::step`] with [`DynBatch::random_actions`]; returns them.
+    fn step_random(&mut self, f: &mut Frame) -> Result<Vec<u32>, EnvError>;
     /// Player moves completed and games finished.
     fn counts(&self) -> (u64, u64);
     /// Number of games.
@@ -284,6 +286,9 @@ impl<G: Spec> DynBatch for Batch<G> {
     }
     fn random_actions(&mut self) -> Vec<u32> {
         Batch::random_actions(self)
+    }
+    fn step_random(&mut self, f: &mut Frame) -> Result<Vec<u32>, EnvError> {
+        Ok(Batch::step_random_into(self, f)?)
     }
     fn counts(&self) -> (u64, u64) {
         Batch::counts(self)
