@@ -12,31 +12,7 @@ use rand::{Rng, SeedableRng};
 use rbg_engine::{GameModel, ModApp};
 
 fn suite_games() -> Vec<PathBuf> {
-    let dir = match std::env::var_os("RBG_SUITE") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
-    };
-    let games = dir.join("games");
-    if !games.is_dir() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "RBG suite missing at {}",
-            games.display()
-        );
-        eprintln!("skipped: no RBG suite at {}", games.display());
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for dir in [games.clone(), games.join("nsplit")] {
-        for e in std::fs::read_dir(&dir).into_iter().flatten() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|e| e == "rbg") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    testkit::rbg_suite_games()
 }
 
 fn load(path: &PathBuf) -> GameModel {

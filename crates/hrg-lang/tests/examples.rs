@@ -4,29 +4,11 @@
 //! not blow up: under 2 s). Skipped with a message when the folder is
 //! missing, unless `CI=true`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rg_engine::perft::{perft, Counting};
 use rg_engine::GameModel;
-
-fn examples_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("RG_EXAMPLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
-        });
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "RG examples not found at {}",
-        dir.display()
-    );
-    eprintln!("skipped: RG examples not found at {}", dir.display());
-    None
-}
 
 fn load(dir: &Path, file: &str) -> GameModel {
     let text = std::fs::read_to_string(dir.join(file)).expect("example");
@@ -53,28 +35,13 @@ fn load(dir: &Path, file: &str) -> GameModel {
 
 #[test]
 fn perft_of_every_hrg_example() {
-    let Some(dir) = examples_dir() else { return };
-    let table = std::fs::read_to_string(dir.join("perft.tsv")).expect("perft.tsv");
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    for line in table.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (file, depth, expected): (&str, usize, u64) =
-            (cols[0], cols[1].parse().unwrap(), cols[2].parse().unwrap());
-        if !file.ends_with(".hrg") {
-            continue;
-        }
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
+    testkit::check_rg_example_perft(&dir, ".hrg", 30, |file, depth| {
         let game = load(&dir, file);
-        let got = perft(&game, depth, Counting::Walks)
-            .unwrap_or_else(|e| panic!("{file}: {}", game.error_text(&e)));
-        if got.leaves != expected {
-            failures.push(format!(
-                "{file} depth {depth}: expected {expected}, got {}",
-                got.leaves
-            ));
-        }
-        checked += 1;
-    }
-    assert!(checked >= 30, "only {checked} lines checked");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        perft(&game, depth, Counting::Walks)
+            .unwrap_or_else(|e| panic!("{file}: {}", game.error_text(&e)))
+            .leaves
+    });
 }

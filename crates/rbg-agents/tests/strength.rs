@@ -7,26 +7,13 @@
 //! with `RBG_SUITE`). When it is missing the tests skip, except under
 //! `CI=true`, where a missing suite is an error.
 
-use std::path::PathBuf;
-
 use rbg_agents::{from_spec, play_game, Agent, MatchStats, DEFAULT_MAX_LENGTH};
 use rbg_engine::GameModel;
 
 fn suite_game(name: &str) -> Option<GameModel> {
-    let dir = match std::env::var_os("RBG_SUITE") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
-    };
-    let path = dir.join("games").join(name);
-    if path.exists() {
-        let text = std::fs::read_to_string(path).unwrap();
-        Some(GameModel::from_text(&text).unwrap())
-    } else if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("suite game not found at {}", path.display());
-    } else {
-        eprintln!("skipped: suite game not found at {}", path.display());
-        None
-    }
+    let path = testkit::rbg_suite("games")?.join("games").join(name);
+    let text = std::fs::read_to_string(path).unwrap();
+    Some(GameModel::from_text(&text).unwrap())
 }
 
 /// Plays 40 games of `spec` against random (seats alternating) and checks

@@ -4,26 +4,7 @@
 //! bad HRG is reported at its line and column with exit code 1. Skipped with
 //! a message when the folder is missing, unless `CI=true`.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn examples() -> Option<PathBuf> {
-    let dir = std::env::var_os("RG_EXAMPLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
-        });
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "RG examples not found at {}",
-        dir.display()
-    );
-    eprintln!("skipped: RG examples not found at {}", dir.display());
-    None
-}
 
 fn rbg(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rbg"))
@@ -51,25 +32,26 @@ fn perft(path: &str, depth: &str) -> String {
 
 #[test]
 fn hrg_examples_through_the_commands() {
-    let Some(dir) = examples() else { return };
-    let table = std::fs::read_to_string(dir.join("perft.tsv")).unwrap();
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
     let tmp = std::env::temp_dir().join(format!("rbg-hrg-test-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut checked = 0;
-    for line in table.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        // Depths up to 6 keep the test quick; `hrg-lang`'s own test runs all.
-        if cols.len() != 3 || !cols[0].ends_with(".hrg") || cols[1].parse::<u32>().unwrap() > 6 {
+    // Depths up to 6 keep the test quick; `hrg-lang`'s own test runs all.
+    for line in testkit::rg_example_perft(&dir, ".hrg") {
+        if line.depth > 6 {
             continue;
         }
-        let path = dir.join(cols[0]);
+        let (depth, want) = (line.depth.to_string(), line.leaves.to_string());
+        let path = dir.join(&line.file);
         let path = path.to_str().unwrap();
-        assert_eq!(perft(path, cols[1]), cols[2], "{line}");
-        let rg = tmp.join(cols[0].replace(".hrg", ".rg"));
+        assert_eq!(perft(path, &depth), want, "{line:?}");
+        let rg = tmp.join(line.file.replace(".hrg", ".rg"));
         std::fs::write(&rg, ok(&rbg(&["translate", path, "--to", "rg"]))).unwrap();
         let rg = rg.to_str().unwrap();
         assert!(ok(&rbg(&["check", rg])).contains(": ok "));
-        assert_eq!(perft(rg, cols[1]), cols[2], "{line} (printed RG)");
+        assert_eq!(perft(rg, &depth), want, "{line:?} (printed RG)");
         checked += 1;
     }
     assert!(checked >= 20, "{checked} lines");

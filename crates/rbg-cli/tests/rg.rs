@@ -4,26 +4,7 @@
 //! Skipped with a message when the folder is missing, unless `CI=true`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn examples() -> Option<PathBuf> {
-    let dir = std::env::var_os("RG_EXAMPLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
-        });
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "RG examples not found at {}",
-        dir.display()
-    );
-    eprintln!("skipped: RG examples not found at {}", dir.display());
-    None
-}
 
 fn run(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rbg"))
@@ -50,36 +31,30 @@ fn ok(out: &Output) -> String {
 
 #[test]
 fn perft_of_every_rg_example_through_the_interface() {
-    let Some(dir) = examples() else { return };
-    let table = std::fs::read_to_string(dir.join("perft.tsv")).unwrap();
-    let mut checked = 0;
-    for line in table.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() != 3 || !cols[0].ends_with(".rg") {
-            continue;
-        }
-        let path = dir.join(cols[0]);
-        let out = run(
-            &[
-                "perft",
-                path.to_str().unwrap(),
-                cols[1],
-                "--json",
-                "--threads",
-                "2",
-            ],
-            "",
-        );
-        let json: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
-        assert_eq!(json["leaves"].to_string(), cols[2], "{line}");
-        checked += 1;
-    }
-    assert!(checked >= 25, "{checked} lines");
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
+    testkit::check_rg_example_perft(&dir, ".rg", 25, |file, depth| {
+        let path = dir.join(file);
+        let depth = depth.to_string();
+        let argv = [
+            "perft",
+            path.to_str().unwrap(),
+            &depth,
+            "--json",
+            "--threads",
+            "2",
+        ];
+        let json: serde_json::Value = serde_json::from_str(&ok(&run(&argv, ""))).unwrap();
+        json["leaves"].as_u64().expect("leaves")
+    });
 }
 
 #[test]
 fn check_match_and_bench_on_rg() {
-    let Some(dir) = examples() else { return };
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
     let dice = dir.join("dicerace.rg");
     let dice = dice.to_str().unwrap();
     let out = ok(&run(&["check", dice], ""));
@@ -107,7 +82,9 @@ fn check_match_and_bench_on_rg() {
 
 #[test]
 fn play_hides_what_a_player_may_not_see_and_replay_shows_the_record() {
-    let Some(dir) = examples() else { return };
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
     let cups = dir.join("cups.rg");
     let cups = cups.to_str().unwrap();
     let record = std::env::temp_dir().join(format!("rbg-rg-cups-{}.txt", std::process::id()));

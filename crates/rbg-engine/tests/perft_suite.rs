@@ -7,12 +7,10 @@
 //! with `RBG_SUITE`). When it is missing the tests skip, except under
 //! `CI=true`, where a missing suite is an error.
 
-mod common;
-
 use rbg_engine::{perft::perft_parallel, GameModel};
 
 fn suite_dir() -> Option<std::path::PathBuf> {
-    common::suite_dir("perft.tsv")
+    testkit::rbg_suite("perft.tsv")
 }
 
 struct Line {

@@ -7,9 +7,7 @@
 //! the scores must equal the server's results line.
 //!
 //! Without the suite the test skips, except under `CI=true` (see
-//! `common::suite_dir`).
-
-mod common;
+//! `testkit::rbg_suite`).
 
 use std::path::Path;
 
@@ -115,7 +113,7 @@ fn check_game(dir: &Path, name: &str) -> Vec<String> {
 
 #[test]
 fn original_plays_replay_move_by_move() {
-    let Some(dir) = common::suite_dir("transcripts") else {
+    let Some(dir) = testkit::rbg_suite("transcripts") else {
         return;
     };
     let mut names: Vec<String> = std::fs::read_dir(dir.join("transcripts"))

@@ -11,14 +11,6 @@ use rbg_lang::analysis::strong_straightness;
 use rbg_lang::print::print_game;
 use rbg_lang::{load, parse_str, Game, SourceFile};
 
-fn suite_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("RBG_SUITE") {
-        return PathBuf::from(dir);
-    }
-    // crates/rbg-lang -> repository root -> ../shared/rbg-suite
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite")
-}
-
 fn collect_games(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
@@ -98,15 +90,9 @@ fn show(s: Option<u64>) -> String {
 
 #[test]
 fn suite_conformance() {
-    let suite = suite_dir();
-    if !suite.join("games").is_dir() {
-        let msg = format!("RBG suite not found at {}", suite.display());
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{msg} (CI=true: the suite is required)");
-        }
-        eprintln!("{msg}: skipped (set RBG_SUITE to run it)");
+    let Some(suite) = testkit::rbg_suite("games") else {
         return;
-    }
+    };
     let games_dir = suite.join("games");
     let mut games = Vec::new();
     collect_games(&games_dir, &mut games);

@@ -3,26 +3,13 @@
 //! and the same text again. Skipped with a message when the folder is missing,
 //! unless `CI=true`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rg_lang::parse::parse_game;
 use rg_lang::print::print_game;
 
 fn examples() -> Option<Vec<PathBuf>> {
-    let dir = std::env::var_os("RG_EXAMPLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rg/examples")
-        });
-    if !dir.is_dir() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "RG examples not found at {}",
-            dir.display()
-        );
-        eprintln!("skipped: RG examples not found at {}", dir.display());
-        return None;
-    }
+    let dir = testkit::rg_examples()?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("readable examples folder")
         .map(|e| e.expect("entry").path())

@@ -5,20 +5,7 @@ use std::path::PathBuf;
 
 /// The suite's directory, if present.
 pub fn suite() -> Option<PathBuf> {
-    let dir = match std::env::var_os("RBG_SUITE") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite"),
-    };
-    if dir.join("perft.tsv").exists() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "RBG suite not found at {}",
-        dir.display()
-    );
-    eprintln!("skipped: RBG suite not found at {}", dir.display());
-    None
+    testkit::rbg_suite("perft.tsv")
 }
 
 /// A suite game, checked.
