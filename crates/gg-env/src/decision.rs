@@ -37,7 +37,7 @@ impl<E> From<E> for StepError<E> {
 
 /// A state between actions: the state at the start of the turn and the
 /// candidates left.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Decision<G: Spec> {
     base: G::State,
     turn: Turn,
@@ -53,6 +53,38 @@ pub struct Decision<G: Spec> {
     memory: Vec<f32>,
     /// The game's numbering of choices.
     ids: Arc<G::Ids>,
+}
+
+impl<G: Spec> Clone for Decision<G> {
+    fn clone(&self) -> Self {
+        Decision {
+            base: self.base.clone(),
+            turn: self.turn,
+            moves: self.moves.clone(),
+            alive: self.alive.clone(),
+            depth: self.depth,
+            actions: self.actions.clone(),
+            memory: self.memory.clone(),
+            ids: self.ids.clone(),
+        }
+    }
+
+    /// Reuses the buffers (batches restart games by this).
+    fn clone_from(&mut self, o: &Self) {
+        self.base.clone_from(&o.base);
+        self.turn = o.turn;
+        self.moves.clear();
+        for m in o.moves.iter() {
+            self.moves.push(m);
+        }
+        self.alive.clone_from(&o.alive);
+        self.depth = o.depth;
+        self.actions.clone_from(&o.actions);
+        self.memory.clone_from(&o.memory);
+        if !Arc::ptr_eq(&self.ids, &o.ids) {
+            self.ids = o.ids.clone();
+        }
+    }
 }
 
 impl<G: Spec> Decision<G> {
