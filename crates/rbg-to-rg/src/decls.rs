@@ -119,6 +119,10 @@ pub struct Decls {
     tables: HashMap<(Table, bool), String>,
     /// Constant maps already declared, by value.
     maps: HashMap<(Type, Value), String>,
+    /// Set types of some vertices, by their members.
+    vertex_sets: HashMap<Vec<bool>, String>,
+    /// Move maps that take no two vertices to one vertex.
+    pub injective: std::collections::HashSet<String>,
 }
 
 impl Decls {
@@ -193,6 +197,8 @@ impl Decls {
             val_ty: None,
             tables: HashMap::new(),
             maps: HashMap::new(),
+            vertex_sets: HashMap::new(),
+            injective: Default::default(),
             names,
         };
         // The board: every vertex's piece, `null` holds `null`.
@@ -423,6 +429,20 @@ impl Decls {
         self.constant(base, ty, value)
     }
 
+    /// The set type of the vertices in `set` (declared once per set).
+    pub fn vertex_set(&mut self, set: &[bool]) -> String {
+        if let Some(t) = self.vertex_sets.get(set) {
+            return t.clone();
+        }
+        let members: Vec<String> = (0..set.len())
+            .filter(|&v| set[v])
+            .map(|v| self.vertices[v].clone())
+            .collect();
+        let name = self.type_def("Coords", Type::set(members));
+        self.vertex_sets.insert(set.to_vec(), name.clone());
+        name
+    }
+
     /// A test map over vertices (`1` where `set[v]`).
     pub fn vertex_test(&mut self, set: &[bool]) -> String {
         let values = set
@@ -440,7 +460,16 @@ impl Decls {
             .collect();
         let ty = self.coord_or_null_ty.clone();
         let null = self.null.clone();
-        self.vertex_map("go", &ty, values, &null)
+        let name = self.vertex_map("go", &ty, values, &null);
+        let mut hit = vec![false; self.vertices.len()];
+        if targets
+            .iter()
+            .flatten()
+            .all(|&v| !std::mem::replace(&mut hit[v as usize], true))
+        {
+            self.injective.insert(name.clone());
+        }
+        name
     }
 
     /// A test map over pieces (`1` for the pieces in `set`, `0` at `null`,

@@ -442,14 +442,15 @@ impl<'a> Emitter<'a> {
                     let f = self.d.vertex_test(&s);
                     steps.push(vec![cmp(Expr::name(&f).at(coord()), one(), true)]);
                 }
+                // Any target (a set type of them when not every vertex is).
+                let ty = match targets {
+                    Some(t) => self.d.vertex_set(&t),
+                    None => self.d.coord_ty.clone(),
+                };
                 steps.push(vec![Label::AssignAny {
                     target: coord(),
-                    ty: rg_lang::ast::Type::Ref(Name::new(&self.d.coord_ty)),
+                    ty: rg_lang::ast::Type::Ref(Name::new(&ty)),
                 }]);
-                if let Some(t) = targets {
-                    let f = self.d.vertex_test(&t);
-                    steps.push(vec![cmp(Expr::name(&f).at(coord()), one(), true)]);
-                }
                 steps
             }
             Shape::Blocks(_) | Shape::Structural => unreachable!("split when lowered"),

@@ -4,9 +4,10 @@
 //! game's keeper completion does not depend on which), while an RG walk
 //! follows every alternative. A keeper loop then visits every order of its
 //! steps: go's flood fill of a captured group walks through every subset of
-//! the group, past the RG engine's bound on walk states. So where the
-//! keeper chooses between alternatives (several successor states, several
-//! targets of a shift), the choice is a `@disjoint` node whose edges check,
+//! the group, past the RG engine's bound on walk states. So a keeper's
+//! choice between alternatives (several successor states, several targets
+//! of a shift) on a loop, and a keeper's choice of any vertex, is a
+//! `@disjoint` node whose edges check,
 //! in order, that the keeper's move can be completed to its next switch
 //! through that alternative (a check in the tagless copy of the rules); the
 //! walk takes the first such alternative and never backtracks.
@@ -58,7 +59,8 @@ fn exclusive(a: &Leaf, b: &Leaf, relations: &[Relation]) -> bool {
 }
 
 /// Per state: whether the keeper's choice leaving it is committed (it has
-/// several alternatives that may hold together).
+/// several alternatives that may hold together, and is on a loop or picks
+/// any vertex).
 pub(crate) fn commits(nfa: &Nfa, ctx: &[u8], reach: &[bool], relations: &[Relation]) -> Vec<bool> {
     (0..nfa.states())
         .map(|s| {
@@ -76,9 +78,33 @@ pub(crate) fn commits(nfa: &Nfa, ctx: &[u8], reach: &[bool], relations: &[Relati
                         .iter()
                         .all(|&b| exclusive(nfa.leaf(a), nfa.leaf(b), relations))
                 });
-            alts > 1 && !disjoint
+            let any_vertex = next.iter().any(|&t| {
+                matches!(nfa.leaf(t), Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::Uniform { .. }))
+            });
+            alts > 1 && !disjoint && (any_vertex || on_keeper_cycle(nfa, s as u32))
         })
         .collect()
+}
+
+/// Whether state `s` can be reached again from itself without a switch to
+/// a player (within one keeper walk): only there can the keeper's
+/// alternatives multiply without bound (every order of a loop's steps).
+fn on_keeper_cycle(nfa: &Nfa, s: u32) -> bool {
+    let mut seen = vec![false; nfa.states()];
+    let mut stack = vec![s];
+    while let Some(p) = stack.pop() {
+        for &t in &nfa.next[p as usize] {
+            if t == s {
+                return true;
+            }
+            if !matches!(nfa.leaf(t), Leaf::Switch(Some(_), _))
+                && !std::mem::replace(&mut seen[t as usize], true)
+            {
+                stack.push(t);
+            }
+        }
+    }
+    false
 }
 
 impl Emitter<'_> {

@@ -14,9 +14,10 @@
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
 //!    checks.
-//! 4. `@repeat` pragmas: nodes the RG engine would guard with a visited
-//!    check on all variables, where the move's tags and `coord` determine
-//!    the rest, are checked on `coord` only.
+//! 4. `@unique` for nodes visited at most once per key by construction
+//!    (`unique.rs`), then `@repeat` pragmas: nodes the RG engine would still
+//!    guard with a visited check on all variables, where the move's tags and
+//!    `coord` determine the rest, are checked on `coord` only.
 
 mod arith;
 mod board;
@@ -26,6 +27,7 @@ mod emit;
 mod keeper;
 mod names;
 mod regex;
+mod unique;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -93,6 +95,7 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
     em.run()?;
     let coord = em.d.coord.clone();
     let null = em.d.null.clone();
+    let injective = std::mem::take(&mut em.d.injective);
     let mut edges = std::mem::take(&mut em.edges);
     let mut pragmas = vec![Pragma::TranslatedFromRbg];
     for (node, targets) in std::mem::take(&mut em.disjoint) {
@@ -125,13 +128,26 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         edges,
         pragmas,
     };
-    add_repeats(&mut out, &em.repeat_ok, &coord)?;
+    add_repeats(&mut out, &em.repeat_ok, &coord, &injective)?;
     Ok(out)
 }
 
-/// Adds `@repeat N... : coord;` for the nodes in `ok` that the RG engine
-/// would check on all variables.
-fn add_repeats(game: &mut Game, ok: &[String], coord: &str) -> Result<(), TranslateError> {
+/// Adds `@unique` for the nodes visited at most once per key (see
+/// `unique.rs`), then `@repeat N... : coord;` for the nodes in `ok` that
+/// the RG engine would still check on all variables.
+fn add_repeats(
+    game: &mut Game,
+    ok: &[String],
+    coord: &str,
+    injective: &HashSet<String>,
+) -> Result<(), TranslateError> {
+    let ok: HashSet<&str> = ok.iter().map(String::as_str).collect();
+    let distinct = unique::distinct_nodes(game, &ok, coord, injective);
+    let is_unique: HashSet<String> = distinct.iter().cloned().collect();
+    if !distinct.is_empty() {
+        game.pragmas
+            .push(Pragma::Unique(distinct.iter().map(Name::new).collect()));
+    }
     let text = rg_lang::print::print_game(game);
     let (_, checked) = rg_lang::parse_str(&text).map_err(|e| {
         TranslateError(format!(
@@ -142,12 +158,13 @@ fn add_repeats(game: &mut Game, ok: &[String], coord: &str) -> Result<(), Transl
     let nodes = checked.nodes.clone();
     let model = rg_engine::GameModel::new(checked)
         .map_err(|e| TranslateError(format!("the translation is too large: {}", e.0)))?;
-    let ok: HashSet<&str> = ok.iter().map(String::as_str).collect();
     let repeat: Vec<Name> = model
         .visited_checks()
         .iter()
         .zip(&nodes)
-        .filter(|(&guarded, n)| guarded && ok.contains(n.as_str()))
+        .filter(|(&guarded, n)| {
+            guarded && ok.contains(n.as_str()) && !is_unique.contains(n.as_str())
+        })
         .map(|(_, n)| Name::new(n))
         .collect();
     if !repeat.is_empty() {

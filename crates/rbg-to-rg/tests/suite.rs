@@ -171,13 +171,25 @@ fn perft_up_to_two_reference_seconds() {
     check(|l| l.ref_seconds <= 2.0);
 }
 
-/// `RG_PERFT_MAX_SECONDS=X` leaves out the lines above X reference seconds.
+/// `RG_PERFT_MAX_SECONDS=X` leaves out the lines above X reference seconds,
+/// `RG_PERFT_MIN_SECONDS=Y` those at or below Y (at least 2),
+/// `RG_PERFT_GAMES=a.rbg,b.rbg` the other games.
 #[test]
 #[ignore = "minutes: the suite's longer perft lines"]
 fn perft_above_two_reference_seconds() {
-    let max: f64 = std::env::var("RG_PERFT_MAX_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(f64::INFINITY);
-    check(|l| l.ref_seconds > 2.0 && l.ref_seconds <= max);
+    let seconds = |var: &str, default: f64| -> f64 {
+        std::env::var(var)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let max = seconds("RG_PERFT_MAX_SECONDS", f64::INFINITY);
+    let min = seconds("RG_PERFT_MIN_SECONDS", 2.0).max(2.0);
+    let games = std::env::var("RG_PERFT_GAMES").ok();
+    let chosen = |g: &str| {
+        games
+            .as_ref()
+            .is_none_or(|list| list.split(',').any(|x| x == g))
+    };
+    check(|l| l.ref_seconds > min && l.ref_seconds <= max && chosen(&l.game));
 }
