@@ -85,6 +85,8 @@ pub enum RunError {
     EndlessWalk(usize),
     /// One enumeration visited more than this many states.
     TooManyStates(usize),
+    /// A state's moves hold more than this many tags and slot changes.
+    MovesTooLarge(usize),
     /// A reachability check starting at this node is reached again while
     /// it is being evaluated.
     RecursiveCheck(u32),
@@ -115,6 +117,10 @@ impl fmt::Display for RunError {
             }
             RunError::EndlessWalk(n) => write!(f, "a move walk emitted more than {n} tags"),
             RunError::TooManyStates(n) => write!(f, "an enumeration visited more than {n} states"),
+            RunError::MovesTooLarge(n) => write!(
+                f,
+                "a state's moves hold more than {n} tags and assignments together"
+            ),
             RunError::RecursiveCheck(n) => {
                 write!(f, "the reachability check from node #{n} is recursive")
             }

@@ -15,6 +15,10 @@ pub trait Sink {
     /// Number of walks.
     fn count(&self) -> usize;
 
+    /// How many tags and slot changes the walks hold together (what their
+    /// memory grows with; the walk bounds it by `walk::MAX_RECORDED`).
+    fn recorded(&self) -> usize;
+
     /// Applies walk `i`'s effect to the slots; returns the node it ends at.
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32;
 
@@ -127,6 +131,10 @@ impl Sink for MoveList {
         self.len()
     }
 
+    fn recorded(&self) -> usize {
+        self.tags.len() + self.changes.len()
+    }
+
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32 {
         for &(slot, v) in self.changes(i) {
             slots[slot as usize] = v;
@@ -202,6 +210,10 @@ impl Sink for Effects {
 
     fn count(&self) -> usize {
         self.len()
+    }
+
+    fn recorded(&self) -> usize {
+        self.changes.len()
     }
 
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32 {

@@ -36,6 +36,10 @@ pub const MAX_FRAMES: usize = 1 << 20;
 pub const MAX_STEPS: usize = 1 << 25;
 /// Assignments on the current walk beyond this are an error.
 pub const MAX_LOG: usize = 1 << 22;
+/// The moves of one state holding more tags and slot changes than this
+/// together are an error (so an improper game cannot exhaust the memory:
+/// at most a few hundred MB per list).
+pub const MAX_RECORDED: usize = 1 << 23;
 
 #[derive(Clone, Copy)]
 struct Frame {
@@ -635,6 +639,9 @@ impl Walker {
                                     e.to,
                                     self.tag_hash,
                                 );
+                                if out.recorded() > MAX_RECORDED {
+                                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
+                                }
                             }
                             continue 'frames;
                         }

@@ -103,3 +103,34 @@ fn unique_cycle_is_an_error_not_a_hang() {
         start.elapsed()
     );
 }
+
+/// 10,000 moves of 1,000 tags each: the move list would grow past the
+/// engine's bound on what one state's moves hold, so the enumeration stops
+/// with an error instead of taking memory without limit.
+#[test]
+fn moves_too_large_to_hold_are_an_error() {
+    let symbols: Vec<String> = (0..100).map(|i| format!("d{i}")).collect();
+    let mut text = format!(
+        "type Player = {{x}};\ntype Score = {{0}};\ntype D = {{{}}};\nvar a: D = d0;\nvar b: D = d0;\n\
+         begin, s1: player = x;\ns1, s2: a = D(*);\ns2, c0: b = D(*);\n",
+        symbols.join(", ")
+    );
+    for i in 0..1000 {
+        text.push_str(&format!("c{i}, c{}: $ a;\n", i + 1));
+    }
+    text.push_str("c1000, end: player = keeper;\n");
+    let game = GameModel::from_text(&text).unwrap();
+    let err = perft(&game, 1, Counting::Walks).unwrap_err();
+    assert!(
+        matches!(err, rg_engine::RunError::MovesTooLarge(n) if n == 1 << 23),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("moves hold more than 8388608"),
+        "{err}"
+    );
+    // A tenth of the tags fits: 10,000 moves.
+    let small = text.replace("c100, c101: $ a;", "c100, c1000: ;");
+    let game = GameModel::from_text(&small).unwrap();
+    assert_eq!(perft(&game, 1, Counting::Walks).unwrap().leaves, 10_000);
+}
