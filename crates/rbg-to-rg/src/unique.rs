@@ -99,6 +99,38 @@ pub fn distinct_nodes(
             nodes.push(n.to_string());
         }
     }
+    // The engine checks the successors of a `@unique` node it would have
+    // checked, unless they are `@unique` too: a node keeps the pragma only
+    // if every successor (but `player` assignments' targets) keeps it, or is
+    // entered by one edge and was never a candidate (an edge the rules above
+    // do not trust: the engine checks such a node after a checked node
+    // anyway).
+    let first: HashSet<&str> = nodes.iter().map(String::as_str).collect();
+    let mut set = first.clone();
+    loop {
+        let dropped: Vec<&str> = set
+            .iter()
+            .copied()
+            .filter(|p| {
+                out.get(p).is_some_and(|edges| {
+                    edges.iter().any(|&i| {
+                        let e = &game.edges[i];
+                        let t = e.to.text.as_str();
+                        !is_player(&e.label)
+                            && !set.contains(t)
+                            && (incoming[t] > 1 || first.contains(t))
+                    })
+                })
+            })
+            .collect();
+        if dropped.is_empty() {
+            break;
+        }
+        for p in dropped {
+            set.remove(p);
+        }
+    }
+    let mut nodes: Vec<String> = set.into_iter().map(str::to_string).collect();
     nodes.sort();
     nodes
 }
