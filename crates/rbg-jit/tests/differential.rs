@@ -9,20 +9,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{GameModel, MoveList};
 
+/// The suite's games (not `nsplit/`, which would double the time) and ours.
 fn suite_games() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rbg-suite/games");
-    let mut games: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(d) => d.map(|e| e.unwrap().path()).collect(),
-        Err(_) => {
-            assert!(std::env::var_os("CI").is_none(), "suite missing under CI");
-            Vec::new()
-        }
-    };
     let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    games.extend(std::fs::read_dir(own).unwrap().map(|e| e.unwrap().path()));
-    games.retain(|p| p.extension().is_some_and(|e| e == "rbg"));
-    games.sort();
-    games
+    let suite = testkit::rbg_suite("games").map(|d| d.join("games"));
+    testkit::rbg_files_in(suite.into_iter().chain([own]))
 }
 
 /// Plays `games` random games of `text` with both engines; returns the

@@ -54,14 +54,21 @@ fn moves(g: &GameModel) -> Result<usize, GameError> {
     Ok(list.len())
 }
 
-/// Runs `f` on a thread with the default 2 MiB stack of spawned threads.
+/// The error of applying the first legal move of the initial state (the
+/// keeper's completion after it fails).
+fn first_move_error(g: &GameModel) -> GameError {
+    let mut s = g.initial_state();
+    let mut list = MoveList::default();
+    let mut r = g.reasoner();
+    r.legal_moves(&s, &mut list).unwrap();
+    let m = list.get(0).to_vec();
+    r.apply(&mut s, &m).unwrap_err()
+}
+
+/// Runs `f` on a thread with the default 2 MiB stack of spawned threads
+/// (the time bound only catches a hang).
 fn small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic")
+    testkit::on_small_stack("improper", std::time::Duration::from_secs(600), f)
 }
 
 /// Asserts `e` is `kind`, located at 5:`col` of `g.rbg` (the rules line).
@@ -122,13 +129,7 @@ fn modifiers_repeating_in_a_move_are_an_endless_move() {
         }
         // A keeper's move that can go on forever.
         for g in game("->a ->> [w] [e]* ->a") {
-            let mut s = g.initial_state();
-            let mut list = MoveList::default();
-            let mut r = g.reasoner();
-            r.legal_moves(&s, &mut list).unwrap();
-            let m = list.get(0).to_vec();
-            let e = r.apply(&mut s, &m).unwrap_err();
-            located(&e, ErrorKind::EndlessMove, 23);
+            located(&first_move_error(&g), ErrorKind::EndlessMove, 23);
         }
     });
 }
@@ -183,13 +184,7 @@ fn an_endless_keeper_completion_is_an_error() {
     assert_eq!(e.kind(), &ErrorKind::EndlessKeeper);
     for g in game("->a (->> [w] ->> [e])*") {
         // The keeper alternates two states: found as well.
-        let mut s = g.initial_state();
-        let mut list = MoveList::default();
-        let mut r = g.reasoner();
-        r.legal_moves(&s, &mut list).unwrap();
-        let m = list.get(0).to_vec();
-        let e = r.apply(&mut s, &m).unwrap_err();
-        located(&e, ErrorKind::EndlessKeeper, 23);
+        located(&first_move_error(&g), ErrorKind::EndlessKeeper, 23);
     }
     for g in game("->> ({$ v < 1000} [$ v = v + 1] ->>)* {$ v == 1000} ->a ->a") {
         // A long but finite completion is fine: 1000 keeper moves.

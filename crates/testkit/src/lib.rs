@@ -176,15 +176,20 @@ pub fn check_rg_example_perft(
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Every `.rbg` of the suite's `games/` and `games/nsplit/`, sorted; empty
-/// (after a message) when the suite is missing outside CI.
+/// The suite's games (`games/` and `games/nsplit/`), sorted; empty (after a
+/// message) where the suite is missing outside CI.
 pub fn rbg_suite_games() -> Vec<PathBuf> {
     let Some(dir) = rbg_suite("games") else {
         return Vec::new();
     };
     let games = dir.join("games");
-    let mut out: Vec<PathBuf> = [games.clone(), games.join("nsplit")]
-        .iter()
+    rbg_files_in([games.clone(), games.join("nsplit")])
+}
+
+/// The `.rbg` files directly in `dirs`, sorted.
+pub fn rbg_files_in(dirs: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = dirs
+        .into_iter()
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten())
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "rbg"))
