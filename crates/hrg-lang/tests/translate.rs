@@ -205,3 +205,32 @@ fn branch_over_values_and_else_if() {
     );
     assert_eq!(first_moves(&game), ["one", "three", "two"]);
 }
+
+/// Whether some line of `text` ends with `tail`.
+fn ends(text: &str, tail: &str) -> bool {
+    text.lines().any(|l| l.ends_with(tail))
+}
+
+#[test]
+fn constant_arguments_are_read_as_constants() {
+    // A non-reusable graph called with a constant reads the constant; the
+    // argument is still assigned (it is part of the state), except in a
+    // check, which starts at the body.
+    let t = rg("s : Player\ngraph mark(p: Player) { s = p }\n\
+                graph test(p: Player) { check(s == p) }\n\
+                graph rules() { mark(o) check(reachable(test(o))) mark(s) end() }");
+    assert!(ends(&t, ": mark_arg0_p = o;"), "{t}");
+    assert!(ends(&t, ": s = o;"), "{t}");
+    assert!(ends(&t, ": s == o;"), "{t}");
+    assert!(!t.contains("test_arg0_p = "), "{t}");
+    // Not constant: the variable.
+    assert!(ends(&t, ": mark_arg0_p = s;"), "{t}");
+    assert!(ends(&t, ": s = mark_arg0_p;"), "{t}");
+    // A graph a reusable graph leads to keeps reading its variable (another
+    // call may assign it while a copy runs).
+    let t = rg("s : Player\ngraph mark(p: Player) { s = p }\n\
+                reusable graph r() { mark(x) }\n\
+                graph rules() { r() mark(o) end() }");
+    assert!(ends(&t, ": mark_arg0_p = o;"), "{t}");
+    assert!(!ends(&t, ": s = o;") && ends(&t, ": s = mark_arg0_p;"), "{t}");
+}

@@ -139,13 +139,13 @@ impl<'g> Translator<'g, '_> {
                 node_base(&g.name.text),
                 self.counter
             ));
-            let cur = self.pass_args(ctx, g, args, start, span)?;
+            let (cur, _) = self.pass_args(ctx, g, args, start, span, true)?;
             let end = self.shared(g, cur, None, false, span)?;
             Ok((start, end))
         } else {
             let start = self.fresh(&ctx.base);
-            let cur = self.pass_args(ctx, g, args, start, span)?;
-            let end = self.copy(g, cur, None, false, span)?;
+            let passed = self.pass_args(ctx, g, args, start, span, true)?;
+            let end = self.copy(g, passed, None, false, span)?;
             Ok((start, end))
         }
     }
@@ -167,7 +167,10 @@ impl<'g> Translator<'g, '_> {
                     return Ok(rg::Expr::Ref(symbol(v, n.span)?));
                 }
                 let name = match ctx.graph.params.iter().position(|(p, _)| p.text == n.text) {
-                    Some(i) => arg_var(ctx.graph, i),
+                    Some(i) => match ctx.consts.get(i) {
+                        Some(Some(v)) => return Ok(rg::Expr::Ref(symbol(v, n.span)?)),
+                        _ => arg_var(ctx.graph, i),
+                    },
                     None => n.text.clone(),
                 };
                 Ok(rg::Expr::Ref(Name::at(name, n.span)))

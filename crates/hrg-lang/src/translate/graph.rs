@@ -318,7 +318,9 @@ impl<'g> Translator<'g, '_> {
     }
 
     /// Assigns the arguments of a call to `g`'s argument variables, from
-    /// `cur`; the node after them.
+    /// `cur`; the node after them and the constants passed (`args.rs`).
+    /// In a check (`in_check`), arguments that are all constants are not
+    /// assigned.
     pub(super) fn pass_args(
         &mut self,
         ctx: &Ctx<'g>,
@@ -326,7 +328,8 @@ impl<'g> Translator<'g, '_> {
         args: &'g [Expr],
         mut cur: usize,
         span: Span,
-    ) -> Result<usize, Error> {
+        in_check: bool,
+    ) -> Result<(usize, Vec<Option<Value>>), Error> {
         if args.len() != g.params.len() {
             return Err(Error::new(
                 span,
@@ -339,6 +342,10 @@ impl<'g> Translator<'g, '_> {
             ));
         }
         self.declare_args(g)?;
+        let consts = self.constant_args(ctx, g, args);
+        if in_check && consts.iter().all(Option::is_some) {
+            return Ok((cur, consts));
+        }
         for (i, a) in args.iter().enumerate() {
             let value = self.rt(ctx, a)?;
             let target = rg::Expr::Ref(Name::at(arg_var(g, i), a.span()));
@@ -346,7 +353,7 @@ impl<'g> Translator<'g, '_> {
             self.edge(cur, n, rg::Label::Assign { target, value }, a.span())?;
             cur = n;
         }
-        Ok(cur)
+        Ok((cur, consts))
     }
 
     /// A new copy of a non-reusable graph's body entered from `cur` by a
@@ -355,7 +362,7 @@ impl<'g> Translator<'g, '_> {
     pub(super) fn copy(
         &mut self,
         g: &'g Graph,
-        cur: usize,
+        (cur, consts): (usize, Vec<Option<Value>>),
         end: Option<usize>,
         with_return: bool,
         span: Span,
@@ -378,6 +385,7 @@ impl<'g> Translator<'g, '_> {
             ret: with_return.then_some(g_end),
             loop_nodes: None,
             subst: Vec::new(),
+            consts,
         };
         self.expanding.push(&g.name.text);
         self.block(&mut inner, &g.body, begin, g_end, g.name.span)?;
@@ -432,6 +440,7 @@ impl<'g> Translator<'g, '_> {
                 ret: with_return.then_some(g_end),
                 loop_nodes: None,
                 subst: Vec::new(),
+                consts: Vec::new(),
             };
             self.block(&mut inner, &g.body, begin, g_end, g.name.span)?;
             self.depth -= 1;
@@ -449,8 +458,8 @@ impl<'g> Translator<'g, '_> {
         span: Span,
     ) -> Result<usize, Error> {
         if !g.reusable {
-            let cur = self.pass_args(ctx, g, args, cur, span)?;
-            let g_end = self.copy(g, cur, Some(ctx.end), true, span)?;
+            let passed = self.pass_args(ctx, g, args, cur, span, false)?;
+            let g_end = self.copy(g, passed, Some(ctx.end), true, span)?;
             let r = self.fresh(&ctx.base);
             self.edge(g_end, r, rg::Label::Skip, span)?;
             return Ok(r);
@@ -470,7 +479,7 @@ impl<'g> Translator<'g, '_> {
         };
         let n = self.fresh(&ctx.base);
         self.edge(k, n, label, span)?;
-        let cur = self.pass_args(ctx, g, args, n, span)?;
+        let (cur, _) = self.pass_args(ctx, g, args, n, span, false)?;
         let g_end = self.shared(g, cur, Some(ctx.end), true, span)?;
         let shared = self
             .graphs

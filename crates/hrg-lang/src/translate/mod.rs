@@ -4,6 +4,7 @@
 //! Every name of the produced game carries the span of the HRG text it comes
 //! from, so the RG checks that run on the result report HRG positions.
 
+mod args;
 mod cond;
 mod graph;
 
@@ -103,6 +104,7 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
         artificial: BTreeSet::new(),
         extra: Vec::new(),
         user_names,
+        shared_reach: args::shared_reach(game),
     };
     t.entry()?;
     t.finish(out, integers)
@@ -267,6 +269,9 @@ struct Ctx<'g> {
     loop_nodes: Option<(usize, usize)>,
     /// `branch`/`repeat` variables and their values.
     subst: Env<'g>,
+    /// Per parameter of `graph`, the constant passed at this copy's call
+    /// (read in place of the argument variable; `args.rs`).
+    consts: Vec<Option<Value>>,
 }
 
 struct Translator<'g, 'd> {
@@ -280,6 +285,8 @@ struct Translator<'g, 'd> {
     artificial: BTreeSet<String>,
     extra: Vec<Extra>,
     user_names: HashSet<&'g str>,
+    /// Graphs a reusable graph leads to (`args::shared_reach`).
+    shared_reach: HashSet<&'g str>,
 }
 
 impl<'g> Translator<'g, '_> {
@@ -307,6 +314,7 @@ impl<'g> Translator<'g, '_> {
             ret: Some(END),
             loop_nodes: None,
             subst: Env::new(),
+            consts: Vec::new(),
         };
         self.expanding.push(&rules.name.text);
         self.block(&mut ctx, &rules.body, start, END, rules.name.span)?;
