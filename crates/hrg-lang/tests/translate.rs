@@ -223,6 +223,16 @@ fn constant_arguments_are_read_as_constants() {
     assert!(ends(&t, ": s = o;"), "{t}");
     assert!(ends(&t, ": s == o;"), "{t}");
     assert!(!t.contains("test_arg0_p = "), "{t}");
+    // ... and the check starts at the body's first edge.
+    let start = t
+        .lines()
+        .find_map(|l| l.split("? ").nth(1)?.split(" ->").next())
+        .unwrap_or_else(|| panic!("no check in\n{t}"));
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with(&format!("{start}, ")) && l.ends_with(": s == o;")),
+        "{t}"
+    );
     // Not constant: the variable.
     assert!(ends(&t, ": mark_arg0_p = s;"), "{t}");
     assert!(ends(&t, ": s = mark_arg0_p;"), "{t}");
@@ -232,5 +242,8 @@ fn constant_arguments_are_read_as_constants() {
                 reusable graph r() { mark(x) }\n\
                 graph rules() { r() mark(o) end() }");
     assert!(ends(&t, ": mark_arg0_p = o;"), "{t}");
-    assert!(!ends(&t, ": s = o;") && ends(&t, ": s = mark_arg0_p;"), "{t}");
+    assert!(
+        !ends(&t, ": s = o;") && ends(&t, ": s = mark_arg0_p;"),
+        "{t}"
+    );
 }

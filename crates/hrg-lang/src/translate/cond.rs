@@ -145,7 +145,10 @@ impl<'g> Translator<'g, '_> {
         } else {
             let start = self.fresh(&ctx.base);
             let passed = self.pass_args(ctx, g, args, start, span, true)?;
-            let end = self.copy(g, passed, None, false, span)?;
+            // Without assignments the check starts at the body itself (an
+            // engine probe needs its any-assignment first).
+            let entry = (passed.0 == start).then_some(start);
+            let end = self.copy(g, passed, entry, None, false, span)?;
             Ok((start, end))
         }
     }

@@ -357,12 +357,14 @@ impl<'g> Translator<'g, '_> {
     }
 
     /// A new copy of a non-reusable graph's body entered from `cur` by a
-    /// skip (`end()` goes to `end`, else to the copy's end node; `return()`
-    /// to the copy's end node if `with_return`); the copy's end node.
+    /// skip, or starting at `entry` (`end()` goes to `end`, else to the
+    /// copy's end node; `return()` to the copy's end node if
+    /// `with_return`); the copy's end node.
     pub(super) fn copy(
         &mut self,
         g: &'g Graph,
         (cur, consts): (usize, Vec<Option<Value>>),
+        entry: Option<usize>,
         end: Option<usize>,
         with_return: bool,
         span: Span,
@@ -375,9 +377,15 @@ impl<'g> Translator<'g, '_> {
         }
         self.enter(span)?;
         let base = node_base(&g.name.text);
-        let begin = self.fresh(&base);
+        let begin = match entry {
+            Some(n) => n,
+            None => {
+                let begin = self.fresh(&base);
+                self.edge(cur, begin, rg::Label::Skip, span)?;
+                begin
+            }
+        };
         let g_end = self.fresh(&base);
-        self.edge(cur, begin, rg::Label::Skip, span)?;
         let mut inner = Ctx {
             graph: g,
             base,
@@ -459,7 +467,7 @@ impl<'g> Translator<'g, '_> {
     ) -> Result<usize, Error> {
         if !g.reusable {
             let passed = self.pass_args(ctx, g, args, cur, span, false)?;
-            let g_end = self.copy(g, passed, Some(ctx.end), true, span)?;
+            let g_end = self.copy(g, passed, None, Some(ctx.end), true, span)?;
             let r = self.fresh(&ctx.base);
             self.edge(g_end, r, rg::Label::Skip, span)?;
             return Ok(r);
