@@ -143,6 +143,23 @@ impl Drop for Buffer {
     }
 }
 
+/// `v` in a [`Buffer`] (a numpy array's base object), which gives it
+/// back to `pool` when dropped.
+fn owner<'py, T: Pooled>(
+    py: Python<'py>,
+    pool: &Arc<Pool>,
+    v: Vec<T>,
+) -> PyResult<Bound<'py, Buffer>> {
+    let pool = pool.clone();
+    Bound::new(
+        py,
+        Buffer {
+            data: T::wrap(v),
+            pool,
+        },
+    )
+}
+
 /// A numpy array of shape `[rows, cols]` over `v`, which goes back to
 /// `pool` when the array is dropped.
 fn array2<'py, T: Pooled>(
@@ -155,14 +172,7 @@ fn array2<'py, T: Pooled>(
     if v.len() != rows * cols {
         return Err(PyRuntimeError::new_err("a frame buffer has the wrong size"));
     }
-    let pool = pool.clone();
-    let owner = Bound::new(
-        py,
-        Buffer {
-            data: T::wrap(v),
-            pool,
-        },
-    )?;
+    let owner = owner(py, pool, v)?;
     let view = ArrayView2::from_shape((rows, cols), T::slice(&owner.get().data))
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     // SAFETY: the array's memory is the buffer `owner` holds, which becomes
@@ -177,14 +187,7 @@ fn array1<'py, T: Pooled>(
     pool: &Arc<Pool>,
     v: Vec<T>,
 ) -> PyResult<Bound<'py, PyArray1<T>>> {
-    let pool = pool.clone();
-    let owner = Bound::new(
-        py,
-        Buffer {
-            data: T::wrap(v),
-            pool,
-        },
-    )?;
+    let owner = owner(py, pool, v)?;
     let view = ArrayView1::from(T::slice(&owner.get().data));
     // SAFETY: as in `array2`.
     Ok(unsafe { PyArray1::borrow_from_array(&view, owner.clone().into_any()) })
