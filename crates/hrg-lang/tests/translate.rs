@@ -247,3 +247,18 @@ fn constant_arguments_are_read_as_constants() {
         "{t}"
     );
 }
+
+#[test]
+fn comparisons_of_constants_are_decided_when_translated() {
+    let game = format!(
+        "{HEAD}graph tag(p: Player) {{ if p == x {{ $ ex }} else {{ $ other }} }}\n\
+         graph rules() {{ player = x tag(x) tag(o) player = keeper end() }}"
+    );
+    assert_eq!(first_moves(&game), ["ex other"]);
+    let t = rg_lang::print::print_game(&hrg_lang::translate_str(&game).unwrap());
+    assert!(!t.contains("== x;") && !t.contains("!= x;"), "{t}");
+    // An unknown name is left to the RG checks.
+    let bad = format!("{HEAD}graph rules() {{ check(nope == nope) end() }}");
+    let kept = rg_lang::print::print_game(&hrg_lang::translate_str(&bad).unwrap());
+    assert!(kept.contains("nope == nope"), "{kept}");
+}

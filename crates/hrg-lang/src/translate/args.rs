@@ -11,7 +11,8 @@
 //! except in a `reachable` check, which discards its state: there a copy
 //! with only constant arguments starts directly at its body, so a check of a
 //! plain path of comparisons stays one (the engine decides those without a
-//! walk).
+//! walk). For the same reason a comparison of two constants is decided
+//! when translated: a skip where it holds, no edge where it does not.
 
 use std::collections::{HashMap, HashSet};
 
@@ -134,6 +135,24 @@ impl<'g> super::Translator<'g, '_> {
                 values.contains(&v).then_some(v)
             })
             .collect()
+    }
+
+    /// Whether `a == b` holds, when both are constants (values of some
+    /// domain: an unknown name is left to the RG checks).
+    pub(super) fn known_equal(
+        &mut self,
+        ctx: &super::Ctx<'g>,
+        a: &'g Expr,
+        b: &'g Expr,
+    ) -> Option<bool> {
+        let a = self.constant(ctx, a)?;
+        let b = self.constant(ctx, b)?;
+        if self.domain_values.is_empty() {
+            for d in &self.ev.defs.domains {
+                self.domain_values.extend(d.values.iter().cloned());
+            }
+        }
+        (self.domain_values.contains(&a) && self.domain_values.contains(&b)).then(|| a == b)
     }
 
     fn constant(&mut self, ctx: &super::Ctx<'g>, a: &'g Expr) -> Option<Value> {

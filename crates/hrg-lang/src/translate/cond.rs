@@ -40,8 +40,14 @@ impl<'g> Translator<'g, '_> {
                 let left = self.rt(ctx, a)?;
                 let right = self.rt(ctx, b)?;
                 let holds = *op == BinOp::Eq;
+                let known = self.known_equal(ctx, a, b);
                 for (to, equal) in [(then, holds), (otherwise, !holds)] {
-                    if let Some(to) = to {
+                    if let (Some(to), Some(same)) = (to, known) {
+                        // Two constants: a skip where the comparison holds.
+                        if same == equal {
+                            self.edge(entry, to, rg::Label::Skip, span)?;
+                        }
+                    } else if let Some(to) = to {
                         let label = rg::Label::Compare {
                             left: left.clone(),
                             right: right.clone(),

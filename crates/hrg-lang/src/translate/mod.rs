@@ -105,6 +105,7 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
         extra: Vec::new(),
         user_names,
         shared_reach: args::shared_reach(game),
+        domain_values: HashSet::new(),
     };
     t.entry()?;
     t.finish(out, integers)
@@ -287,6 +288,8 @@ struct Translator<'g, 'd> {
     user_names: HashSet<&'g str>,
     /// Graphs a reusable graph leads to (`args::shared_reach`).
     shared_reach: HashSet<&'g str>,
+    /// The values of all domains (made on first use).
+    domain_values: HashSet<Value>,
 }
 
 impl<'g> Translator<'g, '_> {
