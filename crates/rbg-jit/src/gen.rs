@@ -10,14 +10,16 @@
 //! state's block; only nodes popped from the stack go through a jump table.
 //! Modifiers are applied and undone inline around a recursive call for the
 //! next level, or around the next level's code emitted in place when it is
-//! small and ends in switches (`inline.rs`); patterns call the pattern walk
-//! (or a probe), with the
+//! small and ends in switches (`inline.rs`); piece modifiers
+//! keep piece counts and lists in step only where the walk may read them
+//! (`lazy.rs`). Patterns call the pattern walk (or a probe), with the
 //! interpreter's memo. The order of discovery, and so the order of moves
 //! and the keeper's choice, is exactly the interpreter's; so are the
 //! bounds of a walk (`bound.rs`).
 
 mod bound;
 mod inline;
+mod lazy;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
@@ -188,6 +190,8 @@ pub(crate) struct Walk<'a, 'b> {
     fr: Frame,
     /// Transitions left to inline levels in this function.
     inline_budget: usize,
+    /// What walks from each state read of the derived data (`lazy.rs`).
+    reads: lazy::Reads,
 }
 
 /// The code of one level: its blocks, variables and stack base.
@@ -337,6 +341,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             next_var: 0,
             fr: Frame::placeholder(level),
             inline_budget: inline::budget(c, members),
+            reads: lazy::reads(c),
         };
         w.fr = w.frame(level, members, None, 0);
         w
@@ -860,8 +865,17 @@ impl<'a, 'b> Walk<'a, 'b> {
             }
             Op::Off => {
                 self.mark(tr.slot, v, skip);
-                let old = self.set_piece_const(v, tr.arg);
-                self.descend(tr.to, v, skip, (v, old), |w| w.unset_piece(v, tr.arg, old))
+                let keeps = self.keeps(tr.to);
+                let old = self.set_piece_const(v, tr.arg, keeps);
+                let (a, p) = (tr.to, tr.arg);
+                self.descend(
+                    a,
+                    v,
+                    skip,
+                    (v, old),
+                    |w| w.unset_piece(v, p, old, keeps),
+                    |w| w.settle(a, v, p, old),
+                )
             }
             Op::Assign => {
                 let Act::Assign(var, e) = &c.acts[tr.to as usize] else {
@@ -873,9 +887,16 @@ impl<'a, 'b> Walk<'a, 'b> {
                 self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
                 let cell = self.b.ins().iconst(I32, (c.num_vertices + *var) as i64);
                 let var = *var as i32;
-                self.descend(tr.to, v, skip, (cell, old), |w| {
-                    w.b.ins().store(FLAGS, old, w.vars, var * 4);
-                })
+                self.descend(
+                    tr.to,
+                    v,
+                    skip,
+                    (cell, old),
+                    |w| {
+                        w.b.ins().store(FLAGS, old, w.vars, var * 4);
+                    },
+                    |_| {},
+                )
             }
             Op::Switch => {
                 self.mark(tr.slot, v, skip);
@@ -1062,28 +1083,38 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.list_bit(p, None, v, true);
     }
 
-    /// Puts constant piece `p` on `v`; returns the old piece.
-    fn set_piece_const(&mut self, v: Value, p: u32) -> Value {
+    /// Puts constant piece `p` on `v`, keeping the counts and the lists
+    /// in step as `keeps` says (`lazy.rs`); returns the old piece.
+    fn set_piece_const(&mut self, v: Value, p: u32, (counts, lists): (bool, bool)) -> Value {
         let a = self.addr(self.board, v, 4);
         let old = self.b.ins().load(I32, FLAGS, a, 0);
         let pv = self.b.ins().iconst(I32, p as i64);
         self.b.ins().store(FLAGS, pv, a, 0);
-        self.count(old, -1);
-        self.count(pv, 1);
-        self.list_bit(old, None, v, false);
-        self.list_bit(pv, Some(p), v, true);
+        if counts {
+            self.count(old, -1);
+            self.count(pv, 1);
+        }
+        if lists {
+            self.list_bit(old, None, v, false);
+            self.list_bit(pv, Some(p), v, true);
+        }
         old
     }
 
-    /// Puts `old` back on `v`, where constant piece `p` is.
-    fn unset_piece(&mut self, v: Value, p: u32, old: Value) {
+    /// Puts `old` back on `v`, where constant piece `p` is (the counts and
+    /// lists as `set_piece_const` kept them).
+    fn unset_piece(&mut self, v: Value, p: u32, old: Value, (counts, lists): (bool, bool)) {
         let a = self.addr(self.board, v, 4);
         self.b.ins().store(FLAGS, old, a, 0);
         let pv = self.b.ins().iconst(I32, p as i64);
-        self.count(pv, -1);
-        self.count(old, 1);
-        self.list_bit(pv, Some(p), v, false);
-        self.list_bit(old, None, v, true);
+        if counts {
+            self.count(pv, -1);
+            self.count(old, 1);
+        }
+        if lists {
+            self.list_bit(pv, Some(p), v, false);
+            self.list_bit(old, None, v, true);
+        }
     }
 
     fn count(&mut self, p: Value, delta: i64) {
@@ -1138,8 +1169,9 @@ impl<'a, 'b> Walk<'a, 'b> {
 
     /// After modifier `a` was applied at `v`, replacing `change` (a cell
     /// and its old value, see `rt::watch`): walks the next level within the
-    /// bounds (`bound.rs`) and undoes the modifier with `undo` (unless the
-    /// keeper stopped there). Returns false when the code ended the block.
+    /// bounds (`bound.rs`) and undoes the modifier with `undo`, unless the
+    /// keeper stopped there: then `kept` settles it (`lazy.rs`). Returns
+    /// false when the code ended the block.
     fn descend(
         &mut self,
         a: u32,
@@ -1147,6 +1179,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         skip: Block,
         change: (Value, Value),
         undo: impl FnOnce(&mut Self),
+        kept: impl FnOnce(&mut Self),
     ) -> bool {
         let (go, undone) = (self.b.create_block(), self.b.create_block());
         self.b.append_block_param(undone, I32);
@@ -1202,11 +1235,15 @@ impl<'a, 'b> Walk<'a, 'b> {
             // unless the walk stopped on a fault.
             let (cont, keep) = (self.b.create_block(), self.b.create_block());
             let stopped8 = self.b.ins().icmp_imm(IntCC::NotEqual, stopped, 0);
-            let kept = self.b.ins().band(stopped8, self.keeper);
-            self.b.ins().brif(kept, keep, &[], cont, &[]);
+            let keeps = self.b.ins().band(stopped8, self.keeper);
+            self.b.ins().brif(keeps, keep, &[], cont, &[]);
             self.b.switch_to_block(keep);
             let faulted = self.b.ins().load(I32, FLAGS, self.ws, Off::FAULTED);
-            self.b.ins().brif(faulted, cont, &[], self.fr.stop, &[]);
+            let settle = self.b.create_block();
+            self.b.ins().brif(faulted, cont, &[], settle, &[]);
+            self.b.switch_to_block(settle);
+            kept(self);
+            self.b.ins().jump(self.fr.stop, &[]);
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {

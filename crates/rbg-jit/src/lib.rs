@@ -276,7 +276,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         }
         let t1 = Instant::now();
         // Debugging aids: `RBG_JIT_DUMP` prints the machine code,
-        // `RBG_JIT_TRACE` the size and generation time of each walk.
+        // `RBG_JIT_TRACE` the size and generation time of each walk;
+        // `RBG_JIT_BIN=DIR` writes each walk's code to `DIR/NAME.bin` (for
+        // `objdump -b binary -m i386:x86-64`, beside callgrind's counts).
         if std::env::var_os("RBG_JIT_DUMP").is_some() {
             ctx.set_disasm(true);
         }
@@ -284,6 +286,12 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         let blocks = ctx.func.dfg.num_blocks();
         module.define_function(fid, &mut ctx).map_err(err)?;
         let frame_size = ctx.compiled_code().map_or(0, |c| c.frame_size);
+        if let (Some(dir), Some(cc)) = (std::env::var_os("RBG_JIT_BIN"), ctx.compiled_code()) {
+            let _ = std::fs::write(
+                std::path::Path::new(&dir).join(format!("{name}.bin")),
+                cc.code_buffer(),
+            );
+        }
         frame = frame.max(frame_size);
         if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("{vcode}");

@@ -99,7 +99,7 @@ impl Frame {
     pub(super) fn placeholder(level: Value) -> Frame {
         let (no_block, no_var, no_value) = (
             Block::reserved_value(),
-            Variable::from_u32(u32::MAX),
+            Variable::from_u32(u32::MAX - 1),
             Value::reserved_value(),
         );
         Frame {

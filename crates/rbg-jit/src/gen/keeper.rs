@@ -122,12 +122,14 @@ impl Walk<'_, '_> {
         let mut w = Walk::new(c, Mode::Rules, b, f, [ws, level, run], &[]);
         // The walk's own blocks are not used here; `dispatch` hands node
         // (q, v) over to the rules walk.
+        let body = w.b.create_block();
+        w.b.ins().jump(body, &[]);
         for blk in [w.fr.stop, w.fr.pop] {
             w.b.switch_to_block(blk);
             let zero = w.b.ins().iconst(I32, 0);
             w.b.ins().return_(&[zero]);
         }
-        w.b.switch_to_block(entry);
+        w.b.switch_to_block(body);
         let steps = w.new_var(I64);
         let left = w.b.ins().iconst(I64, MAX_STEPS as i64);
         w.b.def_var(steps, left);
@@ -262,7 +264,7 @@ impl Walk<'_, '_> {
         let to = |t: u32| blocks[t as usize].expect("prefix state");
         match tr.op {
             Op::Off => {
-                let old = self.set_piece_const(v, tr.arg);
+                let old = self.set_piece_const(v, tr.arg, (true, true));
                 self.log(v, old);
                 self.bump_version();
             }

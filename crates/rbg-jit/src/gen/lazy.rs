@@ -1,0 +1,121 @@
+//! Lazy piece counts and piece lists. A state's counts (`$ count`
+//! expressions) and piece lists (scans of a piece set) are derived from its
+//! board; a piece modifier keeps them in step as it applies and undoes
+//! itself. Where nothing the walk can still do after the modifier (its
+//! level, the levels below, the patterns they call) reads the counts, or
+//! the lists, the modifier writes only the board and leaves them stale:
+//! the walk undoes it before anything reads them. Only the keeper keeps a
+//! move's changes; where it stops, each kept modifier settles what it left
+//! stale (`Walk::settle`). Breakthrough's `[empty]` at a pawn's square is
+//! then one store and its undo another.
+
+use cranelift_codegen::ir::{InstBuilder, Value};
+use rbg_engine::raw::{Act, Compiled, Expr, Op, NONE};
+
+use super::Walk;
+
+/// Per state: whether a walk from it can read the counts, and the lists.
+pub(super) struct Reads {
+    pub counts: Vec<bool>,
+    pub lists: Vec<bool>,
+}
+
+/// Whether `e` reads a count (with an explicit stack: expressions nest as
+/// deep as the description says).
+fn reads_count(e: &Expr) -> bool {
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match e {
+            Expr::Count(_) => return true,
+            Expr::Bin(l, _, r) => todo.extend([&**l, &**r]),
+            Expr::Const(_) | Expr::Var(_) => {}
+        }
+    }
+    false
+}
+
+/// What a walk from each state can read: the states reading directly,
+/// closed backwards over the walk's steps (a transition's target, a
+/// switch row's targets, a pattern's start; never past a switch).
+pub(super) fn reads(c: &Compiled) -> Reads {
+    let n = c.trans_off.len() - 1;
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut counts = vec![false; n];
+    let mut lists = vec![false; n];
+    for q in 0..n as u32 {
+        for tr in c.transitions(q) {
+            match tr.op {
+                Op::ScanOn => lists[q as usize] = true,
+                Op::Compare => {
+                    if let Act::Compare(l, _, r) = &c.acts[tr.to as usize] {
+                        counts[q as usize] |= reads_count(l) || reads_count(r);
+                    }
+                }
+                Op::Assign => {
+                    if let Act::Assign(_, e) = &c.acts[tr.to as usize] {
+                        counts[q as usize] |= reads_count(e);
+                    }
+                }
+                _ => {}
+            }
+            match tr.op {
+                Op::Switch => {}
+                Op::ShiftSwitch => {
+                    for p in 0..c.num_pieces {
+                        let (to, _) = c.switch_to(tr.set, p);
+                        if to != NONE {
+                            preds[to as usize].push(q);
+                        }
+                    }
+                }
+                Op::Pattern => {
+                    preds[c.starts[(tr.arg >> 1) as usize] as usize].push(q);
+                    preds[tr.to as usize].push(q);
+                }
+                _ => preds[tr.to as usize].push(q),
+            }
+        }
+    }
+    for set in [&mut counts, &mut lists] {
+        let mut todo: Vec<u32> = (0..n as u32).filter(|&q| set[q as usize]).collect();
+        while let Some(q) = todo.pop() {
+            for &p in &preds[q as usize] {
+                if !set[p as usize] {
+                    set[p as usize] = true;
+                    todo.push(p);
+                }
+            }
+        }
+    }
+    Reads { counts, lists }
+}
+
+impl Walk<'_, '_> {
+    /// Whether piece modifier `a` (the state it leads to) keeps the counts,
+    /// and the lists, in step.
+    pub(super) fn keeps(&self, a: u32) -> (bool, bool) {
+        let r = &self.reads;
+        (r.counts[a as usize], r.lists[a as usize])
+    }
+
+    /// Where the keeper keeps piece modifier `a`, which put constant piece
+    /// `p` on `v` over `old`: brings the counts and lists it left stale in
+    /// step. Modifiers settle from the deepest level up, so a list bit is
+    /// set from the board as it ends, not from `p`.
+    pub(super) fn settle(&mut self, a: u32, v: Value, p: u32, old: Value) {
+        let (counts, lists) = self.keeps(a);
+        if !counts {
+            let pv = self
+                .b
+                .ins()
+                .iconst(cranelift_codegen::ir::types::I32, p as i64);
+            self.count(old, -1);
+            self.count(pv, 1);
+        }
+        if !lists {
+            self.list_bit(old, None, v, false);
+            let now = self.piece(v);
+            self.list_bit(now, None, v, true);
+        }
+    }
+}
