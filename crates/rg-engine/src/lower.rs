@@ -10,8 +10,8 @@ use rg_lang::types::Ty;
 
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
-    Access, Check, Edge, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place, Probe,
-    Tables, NO_EDGE, NO_SLOT,
+    Access, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place,
+    Probe, Tables, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
 use crate::{analysis, shortcut};
@@ -26,6 +26,7 @@ struct Lowerer<'a> {
     steps: Vec<KeyStep>,
     fun: Vec<u32>,
     fun_index: HashMap<Vec<u32>, u32>,
+    fast: Vec<Fast>,
 }
 
 /// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
@@ -49,6 +50,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         steps: Vec::new(),
         fun: Vec::new(),
         fun_index: HashMap::new(),
+        fast: Vec::new(),
     };
     let mut total = 0usize;
     for c in &g.constants {
@@ -305,6 +307,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         edges,
         reads: l.reads,
         fun: l.fun,
+        fast: l.fast,
         steps: l.steps,
         map_pairs,
         any_syms,
@@ -550,8 +553,14 @@ impl Lowerer<'_> {
                 Some((slot, table)) if a.mem == Mem::Const => Operand::Tab(slot, table),
                 Some((slot, table)) => Operand::Ind(slot, table),
                 None => {
-                    self.reads.push(a);
-                    Operand::Read(self.reads.len() as u32 - 1)
+                    let fast = match self.two_level_table(&a, false) {
+                        Some((s, inner, outer)) if a.mem == Mem::Const => {
+                            Fast::TabInd(s, inner, outer)
+                        }
+                        Some((s, inner, outer)) => Fast::IndInd(s, inner, outer),
+                        None => self.pair(&a).unwrap_or(Fast::General),
+                    };
+                    Operand::Read(self.computed(a, fast))
                 }
             },
         })
@@ -566,11 +575,21 @@ impl Lowerer<'_> {
             _ => match self.one_slot_table(&a, true) {
                 Some((slot, table)) => Place::Ind(slot, table),
                 None => {
-                    self.reads.push(a);
-                    Place::Gen(self.reads.len() as u32 - 1)
+                    let fast = match self.two_level_table(&a, true) {
+                        Some((s, inner, outer)) => Fast::IndInd(s, inner, outer),
+                        None => Fast::General,
+                    };
+                    Place::Gen(self.computed(a, fast))
                 }
             },
         })
+    }
+
+    /// Adds a computed read or place.
+    fn computed(&mut self, a: Access, fast: Fast) -> u32 {
+        self.reads.push(a);
+        self.fast.push(fast);
+        self.reads.len() as u32 - 1
     }
 
     /// For an access with one key step whose key depends on one slot only
@@ -583,28 +602,90 @@ impl Lowerer<'_> {
             return None;
         }
         let step = self.steps[a.steps.0 as usize];
-        let (slot, key_of): (u32, Box<dyn Fn(usize) -> u16>) = match step.key {
-            Operand::Slot(s) => (s, Box::new(|x| x as u16)),
-            Operand::Tab(s, t) => {
-                let fun = self.fun.clone();
-                (s, Box::new(move |x| fun[t as usize + x] as u16))
-            }
+        let (slot, keys): (u32, Vec<u32>) = match step.key {
+            Operand::Slot(s) => (s, (0..self.g.symbols.len() as u32).collect()),
+            Operand::Tab(s, t) => (s, self.fun[t as usize..][..self.g.symbols.len()].to_vec()),
             _ => return None,
         };
-        let n = self.g.symbols.len();
-        let table: Vec<u32> = (0..n)
-            .map(|x| {
-                let k = key_of(x);
-                let i = self.layouts.keys.table[(step.table + k as u32) as usize];
-                let off = a.base + i as u32 * step.stride;
-                match a.mem {
-                    _ if place && i == step.limit => NO_SLOT,
-                    Mem::Const => self.consts[off as usize] as u32,
-                    Mem::State => off,
+        let table = self.step_table(&step, &keys, |off| self.at(a, off), place);
+        Some((slot, self.intern(table)))
+    }
+
+    /// For an access with one key step whose key is an [`Operand::Ind`]
+    /// read (`f[board[x]]`): its slot, its table and the table over the
+    /// key's symbol of what the access reads (as [`Lowerer::one_slot_table`]).
+    fn two_level_table(&mut self, a: &Access, place: bool) -> Option<(u32, u32, u32)> {
+        if a.steps.1 != 1 {
+            return None;
+        }
+        let step = self.steps[a.steps.0 as usize];
+        let Operand::Ind(slot, inner) = step.key else {
+            return None;
+        };
+        let keys: Vec<u32> = (0..self.g.symbols.len() as u32).collect();
+        let table = self.step_table(&step, &keys, |off| self.at(a, off), place);
+        Some((slot, inner, self.intern(table)))
+    }
+
+    /// For a read of a constant map of maps with two key steps whose keys
+    /// are not computed reads themselves (`arrive[piece][cur]`), its
+    /// [`Fast::Pair`].
+    fn pair(&mut self, a: &Access) -> Option<Fast> {
+        let simple = |k: Operand| !matches!(k, Operand::Read(_));
+        if a.mem != Mem::Const || a.steps.1 != 2 {
+            return None;
+        }
+        let (s1, s2) = (
+            self.steps[a.steps.0 as usize],
+            self.steps[a.steps.0 as usize + 1],
+        );
+        if !simple(s1.key) || !simple(s2.key) {
+            return None;
+        }
+        let all: Vec<u32> = (0..self.g.symbols.len() as u32).collect();
+        let first = self.step_table(&s1, &all, |off| a.base + off, false);
+        let second = self.step_table(&s2, &all, |off| off, false);
+        Some(Fast::Pair {
+            first: s1.key,
+            second: s2.key,
+            first_table: self.intern(first),
+            second_table: self.intern(second),
+        })
+    }
+
+    /// Over symbols `x`, `f` of the offset that key `keys[x]` selects in
+    /// `step` (a key outside the map's keys selects the default; with
+    /// `place` it gives [`NO_SLOT`] instead).
+    fn step_table(
+        &self,
+        step: &KeyStep,
+        keys: &[u32],
+        f: impl Fn(u32) -> u32,
+        place: bool,
+    ) -> Vec<u32> {
+        keys.iter()
+            .map(|&k| {
+                let i = self.layouts.keys.table[(step.table + k) as usize];
+                match place && i == step.limit {
+                    true => NO_SLOT,
+                    false => f(i as u32 * step.stride),
                 }
             })
-            .collect();
-        let offset = match self.fun_index.get(&table) {
+            .collect()
+    }
+
+    /// What a table of `a` holds for offset `off` from its base: the
+    /// constant's symbol, or the semistate slot.
+    fn at(&self, a: &Access, off: u32) -> u32 {
+        match a.mem {
+            Mem::Const => self.consts[(a.base + off) as usize] as u32,
+            Mem::State => a.base + off,
+        }
+    }
+
+    /// The offset in `fun` of `table` (shared with equal tables).
+    fn intern(&mut self, table: Vec<u32>) -> u32 {
+        match self.fun_index.get(&table) {
             Some(&o) => o,
             None => {
                 let o = self.fun.len() as u32;
@@ -612,8 +693,7 @@ impl Lowerer<'_> {
                 self.fun_index.insert(table, o);
                 o
             }
-        };
-        Some((slot, offset))
+        }
     }
 
     /// A whole map value.

@@ -29,6 +29,37 @@ pub enum Operand {
     Read(u32),
 }
 
+/// How a computed read or place ([`Operand::Read`], [`Place::Gen`]) is
+/// evaluated: shapes that need two table lookups are folded (the
+/// [`Access`] stays in [`Tables::reads`] for the analysis).
+#[derive(Clone, Copy, Debug)]
+pub enum Fast {
+    /// Through the key steps of the access.
+    General,
+    /// `fun[outer + st[fun[inner + st[slot]]]]` (fields `slot, inner,
+    /// outer`): a constant map applied to an [`Operand::Ind`] read
+    /// (`f[board[x]]`).
+    TabInd(u32, u32, u32),
+    /// `st[fun[outer + st[fun[inner + st[slot]]]]]`: a semistate map read
+    /// through an [`Operand::Ind`] read; as a place, the table holds
+    /// [`NO_SLOT`] for keys outside the map's keys.
+    IndInd(u32, u32, u32),
+    /// `consts[fun[first_table + first] + fun[second_table + second]]`: a
+    /// constant map of maps read with two keys that are not computed reads
+    /// (`arrive[piece][cur]`); the tables hold each key's offset (the
+    /// first's with the map's base).
+    Pair {
+        /// The first key.
+        first: Operand,
+        /// The second key.
+        second: Operand,
+        /// Offset of the first key's table in [`Tables::fun`].
+        first_table: u32,
+        /// Offset of the second key's table.
+        second_table: u32,
+    },
+}
+
 /// Marks a key outside a map's keys in the slot tables of [`Place::Ind`].
 pub const NO_SLOT: u32 = u32::MAX;
 
@@ -203,7 +234,9 @@ pub struct Tables {
     pub edges: Vec<Edge>,
     /// Computed reads and places.
     pub reads: Vec<Access>,
-    /// Tables of [`Operand::Tab`], [`Operand::Ind`] and [`Place::Ind`].
+    /// Per computed read or place, how it is evaluated.
+    pub fast: Vec<Fast>,
+    /// Tables of [`Operand::Tab`], [`Operand::Ind`], [`Place::Ind`] and [`Fast`].
     pub fun: Vec<u32>,
     /// Key steps of reads and places.
     pub steps: Vec<KeyStep>,

@@ -20,7 +20,7 @@
 use crate::moves::{MoveList, Sink};
 use crate::seen::Seen;
 use crate::tables::{
-    Access, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_EDGE, NO_SLOT,
+    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_EDGE, NO_SLOT,
 };
 use crate::RunError;
 
@@ -116,6 +116,27 @@ pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
 
 #[inline(never)]
 fn read_general(t: &Tables, st: &[u16], i: u32) -> u16 {
+    match t.fast[i as usize] {
+        Fast::General => {}
+        Fast::TabInd(s, inner, outer) => {
+            let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+            return t.fun[(outer + k as u32) as usize] as u16;
+        }
+        Fast::IndInd(s, inner, outer) => {
+            let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+            return st[t.fun[(outer + k as u32) as usize] as usize];
+        }
+        Fast::Pair {
+            first,
+            second,
+            first_table,
+            second_table,
+        } => {
+            let a = t.fun[(first_table + read(t, st, first) as u32) as usize];
+            let b = t.fun[(second_table + read(t, st, second) as u32) as usize];
+            return t.consts[(a + b) as usize];
+        }
+    }
     let a = &t.reads[i as usize];
     let off = offset(t, st, a);
     match a.mem {
@@ -146,7 +167,16 @@ fn place(t: &Tables, st: &[u16], p: Place) -> Result<u32, RunError> {
                 slot => Ok(slot),
             }
         }
-        Place::Gen(i) => place_access(t, st, &t.reads[i as usize]),
+        Place::Gen(i) => match t.fast[i as usize] {
+            Fast::IndInd(s, inner, outer) => {
+                let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+                match t.fun[(outer + k as u32) as usize] {
+                    NO_SLOT => Err(RunError::ForeignKey(k)),
+                    slot => Ok(slot),
+                }
+            }
+            _ => place_access(t, st, &t.reads[i as usize]),
+        },
     }
 }
 
