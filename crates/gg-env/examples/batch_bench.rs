@@ -3,8 +3,9 @@
 //! process on one thread, alternating; for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch]`
-//! (`batch`: the batch alone, for profiles).
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused]`
+//! (`batch`: the batch alone, for profiles; `fused`: stepped by
+//! `step_random_into`, as `VecEnv.step_random()` does).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average. With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -27,12 +28,13 @@ fn main() {
     let (seconds, envs, rounds) = (num(2, 2.0), num(3, 256.0) as usize, num(4, 3.0) as usize);
     let bytes = std::fs::read(path).expect("readable game");
     let game = AnyGame::from_text(Language::of_path(path), path, &bytes).expect("valid game");
-    let only_batch = args.get(5).is_some_and(|a| a == "batch");
-    with_game!(&game, g => run(g, seconds, envs, rounds, only_batch));
+    let flag = |f: &str| args[5.min(args.len())..].iter().any(|a| a == f);
+    let (only_batch, fused) = (flag("batch"), flag("fused"));
+    with_game!(&game, g => run(g, seconds, envs, rounds, only_batch, fused));
 }
 
 /// States per second of the batch, then of playouts, `rounds` times.
-fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: bool) {
+fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: bool, fused: bool) {
     for round in 0..rounds.max(1) {
         let mut b = Batch::new(g, envs, round as u64, 1).expect("batch");
         // One frame reused, as the Python `VecEnv` reuses its buffers.
@@ -54,8 +56,12 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
         } else {
             steps < 1000
         } {
-            let a = b.random_actions();
-            b.step_into(&a, &mut f).expect("step");
+            if fused {
+                b.step_random_into(&mut f).expect("step");
+            } else {
+                let a = b.random_actions();
+                b.step_into(&a, &mut f).expect("step");
+            }
             steps += 1;
         }
         let batch_secs = start.elapsed().as_secs_f64();

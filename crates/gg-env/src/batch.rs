@@ -231,14 +231,15 @@ impl<G: Spec> Batch<G> {
                 return Err(BatchError::Illegal { env, action });
             }
         }
-        self.run(Some(actions), f)
+        self.run(Some(Step::Actions(actions)), f)
     }
 
     /// [`Batch::step_into`] with [`Batch::random_actions`] (legal by
     /// construction, so not checked again); returns the actions.
     pub fn step_random_into(&mut self, f: &mut Frame) -> Result<Vec<u32>, BatchError> {
-        let actions = self.random_actions();
-        self.run(Some(&actions), f)?;
+        let picks = self.random_picks();
+        let actions = self.actions_of(&picks);
+        self.run(Some(Step::Picks(&picks)), f)?;
         Ok(actions)
     }
 
@@ -247,23 +248,29 @@ impl<G: Spec> Batch<G> {
     /// legal move takes it: so random actions play uniformly random moves,
     /// as `rbg bench`'s playouts do.
     pub fn random_actions(&mut self) -> Vec<u32> {
+        let picks = self.random_picks();
+        self.actions_of(&picks)
+    }
+
+    /// A uniformly random candidate of every game (the action it takes is
+    /// a random action as [`Batch::random_actions`] draws them).
+    fn random_picks(&mut self) -> Vec<u32> {
         self.slots
             .iter_mut()
-            .map(|s| {
-                let mut k = s.rng.gen_range(0..s.d.num_candidates() as u32);
-                for &(a, n) in s.d.actions() {
-                    if k < n {
-                        return a;
-                    }
-                    k -= n;
-                }
-                unreachable!("the actions' counts add up to the candidates")
-            })
+            .map(|s| s.rng.gen_range(0..s.d.num_candidates() as u32))
+            .collect()
+    }
+
+    /// The actions the candidates `picks` take.
+    fn actions_of(&self, picks: &[u32]) -> Vec<u32> {
+        let taken = self.slots.iter().zip(picks);
+        taken
+            .map(|(s, &j)| s.d.candidate_action(j as usize))
             .collect()
     }
 
     /// Resets (`actions` = `None`) or steps every game, chunk by chunk.
-    fn run(&mut self, actions: Option<&[u32]>, f: &mut Frame) -> Result<(), BatchError> {
+    fn run(&mut self, actions: Option<Step<'_>>, f: &mut Frame) -> Result<(), BatchError> {
         let n = self.slots.len();
         let sizes = Sizes {
             obs: self.obs_len,
@@ -284,7 +291,7 @@ impl<G: Spec> Batch<G> {
             .enumerate()
             .map(
                 |(k, (((((slots, w), obs), masks), rewards), (dones, players)))| {
-                    let acts = actions.map(|a| &a[k * c..(k * c + slots.len())]);
+                    let acts = actions.map(|a| a.chunk(k * c..(k * c + slots.len())));
                     let out = Out {
                         obs,
                         masks,
@@ -326,11 +333,30 @@ impl<G: Spec> Batch<G> {
     }
 }
 
+/// What a step applies in every game.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    /// An action per game.
+    Actions(&'a [u32]),
+    /// The action a candidate takes, per game ([`Decision::apply_candidate`]).
+    Picks(&'a [u32]),
+}
+
+impl<'a> Step<'a> {
+    /// The part for games `r`.
+    fn chunk(self, r: std::ops::Range<usize>) -> Step<'a> {
+        match self {
+            Step::Actions(a) => Step::Actions(&a[r]),
+            Step::Picks(p) => Step::Picks(&p[r]),
+        }
+    }
+}
+
 /// A chunk of games, its worker, actions and part of the frame.
 struct Task<'a, G: Spec> {
     slots: &'a mut [Slot<G>],
     w: &'a mut Worker<G>,
-    actions: Option<&'a [u32]>,
+    actions: Option<Step<'a>>,
     out: Out<'a>,
 }
 
@@ -389,8 +415,11 @@ fn run_chunk<G: Spec>(
     for (i, s) in slots.iter_mut().enumerate() {
         match actions {
             None => restart(initial, r, s)?,
-            Some(a) => {
-                s.d.apply(r, a[i])?;
+            Some(step) => {
+                match step {
+                    Step::Actions(a) => s.d.apply(r, a[i])?,
+                    Step::Picks(p) => s.d.apply_candidate(r, p[i] as usize)?,
+                }
                 if s.d.at_turn_start() {
                     s.moves += 1;
                     draw_chance(r, s)?;

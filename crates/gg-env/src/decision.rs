@@ -223,6 +223,42 @@ impl<G: Spec> Decision<G> {
     /// Applies action `a`; when it completes a move, plays the move and
     /// starts the next turn.
     pub fn apply(&mut self, r: &mut G::Reasoner, a: u32) -> Result<(), StepError<G::Error>> {
+        self.apply_taken_by(r, a, None)
+    }
+
+    /// The action candidate `j` (an index into [`Decision::candidates`])
+    /// takes here. With `j` uniformly random, each action comes with the
+    /// probability that a uniformly random candidate takes it.
+    #[inline]
+    pub fn candidate_action(&self, j: usize) -> u32 {
+        Self::key(
+            &self.ids,
+            self.moves.get(self.alive[j] as usize),
+            self.depth,
+        )
+    }
+
+    /// [`Decision::apply`] of the action candidate `j` takes
+    /// ([`Decision::candidate_action`]), without looking for a candidate
+    /// that takes it.
+    pub fn apply_candidate(
+        &mut self,
+        r: &mut G::Reasoner,
+        j: usize,
+    ) -> Result<(), StepError<G::Error>> {
+        if j >= self.alive.len() {
+            return Err(StepError::Illegal(u32::MAX));
+        }
+        self.apply_taken_by(r, self.candidate_action(j), Some(j))
+    }
+
+    /// Applies action `a`, which candidate `j` takes when given.
+    fn apply_taken_by(
+        &mut self,
+        r: &mut G::Reasoner,
+        a: u32,
+        j: Option<usize>,
+    ) -> Result<(), StepError<G::Error>> {
         if self.turn == Turn::Over {
             return Err(StepError::Over);
         }
@@ -234,8 +270,8 @@ impl<G: Spec> Decision<G> {
         let keep = self.actions[k].1 as usize;
         if keep == 1 {
             // The one candidate taking `a` completes the move.
-            let i = self.alive.iter().position(|&i| key(i, depth) == a);
-            let i = self.alive[i.expect("a listed action has a candidate")] as usize;
+            let j = j.or_else(|| self.alive.iter().position(|&i| key(i, depth) == a));
+            let i = self.alive[j.expect("a listed action has a candidate")] as usize;
             self.play(r, i)?;
             return Ok(());
         }
@@ -331,6 +367,9 @@ impl<G: Spec> Decision<G> {
 
     /// Atoms fixed so far in this turn (the candidates' common prefix).
     pub fn prefix(&self) -> &[G::Atom] {
+        if self.depth == 0 {
+            return &[];
+        }
         match self.alive.first() {
             Some(&i) => &self.moves.get(i as usize)[..self.depth],
             None => &[],
@@ -346,7 +385,16 @@ impl<G: Spec> Decision<G> {
     /// shows it ([`Spec::apply_prefix`]): the base state, or `scratch`
     /// made so.
     pub fn shown_state<'a>(&'a self, game: &G, scratch: &'a mut Option<G::State>) -> &'a G::State {
-        let prefix = self.prefix();
+        self.shown(game, self.prefix(), scratch)
+    }
+
+    /// [`Decision::shown_state`] given the prefix.
+    fn shown<'a>(
+        &'a self,
+        game: &G,
+        prefix: &[G::Atom],
+        scratch: &'a mut Option<G::State>,
+    ) -> &'a G::State {
         if prefix.is_empty() {
             return &self.base;
         }
@@ -375,7 +423,7 @@ impl<G: Spec> Decision<G> {
         scratch: &mut Option<G::State>,
     ) {
         let prefix = self.prefix();
-        let state = self.shown_state(game, scratch);
+        let state = self.shown(game, prefix, scratch);
         let view = View {
             state,
             prefix,
