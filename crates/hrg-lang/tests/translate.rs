@@ -257,6 +257,22 @@ fn comparisons_of_constants_are_decided_when_translated() {
     assert_eq!(first_moves(&game), ["ex other"]);
     let t = rg_lang::print::print_game(&hrg_lang::translate_str(&game).unwrap());
     assert!(!t.contains("== x;") && !t.contains("!= x;"), "{t}");
+    // The block never entered ends in a node of its own: one edge enters
+    // the join (no visited check there).
+    let game = format!(
+        "{HEAD}graph tag(p: Player) {{ if p == x {{ $ ex }} else {{ $ other }} $ after }}\n\
+         graph rules() {{ player = x tag(o) player = keeper end() }}"
+    );
+    let t = rg_lang::print::print_game(&hrg_lang::translate_str(&game).unwrap());
+    let join = t
+        .lines()
+        .find_map(|l| l.strip_suffix(": $ after;")?.split(", ").next())
+        .unwrap_or_else(|| panic!("{t}"));
+    let entering = t
+        .lines()
+        .filter(|l| l.contains(&format!(", {join}:")))
+        .count();
+    assert_eq!(entering, 1, "{t}");
     // An unknown name is left to the RG checks.
     let bad = format!("{HEAD}graph rules() {{ check(nope == nope) end() }}");
     let kept = rg_lang::print::print_game(&hrg_lang::translate_str(&bad).unwrap());

@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::{Expr, Game, Stmt, StmtKind};
+use crate::ast::{BinOp, Expr, Game, Stmt, StmtKind};
 use crate::value::Value;
 
 /// The graphs some reusable graph leads to (by calls or `reachable`,
@@ -153,6 +153,16 @@ impl<'g> super::Translator<'g, '_> {
             }
         }
         (self.domain_values.contains(&a) && self.domain_values.contains(&b)).then(|| a == b)
+    }
+
+    /// Whether an `==`/`!=` condition of two constants holds.
+    pub(super) fn decided(&mut self, ctx: &super::Ctx<'g>, c: &'g Expr) -> Option<bool> {
+        match c {
+            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
+                Some(self.known_equal(ctx, a, b)? == (*op == BinOp::Eq))
+            }
+            _ => None,
+        }
     }
 
     fn constant(&mut self, ctx: &super::Ctx<'g>, a: &'g Expr) -> Option<Value> {

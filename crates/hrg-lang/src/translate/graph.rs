@@ -107,17 +107,30 @@ impl<'g> Translator<'g, '_> {
             } => {
                 let t = self.fresh(&ctx.base);
                 let e = self.fresh(&ctx.base);
+                // A block a decided condition never enters still ends in a
+                // node of its own: the join keeps one entering edge.
+                let decided = self.decided(ctx, cond);
+                let next = |this: &mut Self, base: &str, taken: bool, join: usize| {
+                    if decided == Some(!taken) {
+                        this.fresh(base)
+                    } else {
+                        join
+                    }
+                };
                 match otherwise {
                     None => {
                         self.cond(ctx, cond, cur, Some(t), Some(e))?;
-                        self.block(ctx, then, t, e, span)?;
+                        let n = next(self, &ctx.base, true, e);
+                        self.block(ctx, then, t, n, span)?;
                         Ok(Some(e))
                     }
                     Some(other) => {
                         let join = self.fresh(&ctx.base);
                         self.cond(ctx, cond, cur, Some(t), Some(e))?;
-                        self.block(ctx, then, t, join, span)?;
-                        self.block(ctx, other, e, join, span)?;
+                        let n = next(self, &ctx.base, true, join);
+                        self.block(ctx, then, t, n, span)?;
+                        let n = next(self, &ctx.base, false, join);
+                        self.block(ctx, other, e, n, span)?;
                         Ok(Some(join))
                     }
                 }
