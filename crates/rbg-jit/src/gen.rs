@@ -1208,7 +1208,9 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.ins().store(FLAGS, len1, self.ws, Off::CUR_LEN);
             cur_len = Some(len);
         }
-        let memo = self.c.num_memos > 0;
+        // A new version for the memo, where a pattern can be decided
+        // before the modifier is undone.
+        let memo = self.c.num_memos > 0 && self.reads.patterns[a as usize];
         let mut saved = None;
         if memo {
             let ver = self.b.ins().load(I64, FLAGS, self.ws, Off::VERSION);
@@ -1233,10 +1235,14 @@ impl<'a, 'b> Walk<'a, 'b> {
         if self.mode == Mode::Rules {
             // The keeper keeps its move (a collecting walk never stops),
             // unless the walk stopped on a fault.
-            let (cont, keep) = (self.b.create_block(), self.b.create_block());
-            let stopped8 = self.b.ins().icmp_imm(IntCC::NotEqual, stopped, 0);
-            let keeps = self.b.ins().band(stopped8, self.keeper);
-            self.b.ins().brif(keeps, keep, &[], cont, &[]);
+            let (cont, check, keep) = (
+                self.b.create_block(),
+                self.b.create_block(),
+                self.b.create_block(),
+            );
+            self.b.ins().brif(stopped, check, &[], cont, &[]);
+            self.b.switch_to_block(check);
+            self.b.ins().brif(self.keeper, keep, &[], cont, &[]);
             self.b.switch_to_block(keep);
             let faulted = self.b.ins().load(I32, FLAGS, self.ws, Off::FAULTED);
             let settle = self.b.create_block();

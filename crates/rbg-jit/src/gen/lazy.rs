@@ -7,17 +7,21 @@
 //! the walk undoes it before anything reads them. Only the keeper keeps a
 //! move's changes; where it stops, each kept modifier settles what it left
 //! stale (`Walk::settle`). Breakthrough's `[empty]` at a pawn's square is
-//! then one store and its undo another.
+//! then one store and its undo another. Likewise a modifier (of a piece or
+//! a variable) starts a new version of the pattern memo only where a
+//! pattern can be decided before it is undone.
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 use rbg_engine::raw::{Act, Compiled, Expr, Op, NONE};
 
 use super::Walk;
 
-/// Per state: whether a walk from it can read the counts, and the lists.
+/// Per state: whether a walk from it can read the counts, the lists, and
+/// decide a pattern (which reads the memo).
 pub(super) struct Reads {
     pub counts: Vec<bool>,
     pub lists: Vec<bool>,
+    pub patterns: Vec<bool>,
 }
 
 /// Whether `e` reads a count (with an explicit stack: expressions nest as
@@ -42,10 +46,12 @@ pub(super) fn reads(c: &Compiled) -> Reads {
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut counts = vec![false; n];
     let mut lists = vec![false; n];
+    let mut patterns = vec![false; n];
     for q in 0..n as u32 {
         for tr in c.transitions(q) {
             match tr.op {
                 Op::ScanOn => lists[q as usize] = true,
+                Op::Pattern => patterns[q as usize] = true,
                 Op::Compare => {
                     if let Act::Compare(l, _, r) = &c.acts[tr.to as usize] {
                         counts[q as usize] |= reads_count(l) || reads_count(r);
@@ -76,7 +82,7 @@ pub(super) fn reads(c: &Compiled) -> Reads {
             }
         }
     }
-    for set in [&mut counts, &mut lists] {
+    for set in [&mut counts, &mut lists, &mut patterns] {
         let mut todo: Vec<u32> = (0..n as u32).filter(|&q| set[q as usize]).collect();
         while let Some(q) = todo.pop() {
             for &p in &preds[q as usize] {
@@ -87,7 +93,11 @@ pub(super) fn reads(c: &Compiled) -> Reads {
             }
         }
     }
-    Reads { counts, lists }
+    Reads {
+        counts,
+        lists,
+        patterns,
+    }
 }
 
 impl Walk<'_, '_> {
