@@ -10,7 +10,8 @@
 //! The batch is warmed up first until its games have ended once on
 //! average. With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
 //! the batch, then as many playout states as the batch made), for
-//! instruction counts under `valgrind --tool=callgrind`.
+//! instruction counts under `valgrind --tool=callgrind` (the measured loops
+//! are the functions `batch_steps` and `playouts_for`).
 
 use std::time::Instant;
 
@@ -50,44 +51,66 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
         }
         let (states0, _) = b.counts();
         let start = Instant::now();
-        let mut steps = 0;
-        while if seconds > 0.0 {
-            start.elapsed().as_secs_f64() < seconds
-        } else {
-            steps < 1000
-        } {
-            if fused {
-                b.step_random_into(&mut f).expect("step");
-            } else {
-                let a = b.random_actions();
-                b.step_into(&a, &mut f).expect("step");
-            }
-            steps += 1;
-        }
+        let steps = batch_steps(&mut b, &mut f, seconds, fused);
         let batch_secs = start.elapsed().as_secs_f64();
         let states = b.counts().0 - states0;
         if only_batch {
-            println!("batch {:.0} states/s", states as f64 / batch_secs);
+            println!(
+                "batch {:.0} states/s ({states} states)",
+                states as f64 / batch_secs
+            );
             continue;
         }
         let mut p = Playouts::new(g, round as u64 + 1).expect("playouts");
         let start = Instant::now();
-        while if seconds > 0.0 {
-            start.elapsed().as_secs_f64() < seconds
-        } else {
-            p.stats.states < states
-        } {
-            p.run_one().expect("playout");
-        }
+        playouts_for(&mut p, seconds, states);
         let play_secs = start.elapsed().as_secs_f64();
         let (b_rate, p_rate) = (
             states as f64 / batch_secs,
             p.stats.states as f64 / play_secs,
         );
         println!(
-            "batch {b_rate:.0} states/s ({:.2} actions per state), playouts {p_rate:.0} states/s, ratio {:.2}",
+            "batch {b_rate:.0} states/s ({:.2} actions per state, {states} states), playouts {p_rate:.0} states/s ({} states), ratio {:.2}",
             (steps * envs) as f64 / states as f64,
+            p.stats.states,
             b_rate / p_rate
         );
+    }
+}
+
+/// The measured steps of the batch (`SECONDS`, or 1000 steps when 0): the
+/// number of steps. Not inlined, so that callgrind can count it alone
+/// (`--toggle-collect='*batch_steps*'`).
+#[inline(never)]
+fn batch_steps<G: Spec>(b: &mut Batch<G>, f: &mut Frame, seconds: f64, fused: bool) -> usize {
+    let start = Instant::now();
+    let mut steps = 0;
+    while if seconds > 0.0 {
+        start.elapsed().as_secs_f64() < seconds
+    } else {
+        steps < 1000
+    } {
+        if fused {
+            b.step_random_into(f).expect("step");
+        } else {
+            let a = b.random_actions();
+            b.step_into(&a, f).expect("step");
+        }
+        steps += 1;
+    }
+    steps
+}
+
+/// The measured playouts: for `seconds`, or (when 0) until `states` states
+/// (`--toggle-collect='*playouts_for*'`).
+#[inline(never)]
+fn playouts_for<G: Spec>(p: &mut Playouts<G>, seconds: f64, states: u64) {
+    let start = Instant::now();
+    while if seconds > 0.0 {
+        start.elapsed().as_secs_f64() < seconds
+    } else {
+        p.stats.states < states
+    } {
+        p.run_one().expect("playout");
     }
 }

@@ -218,7 +218,7 @@ impl<G: Spec> Batch<G> {
 
     /// [`Batch::reset`] into the buffers of `f`.
     pub fn reset_into(&mut self, f: &mut Frame) -> Result<(), BatchError> {
-        self.run(None, f)
+        self.run(None, f).map(|_| ())
     }
 
     /// [`Batch::step`] into the buffers of `f`.
@@ -231,16 +231,13 @@ impl<G: Spec> Batch<G> {
                 return Err(BatchError::Illegal { env, action });
             }
         }
-        self.run(Some(Step::Actions(actions)), f)
+        self.run(Some(Step::Actions(actions)), f).map(|_| ())
     }
 
     /// [`Batch::step_into`] with [`Batch::random_actions`] (legal by
     /// construction, so not checked again); returns the actions.
     pub fn step_random_into(&mut self, f: &mut Frame) -> Result<Vec<u32>, BatchError> {
-        let picks = self.random_picks();
-        let actions = self.actions_of(&picks);
-        self.run(Some(Step::Picks(&picks)), f)?;
-        Ok(actions)
+        self.run(Some(Step::Random), f)
     }
 
     /// A random legal action in every game (from the games' own
@@ -248,29 +245,18 @@ impl<G: Spec> Batch<G> {
     /// legal move takes it: so random actions play uniformly random moves,
     /// as `rbg bench`'s playouts do.
     pub fn random_actions(&mut self) -> Vec<u32> {
-        let picks = self.random_picks();
-        self.actions_of(&picks)
-    }
-
-    /// A uniformly random candidate of every game (the action it takes is
-    /// a random action as [`Batch::random_actions`] draws them).
-    fn random_picks(&mut self) -> Vec<u32> {
-        self.slots
-            .iter_mut()
-            .map(|s| s.rng.gen_range(0..s.d.num_candidates() as u32))
+        let slots = self.slots.iter_mut();
+        slots
+            .map(|s| {
+                let j = random_candidate(s);
+                s.d.candidate_action(j)
+            })
             .collect()
     }
 
-    /// The actions the candidates `picks` take.
-    fn actions_of(&self, picks: &[u32]) -> Vec<u32> {
-        let taken = self.slots.iter().zip(picks);
-        taken
-            .map(|(s, &j)| s.d.candidate_action(j as usize))
-            .collect()
-    }
-
-    /// Resets (`actions` = `None`) or steps every game, chunk by chunk.
-    fn run(&mut self, actions: Option<Step<'_>>, f: &mut Frame) -> Result<(), BatchError> {
+    /// Resets (`actions` = `None`) or steps every game, chunk by chunk;
+    /// returns the actions taken.
+    fn run(&mut self, actions: Option<Step<'_>>, f: &mut Frame) -> Result<Vec<u32>, BatchError> {
         let n = self.slots.len();
         let sizes = Sizes {
             obs: self.obs_len,
@@ -279,6 +265,7 @@ impl<G: Spec> Batch<G> {
         };
         f.prepare(n, sizes);
         let c = self.chunk;
+        let mut taken = vec![0; n];
         let (game, initial, norm) = (&self.game, &self.initial, &self.norm);
         let tasks: Vec<_> = self
             .slots
@@ -288,9 +275,10 @@ impl<G: Spec> Batch<G> {
             .zip(f.masks.chunks_mut(c * sizes.actions))
             .zip(f.rewards.chunks_mut(c * sizes.players.max(1)))
             .zip(f.dones.chunks_mut(c).zip(f.players.chunks_mut(c)))
+            .zip(taken.chunks_mut(c))
             .enumerate()
             .map(
-                |(k, (((((slots, w), obs), masks), rewards), (dones, players)))| {
+                |(k, ((((((slots, w), obs), masks), rewards), (dones, players)), taken))| {
                     let acts = actions.map(|a| a.chunk(k * c..(k * c + slots.len())));
                     let out = Out {
                         obs,
@@ -298,6 +286,7 @@ impl<G: Spec> Batch<G> {
                         rewards,
                         dones,
                         players,
+                        taken,
                     };
                     Task {
                         slots,
@@ -329,7 +318,7 @@ impl<G: Spec> Batch<G> {
                 }
             }
         }
-        Ok(())
+        Ok(taken)
     }
 }
 
@@ -338,8 +327,9 @@ impl<G: Spec> Batch<G> {
 enum Step<'a> {
     /// An action per game.
     Actions(&'a [u32]),
-    /// The action a candidate takes, per game ([`Decision::apply_candidate`]).
-    Picks(&'a [u32]),
+    /// A random action per game, drawn as [`Batch::random_actions`] does,
+    /// while the game is stepped (one pass over the games, not two).
+    Random,
 }
 
 impl<'a> Step<'a> {
@@ -347,9 +337,15 @@ impl<'a> Step<'a> {
     fn chunk(self, r: std::ops::Range<usize>) -> Step<'a> {
         match self {
             Step::Actions(a) => Step::Actions(&a[r]),
-            Step::Picks(p) => Step::Picks(&p[r]),
+            Step::Random => Step::Random,
         }
     }
+}
+
+/// A uniformly random candidate of a game: the action it takes is a random
+/// action with the probability that a uniformly random legal move takes it.
+fn random_candidate<G: Spec>(s: &mut Slot<G>) -> usize {
+    s.rng.gen_range(0..s.d.num_candidates() as u32) as usize
 }
 
 /// A chunk of games, its worker, actions and part of the frame.
@@ -367,6 +363,8 @@ struct Out<'a> {
     rewards: &'a mut [f32],
     dones: &'a mut [bool],
     players: &'a mut [i32],
+    /// The actions taken.
+    taken: &'a mut [u32],
 }
 
 /// Plays chance moves (uniformly among the legal moves) until a player or
@@ -417,8 +415,15 @@ fn run_chunk<G: Spec>(
             None => restart(initial, r, s)?,
             Some(step) => {
                 match step {
-                    Step::Actions(a) => s.d.apply(r, a[i])?,
-                    Step::Picks(p) => s.d.apply_candidate(r, p[i] as usize)?,
+                    Step::Actions(a) => {
+                        out.taken[i] = a[i];
+                        s.d.apply(r, a[i])?
+                    }
+                    Step::Random => {
+                        let j = random_candidate(s);
+                        out.taken[i] = s.d.candidate_action(j);
+                        s.d.apply_candidate(r, j)?
+                    }
                 }
                 if s.d.at_turn_start() {
                     s.moves += 1;
