@@ -98,9 +98,8 @@ fn reversi_connect4_and_go() {
 }
 
 /// One random play (at most 40 moves) of every suite game but arimaa's and
-/// connect6 (a play takes minutes, and some of their positions have more
-/// walk states in one move enumeration than the RG engine allows:
-/// `rg_engine`'s `MAX_KEYS`).
+/// connect6 (a play takes minutes, and arimaa's positions have more moves
+/// than the RG engine holds for one state: `rg_engine`'s `MAX_RECORDED`).
 #[test]
 fn one_play_of_every_suite_game() {
     let Some(dir) = common::suite() else { return };

@@ -30,6 +30,7 @@ mod maps;
 pub mod moves;
 pub mod perft;
 pub mod playout;
+mod prefixes;
 mod seen;
 mod shortcut;
 mod tables;

@@ -1,26 +1,30 @@
 //! The visited set of one enumeration: keys (node, tags, user variables)
 //! seen so far, in an open-addressing table cleared in O(1) by a generation
-//! stamp. A key is found by its hash and then compared in full with a copy
-//! kept in an arena, so a hash collision never merges two walks.
+//! stamp. A key is found by its hash and then compared in full: the tags by
+//! their sequence's number (`prefixes.rs`), the variables with a copy kept
+//! in an arena, so a hash collision never merges two walks.
 
 use crate::RunError;
 
-/// At most this many keys per enumeration.
+/// At most this many keys per check's enumeration.
 pub const MAX_KEYS: usize = 1 << 20;
+/// At most this many keys per move enumeration (paperSoccer's bounce chains
+/// take 2.2M; the table then holds at most 2^23 entries of 20 bytes).
+pub const MAX_MOVE_KEYS: usize = 1 << 22;
 /// At most this many symbols in the copies of the keys (32 MiB).
 pub const MAX_ARENA: usize = 1 << 24;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    hash: u64,
+    /// The hash's upper half (which also chooses the place).
+    hash: u32,
     gen: u32,
     node: u32,
-    /// Offset of the key's copy in the arena.
+    /// Offset of the variables' copy in the arena (its length is the
+    /// node's: a node always compares the same slots).
     at: u32,
-    /// Length of its first part (variables); the rest is tags.
-    split: u32,
-    /// Total length.
-    len: u32,
+    /// The number of the tag sequence.
+    tags: u32,
 }
 
 /// One enumeration's visited keys.
@@ -29,6 +33,7 @@ pub struct Seen {
     gen: u32,
     entries: Vec<Entry>,
     count: usize,
+    limit: usize,
     arena: Vec<u16>,
 }
 
@@ -38,15 +43,17 @@ impl Default for Seen {
             gen: 1,
             entries: vec![Entry::default(); 64],
             count: 0,
+            limit: MAX_KEYS,
             arena: Vec::new(),
         }
     }
 }
 
 impl Seen {
-    /// Forgets every key.
-    pub fn clear(&mut self) {
+    /// Forgets every key; at most `limit` keys may be added from now on.
+    pub fn clear(&mut self, limit: usize) {
         self.count = 0;
+        self.limit = limit;
         self.arena.clear();
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
@@ -55,50 +62,44 @@ impl Seen {
         }
     }
 
-    /// Adds the key (node, vars, tags) with the given hash; false if it was
-    /// already there.
+    /// Adds the key (node, vars, tags: a tag sequence's number) with the
+    /// given hash; false if it was already there. A node's keys always
+    /// have the same number of variables.
     #[inline]
     pub fn insert(
         &mut self,
         hash: u64,
         node: u32,
         vars: &[u16],
-        tags: &[u16],
+        tags: u32,
     ) -> Result<bool, RunError> {
         let mask = self.entries.len() - 1;
+        let hash = (hash >> 32) as u32;
         let mut i = hash as usize & mask;
         loop {
             let e = self.entries[i];
             if e.gen != self.gen {
                 break;
             }
-            if e.hash == hash
-                && e.node == node
-                && e.split as usize == vars.len()
-                && e.len as usize == vars.len() + tags.len()
-            {
+            if e.hash == hash && e.node == node && e.tags == tags {
                 let at = e.at as usize;
-                let split = at + e.split as usize;
-                if self.arena[at..split] == *vars && self.arena[split..at + e.len as usize] == *tags
-                {
+                if self.arena.get(at..at + vars.len()) == Some(vars) {
                     return Ok(false);
                 }
             }
             i = (i + 1) & mask;
         }
-        if self.count >= MAX_KEYS || self.arena.len() + vars.len() + tags.len() > MAX_ARENA {
-            return Err(RunError::TooManyStates(MAX_KEYS));
+        if self.count >= self.limit || self.arena.len() + vars.len() > MAX_ARENA {
+            return Err(RunError::TooManyStates(self.limit));
         }
         let at = self.arena.len() as u32;
         self.arena.extend_from_slice(vars);
-        self.arena.extend_from_slice(tags);
         self.entries[i] = Entry {
             hash,
             gen: self.gen,
             node,
             at,
-            split: vars.len() as u32,
-            len: (vars.len() + tags.len()) as u32,
+            tags,
         };
         self.count += 1;
         if self.count * 2 > self.entries.len() {
@@ -130,16 +131,22 @@ mod tests {
     fn keys_are_compared_in_full() {
         let mut s = Seen::default();
         // Same hash, different keys: both are new.
-        assert!(s.insert(7, 1, &[1, 2], &[3]).unwrap());
-        assert!(s.insert(7, 1, &[1, 2], &[4]).unwrap());
-        assert!(s.insert(7, 1, &[1], &[2, 3]).unwrap());
-        assert!(s.insert(7, 2, &[1, 2], &[3]).unwrap());
-        assert!(!s.insert(7, 1, &[1, 2], &[3]).unwrap());
+        assert!(s.insert(7, 1, &[1, 2], 3).unwrap());
+        assert!(s.insert(7, 1, &[1, 2], 4).unwrap());
+        assert!(s.insert(7, 1, &[1, 3], 3).unwrap());
+        assert!(s.insert(7, 1, &[0, 2], 3).unwrap());
+        assert!(s.insert(7, 2, &[1, 2], 3).unwrap());
+        assert!(!s.insert(7, 1, &[1, 2], 3).unwrap());
+        // Many keys, half of them with one upper hash half (the table
+        // grows; colliding keys are told apart).
         for i in 0..1000u16 {
-            assert!(s.insert(i as u64 * 31, 0, &[i], &[]).unwrap());
+            assert!(s
+                .insert((i as u64 % 2) << 40 | i as u64, 0, &[i], 0)
+                .unwrap());
         }
-        assert!(!s.insert(999 * 31, 0, &[999], &[]).unwrap());
-        s.clear();
-        assert!(s.insert(7, 1, &[1, 2], &[3]).unwrap());
+        assert!(!s.insert(1 << 40 | 999, 0, &[999], 0).unwrap());
+        assert!(s.insert(1 << 40 | 999, 0, &[998], 0).unwrap());
+        s.clear(MAX_KEYS);
+        assert!(s.insert(7, 1, &[1, 2], 3).unwrap());
     }
 }

@@ -18,7 +18,8 @@
 //! visited set, nested at most [`MAX_CHECK_DEPTH`] deep.
 
 use crate::moves::{MoveList, Sink};
-use crate::seen::Seen;
+use crate::prefixes::{Prefixes, EMPTY};
+use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{
     Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_EDGE, NO_SLOT,
 };
@@ -71,6 +72,10 @@ pub struct Walker {
     frames: Vec<Frame>,
     log: Vec<(u32, u16)>,
     tags: Vec<u16>,
+    /// Numbers of the sequences `tags[..=i]`, for a prefix of `tags` (made
+    /// when a visited check needs them).
+    tag_ids: Vec<u32>,
+    prefixes: Prefixes,
     vis: Vec<u64>,
     seen: Vec<Seen>,
     memo: Vec<(u64, bool)>,
@@ -280,6 +285,8 @@ impl Walker {
         self.steps = 0;
         self.log.clear();
         self.tags.clear();
+        self.tag_ids.clear();
+        self.prefixes.clear();
         self.vis.clear();
         self.tag_hash = 0;
         self.hash = st[..t.user_slots]
@@ -349,7 +356,10 @@ impl Walker {
         if guard == Guard::None {
             return Ok(true);
         }
-        let tags: &[u16] = if MOVES { &self.tags } else { &[] };
+        let tags = match MOVES {
+            true => self.tag_id()?,
+            false => EMPTY,
+        };
         let tag_hash = if MOVES { self.tag_hash } else { 0 };
         let seen = &mut self.seen[depth];
         match guard {
@@ -372,6 +382,17 @@ impl Walker {
             }
             Guard::None => Ok(true),
         }
+    }
+
+    /// The number of the current tag sequence.
+    #[inline]
+    fn tag_id(&mut self) -> Result<u32, RunError> {
+        let mut id = self.tag_ids.last().copied().unwrap_or(EMPTY);
+        for i in self.tag_ids.len()..self.tags.len() {
+            id = self.prefixes.child(id, self.tags[i])?;
+            self.tag_ids.push(id);
+        }
+        Ok(id)
     }
 
     fn push_frame(&mut self, t: &Tables, st: &mut [u16], node: u32) -> Result<(), RunError> {
@@ -536,7 +557,10 @@ impl Walker {
         if self.seen.len() <= depth {
             self.seen.resize_with(depth + 1, Seen::default);
         }
-        self.seen[depth].clear();
+        self.seen[depth].clear(match MOVES {
+            true => MAX_MOVE_KEYS,
+            false => MAX_KEYS,
+        });
         if root == target {
             return Ok(true);
         }
@@ -556,6 +580,7 @@ impl Walker {
             let f = self.frames[top];
             self.rollback(st, f.log as usize);
             self.tags.truncate(f.tags as usize);
+            self.tag_ids.truncate(f.tags as usize);
             self.vis.truncate(f.tags as usize);
             self.hash = f.hash;
             self.tag_hash = f.tag_hash;
@@ -709,6 +734,7 @@ impl Walker {
         let (log, tags, hash, tag_hash, version) = entry;
         self.rollback(st, log);
         self.tags.truncate(tags);
+        self.tag_ids.truncate(tags);
         self.vis.truncate(tags);
         self.hash = hash;
         self.tag_hash = tag_hash;

@@ -134,3 +134,27 @@ fn moves_too_large_to_hold_are_an_error() {
     let game = GameModel::from_text(&small).unwrap();
     assert_eq!(perft(&game, 1, Counting::Walks).unwrap().leaves, 10_000);
 }
+
+/// A move enumeration whose visited keys carry long tag sequences: 200
+/// tags, then a million keys at the checked nodes after three
+/// any-assignments. Copying the tags into each key took 200M symbols (the
+/// store's bound is 16M); keys hold a sequence's number, so it runs.
+#[test]
+fn long_tags_in_many_visited_keys() {
+    let symbols: Vec<String> = (0..100).map(|i| format!("d{i}")).collect();
+    let mut text = format!(
+        "type Player = {{x}};\ntype Score = {{0}};\ntype D = {{{}}};\n\
+         var a: D = d0;\nvar b: D = d0;\nvar c: D = d0;\nbegin, t0: player = x;\n",
+        symbols.join(", ")
+    );
+    for i in 0..200 {
+        text.push_str(&format!("t{i}, t{}: $ d{};\n", i + 1, i % 100));
+    }
+    text.push_str(
+        "t200, u1: a = D(*);\nu1, u2: b = D(*);\nu2, u3: c = D(*);\n\
+         u3, u4: a == b;\nu4, u5: b == c;\nu5, u6: $$ a;\nu6, end: player = keeper;\n",
+    );
+    let (_, checked) = rg_lang::parse_str(&text).unwrap();
+    let game = GameModel::with_every_check(checked).unwrap();
+    assert_eq!(perft(&game, 1, Counting::Walks).unwrap().leaves, 100);
+}
