@@ -154,17 +154,16 @@ impl Sink for MoveList {
         node: u32,
         tag_hash: u64,
     ) {
-        // Moves are short: plain loops beat `memcpy` calls.
+        // Moves are short: plain loops beat `memcpy` calls; the changes are
+        // one `extend` (its length known: one capacity check).
         for &t in tags {
             self.tags.push(t);
         }
         for &v in vis {
             self.vis.push(v);
         }
-        for &(slot, _) in log {
-            self.changes.push((slot, st[slot as usize]));
-        }
-        self.changes.push((player_slot, player));
+        let changes = log.iter().map(|&(slot, _)| (slot, st[slot as usize]));
+        self.changes.extend(changes.chain([(player_slot, player)]));
         self.recs.push(Rec {
             tags_end: self.tags.len() as u32,
             changes_end: self.changes.len() as u32,
@@ -240,10 +239,8 @@ impl Sink for Effects {
         node: u32,
         _tag_hash: u64,
     ) {
-        for &(slot, _) in log {
-            self.changes.push((slot, st[slot as usize]));
-        }
-        self.changes.push((player_slot, player));
+        let changes = log.iter().map(|&(slot, _)| (slot, st[slot as usize]));
+        self.changes.extend(changes.chain([(player_slot, player)]));
         self.ends.push((self.changes.len() as u32, node));
     }
 }
