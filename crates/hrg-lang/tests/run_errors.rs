@@ -1,5 +1,6 @@
 //! Run-time errors of improper HRG games (a keeper with several moves or
-//! none, a play stuck outside `end`, a keeper that never stops) are
+//! none, a play stuck outside `end`, a keeper that never stops, a move
+//! whose tags never end, a play that never ends) are
 //! reported at the HRG statement involved, `file:line:col`, never only at
 //! a generated RG node.
 
@@ -69,6 +70,38 @@ fn endless_keeper_is_located_on_its_loop() {
     let e = game.error_text(&e);
     assert!(
         e.starts_with("g.hrg:7:5: error: improper game: the keeper made more than"),
+        "{e}"
+    );
+}
+
+#[test]
+fn endless_move_is_located_on_its_loop() {
+    // `$ a` on a loop: every round is a longer move.
+    let text = format!(
+        "{HEAD}graph rules() {{\n  player = x\n  loop {{\n    branch {{\n      $ a\n    }} or {{\n      break()\n    }}\n  }}\n  player = keeper\n  goals[x] = 1\n}}\n"
+    );
+    let e = run_error(&text);
+    assert!(
+        e.starts_with("g.hrg:8:7: error: improper game: a move walk emitted more than 2048 tags"),
+        "{e}"
+    );
+}
+
+#[test]
+fn endless_play_is_located_where_it_was_cut() {
+    // `n` is never 1: the loop never ends.
+    let text = format!(
+        "{HEAD}graph rules() {{\n  loop {{\n    player = x\n    $ a\n    if n == 1 {{\n      break()\n    }}\n  }}\n  player = keeper\n  goals[x] = 1\n}}\n"
+    );
+    let src = hrg_lang::SourceFile::new("g.hrg", text);
+    let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
+    let game = GameModel::located(checked, src).expect("lowers");
+    let mut p = Playouts::new(&game, 1);
+    p.max_moves = 100;
+    let e = p.run_one().expect_err("an endless play");
+    let e = game.error_text(&e);
+    assert!(
+        e.starts_with("g.hrg:7:5: error: improper game: a play went on for more than 100 moves"),
         "{e}"
     );
 }

@@ -78,14 +78,32 @@ pub enum RunError {
         /// Where.
         node: u32,
     },
-    /// A playout made more than this many moves without ending.
-    EndlessPlay(u64),
+    /// A playout made more than `moves` moves without ending; it was at
+    /// `node` then.
+    EndlessPlay {
+        /// How many moves.
+        moves: u64,
+        /// Where.
+        node: u32,
+    },
     /// Two walks with the same tags end in different states.
     AmbiguousMove(Vec<u16>),
-    /// A move's tags grew past this length (a tag on a cycle).
-    EndlessWalk(usize),
-    /// One enumeration visited more than this many states.
-    TooManyStates(usize),
+    /// A move's tags grew past `limit` (a tag on a cycle); the last tag
+    /// led to `node`.
+    EndlessWalk {
+        /// The bound on a move's tags.
+        limit: usize,
+        /// Where.
+        node: u32,
+    },
+    /// One enumeration visited more than `limit` states; the last one was
+    /// at `node`.
+    TooManyStates {
+        /// The bound.
+        limit: usize,
+        /// Where.
+        node: u32,
+    },
     /// A state's moves hold more than this many tags and slot changes.
     MovesTooLarge(usize),
     /// A reachability check starting at this node is reached again while
@@ -112,12 +130,18 @@ impl fmt::Display for RunError {
             RunError::EndlessKeeper { moves, .. } => {
                 write!(f, "the keeper made more than {moves} moves in a row")
             }
-            RunError::EndlessPlay(n) => write!(f, "a play went on for more than {n} moves"),
+            RunError::EndlessPlay { moves, .. } => {
+                write!(f, "a play went on for more than {moves} moves")
+            }
             RunError::AmbiguousMove(tags) => {
                 write!(f, "two walks of the move {tags:?} lead to different states")
             }
-            RunError::EndlessWalk(n) => write!(f, "a move walk emitted more than {n} tags"),
-            RunError::TooManyStates(n) => write!(f, "an enumeration visited more than {n} states"),
+            RunError::EndlessWalk { limit, .. } => {
+                write!(f, "a move walk emitted more than {limit} tags")
+            }
+            RunError::TooManyStates { limit, .. } => {
+                write!(f, "an enumeration visited more than {limit} states")
+            }
             RunError::MovesTooLarge(n) => write!(
                 f,
                 "a state's moves hold more than {n} tags and assignments together"
@@ -425,6 +449,9 @@ impl GameModel {
             RunError::KeeperMoves { node, .. } | RunError::NoMove(node) => *node,
             RunError::EndlessKeeper { node, .. } => *node,
             RunError::RecursiveCheck(node) => *node,
+            RunError::EndlessPlay { node, .. }
+            | RunError::EndlessWalk { node, .. }
+            | RunError::TooManyStates { node, .. } => *node,
             _ => return text,
         };
         let checked = &self.inner.checked;

@@ -135,7 +135,10 @@ impl Playouts {
             };
             self.reasoner.apply(&mut self.state, &self.moves, pick);
         }
-        Err(RunError::EndlessPlay(self.max_moves))
+        Err(RunError::EndlessPlay {
+            moves: self.max_moves,
+            node: self.state.node(),
+        })
     }
 
     /// The final state of the last playout.

@@ -52,7 +52,8 @@ impl Prefixes {
 
     /// The number of the sequence `parent` (a number) followed by `tag`.
     #[inline]
-    pub fn child(&mut self, parent: u32, tag: u16) -> Result<u32, RunError> {
+    /// Fails when the numbers run out (a walk at `node`).
+    pub fn child(&mut self, parent: u32, tag: u16, node: u32) -> Result<u32, RunError> {
         let key = (parent as u64) << 16 | tag as u64;
         let mask = self.entries.len() - 1;
         let h = (key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -68,7 +69,10 @@ impl Prefixes {
             i = (i + 1) & mask;
         }
         if self.count as usize >= MAX_PREFIXES {
-            return Err(RunError::TooManyStates(MAX_PREFIXES));
+            return Err(RunError::TooManyStates {
+                limit: MAX_PREFIXES,
+                node,
+            });
         }
         self.count += 1;
         self.entries[i] = Entry {
@@ -105,12 +109,12 @@ mod tests {
     #[test]
     fn equal_sequences_get_equal_numbers() {
         let mut p = Prefixes::default();
-        let a = p.child(EMPTY, 7).unwrap();
-        let ab = p.child(a, 8).unwrap();
-        let b = p.child(EMPTY, 8).unwrap();
-        let ba = p.child(b, 7).unwrap();
-        assert_eq!(p.child(EMPTY, 7).unwrap(), a);
-        assert_eq!(p.child(a, 8).unwrap(), ab);
+        let a = p.child(EMPTY, 7, 0).unwrap();
+        let ab = p.child(a, 8, 0).unwrap();
+        let b = p.child(EMPTY, 8, 0).unwrap();
+        let ba = p.child(b, 7, 0).unwrap();
+        assert_eq!(p.child(EMPTY, 7, 0).unwrap(), a);
+        assert_eq!(p.child(a, 8, 0).unwrap(), ab);
         let all = [EMPTY, a, ab, b, ba];
         for (i, x) in all.iter().enumerate() {
             assert!(all[i + 1..].iter().all(|y| y != x));
@@ -119,15 +123,15 @@ mod tests {
         let mut ids = Vec::new();
         let mut parent = EMPTY;
         for t in 0..5000u16 {
-            parent = p.child(parent, t % 3).unwrap();
+            parent = p.child(parent, t % 3, 0).unwrap();
             ids.push(parent);
         }
         let mut parent = EMPTY;
         for (t, &id) in (0..5000u16).zip(&ids) {
-            parent = p.child(parent, t % 3).unwrap();
+            parent = p.child(parent, t % 3, 0).unwrap();
             assert_eq!(parent, id);
         }
         p.clear();
-        assert_eq!(p.child(EMPTY, 8).unwrap(), 1);
+        assert_eq!(p.child(EMPTY, 8, 0).unwrap(), 1);
     }
 }

@@ -90,7 +90,10 @@ impl Seen {
             i = (i + 1) & mask;
         }
         if self.count >= self.limit || self.arena.len() + vars.len() > MAX_ARENA {
-            return Err(RunError::TooManyStates(self.limit));
+            return Err(RunError::TooManyStates {
+                limit: self.limit,
+                node,
+            });
         }
         let at = self.arena.len() as u32;
         self.arena.extend_from_slice(vars);

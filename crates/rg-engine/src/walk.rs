@@ -324,9 +324,19 @@ impl Walker {
     }
 
     #[inline]
-    fn push_tag(&mut self, t: &Tables, st: &[u16], tag: u16, vis: bool) -> Result<(), RunError> {
+    fn push_tag(
+        &mut self,
+        t: &Tables,
+        st: &[u16],
+        tag: u16,
+        vis: bool,
+        node: u32,
+    ) -> Result<(), RunError> {
         if self.tags.len() >= MAX_TAGS {
-            return Err(RunError::EndlessWalk(MAX_TAGS));
+            return Err(RunError::EndlessWalk {
+                limit: MAX_TAGS,
+                node,
+            });
         }
         self.tags.push(tag);
         self.tag_hash = tag_step(self.tag_hash, tag);
@@ -357,7 +367,7 @@ impl Walker {
             return Ok(true);
         }
         let tags = match MOVES {
-            true => self.tag_id()?,
+            true => self.tag_id(node)?,
             false => EMPTY,
         };
         let tag_hash = if MOVES { self.tag_hash } else { 0 };
@@ -386,10 +396,10 @@ impl Walker {
 
     /// The number of the current tag sequence.
     #[inline]
-    fn tag_id(&mut self) -> Result<u32, RunError> {
+    fn tag_id(&mut self, node: u32) -> Result<u32, RunError> {
         let mut id = self.tag_ids.last().copied().unwrap_or(EMPTY);
         for i in self.tag_ids.len()..self.tags.len() {
-            id = self.prefixes.child(id, self.tags[i])?;
+            id = self.prefixes.child(id, self.tags[i], node)?;
             self.tag_ids.push(id);
         }
         Ok(id)
@@ -397,7 +407,10 @@ impl Walker {
 
     fn push_frame(&mut self, t: &Tables, st: &mut [u16], node: u32) -> Result<(), RunError> {
         if self.frames.len() >= MAX_FRAMES {
-            return Err(RunError::TooManyStates(MAX_FRAMES));
+            return Err(RunError::TooManyStates {
+                limit: MAX_FRAMES,
+                node,
+            });
         }
         let info = t.nodes[node as usize];
         let (first, next) = if info.disjoint {
@@ -638,12 +651,12 @@ impl Walker {
                     Op::Skip => {}
                     Op::Tag(s) => {
                         if MOVES {
-                            self.push_tag(t, st, s, S::VISIBILITY)?;
+                            self.push_tag(t, st, s, S::VISIBILITY, e.to)?;
                         }
                     }
                     Op::TagVar(slot) => {
                         if MOVES {
-                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY)?;
+                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY, e.to)?;
                         }
                     }
                     Op::Cmp(a, b, eq) => {
@@ -717,7 +730,10 @@ impl Walker {
                         if t.has_unique {
                             self.steps += 1;
                             if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
-                                return Err(RunError::TooManyStates(MAX_STEPS));
+                                return Err(RunError::TooManyStates {
+                                    limit: MAX_STEPS,
+                                    node: e.to,
+                                });
                             }
                         }
                         edge = next;

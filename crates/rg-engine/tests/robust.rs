@@ -94,7 +94,7 @@ fn unique_cycle_is_an_error_not_a_hang() {
     let start = std::time::Instant::now();
     let err = perft(&game, 1, Counting::Walks).unwrap_err();
     assert!(
-        matches!(err, rg_engine::RunError::TooManyStates(n) if n == 1 << 25),
+        matches!(err, rg_engine::RunError::TooManyStates { limit, .. } if limit == 1 << 25),
         "{err}"
     );
     assert!(
