@@ -7,11 +7,16 @@
 use rg_engine::playout::Playouts;
 use rg_engine::GameModel;
 
-/// The error of the first random play of `text` (as file `g.hrg`), rendered.
-fn run_error(text: &str) -> String {
+/// `text` as file `g.hrg`, its errors located there.
+fn located(text: String) -> GameModel {
     let src = hrg_lang::SourceFile::new("g.hrg", text);
     let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
-    let game = GameModel::located(checked, src).expect("lowers");
+    GameModel::located(checked, src).expect("lowers")
+}
+
+/// The error of the first random play of `text` (as file `g.hrg`), rendered.
+fn run_error(text: &str) -> String {
+    let game = located(text.to_string());
     let e = Playouts::new(&game, 1)
         .run_one()
         .expect_err("an improper game");
@@ -62,9 +67,7 @@ fn endless_keeper_is_located_on_its_loop() {
     let text = format!(
         "{HEAD}graph rules() {{\n  loop {{\n    player = keeper\n    n = 1\n    if n == 0 {{\n      break()\n    }}\n  }}\n  end()\n}}\n"
     );
-    let src = hrg_lang::SourceFile::new("g.hrg", text);
-    let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
-    let game = GameModel::located(checked, src).expect("lowers");
+    let game = located(text);
     let e = rg_engine::perft::perft(&game, 1, rg_engine::perft::Counting::Walks)
         .expect_err("an improper game");
     let e = game.error_text(&e);
@@ -93,9 +96,7 @@ fn endless_play_is_located_where_it_was_cut() {
     let text = format!(
         "{HEAD}graph rules() {{\n  loop {{\n    player = x\n    $ a\n    if n == 1 {{\n      break()\n    }}\n  }}\n  player = keeper\n  goals[x] = 1\n}}\n"
     );
-    let src = hrg_lang::SourceFile::new("g.hrg", text);
-    let (_, checked) = hrg_lang::load(&src).unwrap_or_else(|d| panic!("{}", d.rendered));
-    let game = GameModel::located(checked, src).expect("lowers");
+    let game = located(text);
     let mut p = Playouts::new(&game, 1);
     p.max_moves = 100;
     let e = p.run_one().expect_err("an endless play");

@@ -56,8 +56,7 @@ impl Prefixes {
     pub fn child(&mut self, parent: u32, tag: u16, node: u32) -> Result<u32, RunError> {
         let key = (parent as u64) << 16 | tag as u64;
         let mask = self.entries.len() - 1;
-        let h = (key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut i = (h >> 32) as usize & mask;
+        let mut i = home(key) & mask;
         loop {
             let e = self.entries[i];
             if e.gen != self.gen {
@@ -88,18 +87,15 @@ impl Prefixes {
 
     #[cold]
     fn grow(&mut self) {
-        let mut bigger = vec![Entry::default(); self.entries.len() * 2];
-        let mask = bigger.len() - 1;
-        for e in self.entries.iter().filter(|e| e.gen == self.gen) {
-            let h = (e.key ^ (e.key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let mut i = (h >> 32) as usize & mask;
-            while bigger[i].gen == self.gen {
-                i = (i + 1) & mask;
-            }
-            bigger[i] = *e;
-        }
-        self.entries = bigger;
+        let gen = self.gen;
+        self.entries = crate::seen::doubled(&self.entries, |e| e.gen == gen, |e| home(e.key));
     }
+}
+
+/// Where `key`'s probe starts (before masking).
+#[inline]
+fn home(key: u64) -> usize {
+    ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
 }
 
 #[cfg(test)]

@@ -113,17 +113,28 @@ impl Seen {
 
     #[cold]
     fn grow(&mut self) {
-        let mut bigger = vec![Entry::default(); self.entries.len() * 2];
-        let mask = bigger.len() - 1;
-        for e in self.entries.iter().filter(|e| e.gen == self.gen) {
-            let mut i = e.hash as usize & mask;
-            while bigger[i].gen == self.gen {
-                i = (i + 1) & mask;
-            }
-            bigger[i] = *e;
-        }
-        self.entries = bigger;
+        let gen = self.gen;
+        self.entries = doubled(&self.entries, |e| e.gen == gen, |e| e.hash as usize);
     }
+}
+
+/// An open-addressing table twice the size of `entries` holding its live
+/// entries, each probed linearly from `home` (any bits; masked here).
+pub(crate) fn doubled<E: Copy + Default>(
+    entries: &[E],
+    live: impl Fn(&E) -> bool,
+    home: impl Fn(&E) -> usize,
+) -> Vec<E> {
+    let mut bigger = vec![E::default(); entries.len() * 2];
+    let mask = bigger.len() - 1;
+    for e in entries.iter().filter(|e| live(e)) {
+        let mut i = home(e) & mask;
+        while live(&bigger[i]) {
+            i = (i + 1) & mask;
+        }
+        bigger[i] = *e;
+    }
+    bigger
 }
 
 #[cfg(test)]
