@@ -50,9 +50,9 @@ impl Prefixes {
         }
     }
 
-    /// The number of the sequence `parent` (a number) followed by `tag`.
+    /// The number of the sequence `parent` (a number) followed by `tag`;
+    /// fails when the numbers run out (a walk at `node`).
     #[inline]
-    /// Fails when the numbers run out (a walk at `node`).
     pub fn child(&mut self, parent: u32, tag: u16, node: u32) -> Result<u32, RunError> {
         let key = (parent as u64) << 16 | tag as u64;
         let mask = self.entries.len() - 1;

@@ -119,16 +119,24 @@ pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
     }
 }
 
+/// The inner read of a folded two-level read (`Fast::TabInd`,
+/// `Fast::IndInd`): the slot that table `inner` gives for slot `s`'s value,
+/// read.
+#[inline]
+fn inner_key(t: &Tables, st: &[u16], s: u32, inner: u32) -> u16 {
+    st[t.fun[(inner + st[s as usize] as u32) as usize] as usize]
+}
+
 #[inline(never)]
 fn read_general(t: &Tables, st: &[u16], i: u32) -> u16 {
     match t.fast[i as usize] {
         Fast::General => {}
         Fast::TabInd(s, inner, outer) => {
-            let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+            let k = inner_key(t, st, s, inner);
             return t.fun[(outer + k as u32) as usize] as u16;
         }
         Fast::IndInd(s, inner, outer) => {
-            let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+            let k = inner_key(t, st, s, inner);
             return st[t.fun[(outer + k as u32) as usize] as usize];
         }
         Fast::Pair {
@@ -174,7 +182,7 @@ fn place(t: &Tables, st: &[u16], p: Place) -> Result<u32, RunError> {
         }
         Place::Gen(i) => match t.fast[i as usize] {
             Fast::IndInd(s, inner, outer) => {
-                let k = st[t.fun[(inner + st[s as usize] as u32) as usize] as usize];
+                let k = inner_key(t, st, s, inner);
                 match t.fun[(outer + k as u32) as usize] {
                     NO_SLOT => Err(RunError::ForeignKey(k)),
                     slot => Ok(slot),
