@@ -27,6 +27,8 @@ struct Lowerer<'a> {
     fun: Vec<u32>,
     fun_index: HashMap<Vec<u32>, u32>,
     fast: Vec<Fast>,
+    /// Every symbol in order: the keys of a table indexed by a symbol.
+    symbols: Vec<u32>,
 }
 
 /// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
@@ -51,6 +53,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         fun: Vec::new(),
         fun_index: HashMap::new(),
         fast: Vec::new(),
+        symbols: (0..g.symbols.len() as u32).collect(),
     };
     let mut total = 0usize;
     for c in &g.constants {
@@ -602,12 +605,12 @@ impl Lowerer<'_> {
             return None;
         }
         let step = self.steps[a.steps.0 as usize];
-        let (slot, keys): (u32, Vec<u32>) = match step.key {
-            Operand::Slot(s) => (s, (0..self.g.symbols.len() as u32).collect()),
-            Operand::Tab(s, t) => (s, self.fun[t as usize..][..self.g.symbols.len()].to_vec()),
+        let (slot, keys): (u32, &[u32]) = match step.key {
+            Operand::Slot(s) => (s, &self.symbols),
+            Operand::Tab(s, t) => (s, &self.fun[t as usize..][..self.g.symbols.len()]),
             _ => return None,
         };
-        let table = self.step_table(&step, &keys, |off| self.at(a, off), place);
+        let table = self.step_table(&step, keys, |off| self.at(a, off), place);
         Some((slot, self.intern(table)))
     }
 
@@ -622,8 +625,7 @@ impl Lowerer<'_> {
         let Operand::Ind(slot, inner) = step.key else {
             return None;
         };
-        let keys: Vec<u32> = (0..self.g.symbols.len() as u32).collect();
-        let table = self.step_table(&step, &keys, |off| self.at(a, off), place);
+        let table = self.step_table(&step, &self.symbols, |off| self.at(a, off), place);
         Some((slot, inner, self.intern(table)))
     }
 
@@ -642,9 +644,8 @@ impl Lowerer<'_> {
         if !simple(s1.key) || !simple(s2.key) {
             return None;
         }
-        let all: Vec<u32> = (0..self.g.symbols.len() as u32).collect();
-        let first = self.step_table(&s1, &all, |off| a.base + off, false);
-        let second = self.step_table(&s2, &all, |off| off, false);
+        let first = self.step_table(&s1, &self.symbols, |off| a.base + off, false);
+        let second = self.step_table(&s2, &self.symbols, |off| off, false);
         Some(Fast::Pair {
             first: s1.key,
             second: s2.key,

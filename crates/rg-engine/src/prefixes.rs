@@ -43,11 +43,7 @@ impl Prefixes {
     /// Forgets every sequence.
     pub fn clear(&mut self) {
         self.count = 0;
-        self.gen = self.gen.wrapping_add(1);
-        if self.gen == 0 {
-            self.entries.fill(Entry::default());
-            self.gen = 1;
-        }
+        crate::seen::next_generation(&mut self.gen, &mut self.entries);
     }
 
     /// The number of the sequence `parent` (a number) followed by `tag`;

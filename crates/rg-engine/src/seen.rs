@@ -27,6 +27,17 @@ struct Entry {
     tags: u32,
 }
 
+/// Starts a new generation of a table stamped by `gen`: every entry of an
+/// older one counts as empty. When the stamp wraps around, the entries are
+/// really emptied, so no stale entry ever carries the new stamp.
+pub(crate) fn next_generation<E: Default + Copy>(gen: &mut u32, entries: &mut [E]) {
+    *gen = gen.wrapping_add(1);
+    if *gen == 0 {
+        entries.fill(E::default());
+        *gen = 1;
+    }
+}
+
 /// One enumeration's visited keys.
 #[derive(Clone)]
 pub struct Seen {
@@ -55,11 +66,7 @@ impl Seen {
         self.count = 0;
         self.limit = limit;
         self.arena.clear();
-        self.gen = self.gen.wrapping_add(1);
-        if self.gen == 0 {
-            self.entries.fill(Entry::default());
-            self.gen = 1;
-        }
+        next_generation(&mut self.gen, &mut self.entries);
     }
 
     /// Adds the key (node, vars, tags: a tag sequence's number) with the

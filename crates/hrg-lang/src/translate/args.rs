@@ -147,11 +147,6 @@ impl<'g> super::Translator<'g, '_> {
     ) -> Option<bool> {
         let a = self.constant(ctx, a)?;
         let b = self.constant(ctx, b)?;
-        if self.domain_values.is_empty() {
-            for d in &self.ev.defs.domains {
-                self.domain_values.extend(d.values.iter().cloned());
-            }
-        }
         (self.domain_values.contains(&a) && self.domain_values.contains(&b)).then(|| a == b)
     }
 

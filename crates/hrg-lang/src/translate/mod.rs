@@ -93,6 +93,12 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
         .chain(game.functions.iter().map(|f| f.name.text.as_str()))
         .chain(game.domains.iter().map(|d| d.name.text.as_str()))
         .collect();
+    let domain_values = ev
+        .defs
+        .domains
+        .iter()
+        .flat_map(|d| d.values.iter().cloned())
+        .collect();
     let mut t = Translator {
         ev,
         nodes: vec!["begin".into(), "end".into()],
@@ -105,7 +111,7 @@ pub fn translate(game: &Game) -> Result<rg::Game, Error> {
         extra: Vec::new(),
         user_names,
         shared_reach: args::shared_reach(game),
-        domain_values: HashSet::new(),
+        domain_values,
     };
     t.entry()?;
     t.finish(out, integers)
@@ -288,7 +294,7 @@ struct Translator<'g, 'd> {
     user_names: HashSet<&'g str>,
     /// Graphs a reusable graph leads to (`args::shared_reach`).
     shared_reach: HashSet<&'g str>,
-    /// The values of all domains (made on first use).
+    /// The values of all domains.
     domain_values: HashSet<Value>,
 }
 
