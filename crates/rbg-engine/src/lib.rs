@@ -41,7 +41,7 @@ pub use gg_core::MoveError;
 pub use moves::{ModApp, Move, MoveList};
 pub use state::{RawBuffers, State};
 
-use compile::{Act, Compiled, NONE};
+use compile::{Act, Compiled};
 use error::Fault;
 use search::Searcher;
 
@@ -541,10 +541,9 @@ fn located(c: &Compiled, origin: Option<&Origin>, f: Fault, max_levels: usize) -
     GameError::new(f.kind.kind(max_levels), action, origin)
 }
 
-#[allow(dead_code)]
-fn _assert_send() {
-    fn is_send<T: Send + Sync>() {}
+/// Games and states may be shared between threads.
+const _: () = {
+    const fn is_send<T: Send + Sync>() {}
     is_send::<GameModel>();
     is_send::<State>();
-    let _ = NONE;
-}
+};

@@ -62,6 +62,15 @@ impl Change {
     }
 }
 
+/// Where a keeper's move ends: the player it hands the turn to, and the
+/// rules index and vertex that player's moves start from.
+#[derive(Clone, Copy, Debug, Default)]
+struct Switched {
+    player: u32,
+    rule_state: u32,
+    pos: u32,
+}
+
 /// The visited set of the level being walked, borrowed for the walk.
 ///
 /// Holds a raw pointer into the level's stamp buffer: while `node` walks
@@ -130,9 +139,8 @@ pub struct Searcher {
     last_version: u64,
     /// Modifiers applied by the keeper's current move, for undoing it.
     changes: Vec<Change>,
-    /// The switch that ended the keeper's search: player, rules index and
-    /// position.
-    switched: (u32, u32, u32),
+    /// The switch that ended the keeper's search.
+    switched: Switched,
     /// Level from which modifier applications take the watched path
     /// (`descend_watched`): `limits::WATCH_FROM_LEVEL`, or 0 after a fault,
     /// so that every further modifier application stops the walk.
@@ -161,7 +169,7 @@ impl Searcher {
             version: 0,
             last_version: 0,
             changes: Vec::new(),
-            switched: (0, 0, 0),
+            switched: Switched::default(),
             watch_from: limits::WATCH_FROM_LEVEL,
             budget: limits::MAX_SEARCH_MODIFIERS,
             max_levels: max_levels(g),
@@ -531,7 +539,11 @@ impl Searcher {
             }
             EXISTS => true,
             KEEPER => {
-                self.switched = (sw.arg, sw.to, v);
+                self.switched = Switched {
+                    player: sw.arg,
+                    rule_state: sw.to,
+                    pos: v,
+                };
                 true
             }
             // Patterns contain no switches (checked by the front end).

@@ -74,14 +74,25 @@ impl Clone for State {
 
     /// Reuses the allocations of `self`.
     fn clone_from(&mut self, src: &State) {
-        self.board.clone_from(&src.board);
-        self.counts.clone_from(&src.counts);
-        self.vars.clone_from(&src.vars);
-        self.player = src.player;
-        self.rule_state = src.rule_state;
-        self.pos = src.pos;
-        self.bits.clone_from(&src.bits);
-        self.game = src.game;
+        // Destructured, so that a new field cannot be forgotten here.
+        let State {
+            board,
+            counts,
+            vars,
+            player,
+            rule_state,
+            pos,
+            bits,
+            game,
+        } = src;
+        self.board.clone_from(board);
+        self.counts.clone_from(counts);
+        self.vars.clone_from(vars);
+        self.player = *player;
+        self.rule_state = *rule_state;
+        self.pos = *pos;
+        self.bits.clone_from(bits);
+        self.game = *game;
     }
 }
 

@@ -103,8 +103,9 @@ pub const SECTION_NAMES: [&str; 5] = ["players", "pieces", "variables", "board",
 
 /// Default bound on the work of expanding all sections (see [`Limits`]).
 pub const MAX_EXPANDED_TOKENS: usize = 2_000_000;
-/// Default bound on nested macro expansions.
-pub const MAX_NESTING: usize = 256;
+/// Default bound on nested macro expansions (macro bodies and argument
+/// lists; the parser's bound on brackets is `parse::MAX_NESTING`).
+pub const MAX_MACRO_NESTING: usize = 256;
 /// Default bound on the total text produced by `~`.
 pub const MAX_PASTE_BYTES: usize = 1_000_000;
 
@@ -125,7 +126,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_tokens: MAX_EXPANDED_TOKENS,
-            max_depth: MAX_NESTING,
+            max_depth: MAX_MACRO_NESTING,
             max_paste_bytes: MAX_PASTE_BYTES,
         }
     }

@@ -284,28 +284,12 @@ mod tests {
     /// before tables had a budget: their speed is unchanged.
     #[test]
     fn suite_games_keep_all_their_tables() {
-        let dir = match std::env::var_os("RBG_SUITE") {
-            Some(d) => std::path::PathBuf::from(d),
-            None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/rbg-suite"),
-        }
-        .join("games");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "suite missing");
+        let files = testkit::rbg_suite_games();
+        if files.is_empty() {
             return;
-        };
-        let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-        files.extend(
-            std::fs::read_dir(dir.join("nsplit"))
-                .into_iter()
-                .flatten()
-                .map(|e| e.unwrap().path()),
-        );
+        }
         let mut seen = 0;
-        for path in files
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "rbg"))
-        {
+        for path in &files {
             let text = std::fs::read_to_string(path).unwrap();
             let game = GameModel::from_text(&text).unwrap();
             assert_eq!(game.inner.c.untabulated, 0, "{}", path.display());

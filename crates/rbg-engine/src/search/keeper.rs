@@ -44,7 +44,8 @@ impl Searcher {
                     self.cur.clear();
                     let moved = self.node::<KEEPER>(g, s, q, v, 0);
                     if moved && self.fault.is_none() {
-                        (s.player, s.rule_state, s.pos) = self.switched;
+                        let to = self.switched;
+                        (s.player, s.rule_state, s.pos) = (to.player, to.rule_state, to.pos);
                     }
                     moved
                 }
