@@ -103,6 +103,7 @@ pub enum Op {
     On,
     Noop,
     Compare,
+    /// A pattern test (`arg`: see [`Tr::pattern`]).
     Pattern,
     Off,
     Assign,
@@ -138,6 +139,19 @@ pub struct Tr {
     /// Whether state `to`'s only transition is a switch without a visited
     /// slot: the walk ends the move as soon as it discovers the node.
     pub ends: bool,
+}
+
+impl Tr {
+    /// The `arg` of an [`Op::Pattern`]: automaton `k`, negated or not.
+    pub fn pattern_arg(k: u32, negated: bool) -> u32 {
+        k << 1 | negated as u32
+    }
+
+    /// An [`Op::Pattern`]'s automaton and whether it is negated (`{! }`).
+    #[inline(always)]
+    pub fn pattern(&self) -> (u32, bool) {
+        (self.arg >> 1, self.arg & 1 != 0)
+    }
 }
 
 /// The whole game in dense form.

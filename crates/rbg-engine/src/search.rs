@@ -270,7 +270,10 @@ impl Searcher {
                 };
                 compare(s, l, *op, r)
             }
-            Op::Pattern => self.pattern(g, s, tr.arg >> 1, *v, 0) != (tr.arg & 1 != 0),
+            Op::Pattern => {
+                let (k, negated) = tr.pattern();
+                self.pattern(g, s, k, *v, 0) != negated
+            }
             _ => unreachable!("not a step: {:?}", tr.op),
         };
         if passed {
@@ -462,9 +465,9 @@ impl Searcher {
                     Op::Pattern => {
                         // Marking first evaluates a pattern at most once per
                         // (action, vertex, level).
-                        let negated = tr.arg & 1 != 0;
+                        let (k, negated) = tr.pattern();
                         marks.mark(tr.slot, v)
-                            && self.pattern(g, s, tr.arg >> 1, v, level) != negated
+                            && self.pattern(g, s, k, v, level) != negated
                             && self.found::<M>(g, &mut next, tr, v)
                     }
                     Op::Off => {

@@ -49,7 +49,7 @@ pub(super) fn build(
             Act::On(set) => (Op::On, set * np),
             Act::Noop => (Op::Noop, 0),
             Act::Compare(..) => (Op::Compare, 0),
-            Act::Pattern(k, negated) => (Op::Pattern, k << 1 | negated as u32),
+            Act::Pattern(k, negated) => (Op::Pattern, Tr::pattern_arg(k, negated)),
             Act::Off(p) => (Op::Off, p),
             Act::Assign(var, _) => (Op::Assign, var),
             Act::Switch(p) => (Op::Switch, p),
