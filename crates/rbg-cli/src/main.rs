@@ -11,7 +11,9 @@ use rbg_cli::cmd;
 #[command(name = "rbg", version)]
 struct Cli {
     /// Engine that plays the games: `interp` (the interpreter, the default)
-    /// or `native` (machine code generated at load time, x86-64 and aarch64).
+    /// or `native` (machine code generated at load time, x86-64 and aarch64;
+    /// for `.rg`/`.hrg` the move walks, games it does not take stay
+    /// interpreted with a note).
     #[arg(long, global = true, value_name = "ENGINE")]
     engine: Option<rbg_jit::Engine>,
     #[command(subcommand)]
@@ -54,6 +56,8 @@ fn main() {
     }
     let cli = Cli::parse();
     cmd::set_engine(cli.engine.unwrap_or_else(rbg_jit::Engine::default_for_host));
+    // RG and HRG games: the interpreter unless `--engine native`.
+    cmd::set_rg_engine(cli.engine.unwrap_or(rbg_jit::Engine::Interp));
     let code = match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Expand(a) => cmd::expand::run(a),

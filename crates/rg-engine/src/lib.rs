@@ -37,6 +37,19 @@ mod shortcut;
 mod tables;
 mod walk;
 
+/// The lowered tables and the walk's parts, for the native engine
+/// (`rg-jit`), which generates code from them.
+#[doc(hidden)]
+pub mod raw {
+    pub use crate::maps::{assign, equal};
+    pub use crate::prefixes::{Prefixes, EMPTY};
+    pub use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
+    pub use crate::tables::*;
+    pub use crate::walk::{
+        mix, place, read, tag_step, Walker, MAX_FRAMES, MAX_LOG, MAX_RECORDED, MAX_STEPS, MAX_TAGS,
+    };
+}
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -104,10 +117,47 @@ impl State {
     }
 }
 
+/// Machine code for a game's move walks, made at load time by a code
+/// generator (the `rg-jit` crate); attached with [`GameModel::with_native`].
+pub trait Native: Send + Sync {
+    /// A walk workspace for one thread.
+    fn walker(&self) -> Box<dyn NativeWalker>;
+    /// Short name of the engine (shown by the CLI).
+    fn name(&self) -> &'static str;
+    /// Processor time the code generation took.
+    fn codegen_time(&self) -> std::time::Duration;
+}
+
+/// Where a native walk puts its walks: the two [`Sink`]s.
+pub enum SinkMut<'a> {
+    /// Whole moves.
+    List(&'a mut MoveList),
+    /// Effects only.
+    Effects(&'a mut Effects),
+}
+
+/// Per-thread workspace of a [`Native`] engine.
+pub trait NativeWalker: Send + Sync {
+    /// Every move walk from (`st`, `node`) into `out` (cleared first), as
+    /// the interpreter's, in the same order; `st` is unchanged afterwards,
+    /// also on error.
+    fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError>;
+    /// A fresh copy for another thread.
+    fn clone_box(&self) -> Box<dyn NativeWalker>;
+}
+
+impl Clone for Box<dyn NativeWalker> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
 /// A game ready to be played: the checked description and its tables.
 #[derive(Clone)]
 pub struct GameModel {
     inner: Arc<Inner>,
+    /// The native engine that plays it (`None`: the interpreter).
+    native: Option<Arc<dyn Native>>,
 }
 
 struct Inner {
@@ -192,6 +242,7 @@ impl GameModel {
                 score_values,
                 source,
             }),
+            native: None,
         })
     }
 
@@ -206,6 +257,40 @@ impl GameModel {
         let (_, checked) = rg_lang::load(file).map_err(|d| d.rendered)?;
         GameModel::located(checked, file.clone())
             .map_err(|e| format!("{}: error: {}", file.name, e.0))
+    }
+
+    /// The same game played by a native engine (states are
+    /// interchangeable).
+    pub fn with_native(&self, native: Arc<dyn Native>) -> GameModel {
+        GameModel {
+            inner: self.inner.clone(),
+            native: Some(native),
+        }
+    }
+
+    /// The same game played by the interpreter.
+    pub fn interpreted(&self) -> GameModel {
+        GameModel {
+            inner: self.inner.clone(),
+            native: None,
+        }
+    }
+
+    /// Name of the engine that plays: `interp` or the native engine's.
+    pub fn engine_name(&self) -> &'static str {
+        self.native.as_ref().map_or("interp", |n| n.name())
+    }
+
+    /// Processor time of the native engine's code generation (`None`: the
+    /// interpreter).
+    pub fn codegen_time(&self) -> Option<std::time::Duration> {
+        self.native.as_ref().map(|n| n.codegen_time())
+    }
+
+    /// The lowered tables (for the native engine).
+    #[doc(hidden)]
+    pub fn tables(&self) -> &Tables {
+        &self.inner.t
     }
 
     /// The checked description.
@@ -228,6 +313,7 @@ impl GameModel {
     pub fn reasoner(&self) -> Reasoner {
         Reasoner {
             walker: Walker::new(&self.inner.t),
+            native: self.native.as_ref().map(|n| n.walker()),
             game: self.clone(),
             keeper_list: MoveList::default(),
         }
@@ -394,6 +480,7 @@ impl GameModel {
 pub struct Reasoner {
     game: GameModel,
     walker: Walker,
+    native: Option<Box<dyn NativeWalker>>,
     keeper_list: MoveList,
 }
 
@@ -414,6 +501,9 @@ impl Reasoner {
 
     /// Every move walk of the mover in `s` into any [`Sink`].
     pub(crate) fn walks<S: Sink>(&mut self, s: &mut State, out: &mut S) -> Result<(), RunError> {
+        if let Some(n) = &mut self.native {
+            return n.moves(&mut s.slots, s.node, out.sink_mut());
+        }
         let t = &self.game.inner.t;
         self.walker.moves(t, &mut s.slots, s.node, out)
     }

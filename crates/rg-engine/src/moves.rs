@@ -12,6 +12,9 @@ pub trait Sink {
     /// Removes every walk.
     fn clear(&mut self);
 
+    /// The sink as one of the two kinds (for the native engine).
+    fn sink_mut(&mut self) -> crate::SinkMut<'_>;
+
     /// Number of walks.
     fn count(&self) -> usize;
 
@@ -123,6 +126,10 @@ impl MoveList {
 impl Sink for MoveList {
     const VISIBILITY: bool = true;
 
+    fn sink_mut(&mut self) -> crate::SinkMut<'_> {
+        crate::SinkMut::List(self)
+    }
+
     fn clear(&mut self) {
         MoveList::clear(self);
     }
@@ -202,6 +209,10 @@ impl Effects {
 
 impl Sink for Effects {
     const VISIBILITY: bool = false;
+
+    fn sink_mut(&mut self) -> crate::SinkMut<'_> {
+        crate::SinkMut::Effects(self)
+    }
 
     fn clear(&mut self) {
         Effects::clear(self);

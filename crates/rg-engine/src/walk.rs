@@ -94,14 +94,16 @@ pub struct Walker {
     steps: usize,
 }
 
+/// Finishes a visited key's hash.
 #[inline(always)]
-fn mix(h: u64) -> u64 {
+pub fn mix(h: u64) -> u64 {
     let h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
     h ^ (h >> 32)
 }
 
+/// Extends a tag sequence's hash by `tag`.
 #[inline(always)]
-fn tag_step(h: u64, tag: u16) -> u64 {
+pub fn tag_step(h: u64, tag: u16) -> u64 {
     (h ^ (tag as u64 + 1))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
         .rotate_left(17)
@@ -170,7 +172,7 @@ pub(crate) fn offset(t: &Tables, st: &[u16], a: &Access) -> u32 {
 
 /// The slot an assignment writes; a key outside a map's keys is an error.
 #[inline(always)]
-fn place(t: &Tables, st: &[u16], p: Place) -> Result<u32, RunError> {
+pub fn place(t: &Tables, st: &[u16], p: Place) -> Result<u32, RunError> {
     match p {
         Place::Slot(s) => Ok(s),
         Place::Ind(s, table) => {
@@ -267,6 +269,33 @@ impl Walker {
             self.pending.clear();
         }
         r.map(|_| ())
+    }
+
+    /// Evaluates check `c` for a native move walk (`rg-jit`) whose key hash
+    /// is `hash` and whose bounded step count is `steps` (updated): as
+    /// [`Walker::check`] at the top level, with a fresh version. On error the
+    /// semistate is restored to what it was at the call.
+    pub fn check_from(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        c: u32,
+        hash: u64,
+        steps: &mut usize,
+    ) -> Result<bool, RunError> {
+        self.hash = hash;
+        self.steps = *steps;
+        self.version = self.fresh_version();
+        let log = self.log.len();
+        let r = self.check(t, st, c);
+        *steps = self.steps;
+        if r.is_err() {
+            self.rollback(st, log);
+            self.frames.clear();
+            self.active.clear();
+            self.pending.clear();
+        }
+        r
     }
 
     /// Whether a walk from (`st`, `start`) reaches `target` (a check outside

@@ -73,7 +73,23 @@ pub fn load_bytes(path: &str, name: &str, bytes: &[u8]) -> Option<AnyGame> {
     let result = AnyGame::from_text(Language::of_path(path), name, bytes);
     match result.map_err(|msg| eprintln!("{msg}")).ok()? {
         AnyGame::Rbg(g) => prepare(g).map(AnyGame::Rbg),
-        other => Some(other),
+        AnyGame::Rg(g) => Some(AnyGame::Rg(prepare_rg(name, g))),
+    }
+}
+
+/// An RG game played by the engine chosen for RG: with `--engine native`,
+/// native code where the generator takes the game, else the interpreter
+/// (with a note saying why).
+pub fn prepare_rg(name: &str, game: rg_engine::GameModel) -> rg_engine::GameModel {
+    if rg_engine() != rbg_jit::Engine::Native {
+        return game;
+    }
+    match rg_jit::compile(&game) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{name}: note: played by the interpreter: {e}");
+            game
+        }
     }
 }
 
@@ -81,7 +97,10 @@ pub fn load_bytes(path: &str, name: &str, bytes: &[u8]) -> Option<AnyGame> {
 pub fn engine_of(game: &AnyGame) -> (&'static str, Option<std::time::Duration>) {
     match game {
         AnyGame::Rbg(g) => (g.engine_name(), g.codegen_time()),
-        AnyGame::Rg(_) => ("rg-engine", None),
+        AnyGame::Rg(g) => match g.engine_name() {
+            "interp" => ("rg-engine", None),
+            name => (name, g.codegen_time()),
+        },
     }
 }
 
@@ -90,6 +109,19 @@ static ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
 /// Sets the engine of every RBG game loaded by this process (`--engine`).
 pub fn set_engine(e: rbg_jit::Engine) {
     let _ = ENGINE.set(e);
+}
+
+static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
+
+/// Sets the engine of every RG and HRG game loaded by this process
+/// (`--engine`; the interpreter by default).
+pub fn set_rg_engine(e: rbg_jit::Engine) {
+    let _ = RG_ENGINE.set(e);
+}
+
+/// The engine chosen for RG games.
+pub fn rg_engine() -> rbg_jit::Engine {
+    *RG_ENGINE.get_or_init(|| rbg_jit::Engine::Interp)
 }
 
 /// The engine chosen with `--engine` (or the host's default).

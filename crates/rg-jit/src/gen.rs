@@ -1,0 +1,659 @@
+//! Code generation: one function for the move walk of every node.
+//!
+//! The walk is the interpreter's (`rg-engine/src/walk.rs`), with the
+//! dispatch done at generation time: every edge is a block `E[i]` whose
+//! action is specialised (operands by kind, constants as immediates, table
+//! addresses embedded, assignments with their undo-log push and key-hash
+//! update inline) and which jumps straight to its successor: the next edge
+//! block (a node with one edge), the frame push (a choice), or the
+//! backtrack block. Frames live in the workspace as in the interpreter;
+//! `R[j]` resumes a frame whose edges `first .. j` are left, so the
+//! backtrack block restores the frame's state and jumps through a table
+//! on `j`. Visited checks, reachability checks (memoised inline), moves'
+//! records, map operations and errors call Rust (`rt.rs`).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Value};
+use cranelift_frontend::FunctionBuilder;
+use rg_engine::raw::{
+    Fast, Next, Op, Operand, Place, Tables, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT,
+};
+
+use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
+
+const FLAGS: MemFlags = MemFlags::trusted();
+
+/// The generator's state for one function.
+struct Gen<'a, 'b> {
+    t: &'a Tables,
+    b: FunctionBuilder<'b>,
+    sig: SigRef,
+    ws: Value,
+    st: Value,
+    /// Edge blocks (parameter: the any-assignment's symbol).
+    edges: Vec<Block>,
+    /// Resume blocks, `0 ..= edges` (parameter: the frame's address).
+    resume: Vec<Block>,
+    /// Backtrack.
+    back: Block,
+    /// Push a frame (parameters: first, next, node).
+    push: Block,
+    /// Return 1 (error).
+    fail: Block,
+}
+
+/// Emits the walk into `b` (signature [`rt::WalkFn`]); `sig` is the
+/// helpers' signature ([`Helper`]).
+pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef) {
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let (ws, st, first, next) = (params[0], params[1], params[2], params[3]);
+    let edges: Vec<Block> = t.edges.iter().map(|_| b.create_block()).collect();
+    let resume: Vec<Block> = (0..=t.edges.len()).map(|_| b.create_block()).collect();
+    let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
+    let mut g = Gen {
+        t,
+        b,
+        sig,
+        ws,
+        st,
+        edges,
+        resume,
+        back,
+        push,
+        fail,
+    };
+    let root = g.b.ins().iconst(I32, 0);
+    g.b.ins().jump(
+        push,
+        &[
+            BlockArg::Value(first),
+            BlockArg::Value(next),
+            BlockArg::Value(root),
+        ],
+    );
+    g.emit_push();
+    g.emit_back();
+    for j in 0..g.resume.len() {
+        g.emit_resume(j);
+    }
+    for i in 0..g.edges.len() {
+        g.emit_edge(i);
+    }
+    g.b.switch_to_block(g.fail);
+    let one = g.b.ins().iconst(I32, 1);
+    g.b.ins().return_(&[one]);
+    g.b.seal_all_blocks();
+    g.b.finalize();
+}
+
+impl Gen<'_, '_> {
+    fn load(&mut self, ty: cranelift_codegen::ir::Type, base: Value, off: i32) -> Value {
+        self.b.ins().load(ty, FLAGS, base, off)
+    }
+
+    fn ws_load(&mut self, off: i32) -> Value {
+        self.load(I64, self.ws, off)
+    }
+
+    fn ws_store(&mut self, v: Value, off: i32) {
+        self.b.ins().store(FLAGS, v, self.ws, off);
+    }
+
+    /// Calls a helper with `(ws, st, a, b)`.
+    fn call(&mut self, f: Helper, a: Value, b: Value) -> Value {
+        let f = self.b.ins().iconst(I64, f as *const () as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.sig, f, &[self.ws, self.st, a, b]);
+        self.b.inst_results(call)[0]
+    }
+
+    fn call_imm(&mut self, f: Helper, a: u32, b: u32) -> Value {
+        let a = self.b.ins().iconst(I32, a as i64);
+        let b = self.b.ins().iconst(I32, b as i64);
+        self.call(f, a, b)
+    }
+
+    /// Goes on in a fresh block when `cond` is zero, else to `target`.
+    fn exit_if(&mut self, cond: Value, target: Block) {
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, target, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Fails the walk when a helper's answer is [`FAILED`].
+    fn check_failed(&mut self, r: Value) {
+        let bad = self.b.ins().icmp_imm(IntCC::Equal, r, FAILED as i64);
+        self.exit_if(bad, self.fail);
+    }
+
+    /// The address of `fun[index]` for a constant table offset and a value.
+    fn fun_at(&mut self, table: u32, index: Value) -> Value {
+        let base = self.t.fun.as_ptr() as i64 + 4 * table as i64;
+        let i = self.b.ins().uextend(I64, index);
+        let off = self.b.ins().ishl_imm(i, 2);
+        self.b.ins().iadd_imm(off, base)
+    }
+
+    fn fun(&mut self, table: u32, index: Value) -> Value {
+        let a = self.fun_at(table, index);
+        self.load(I32, a, 0)
+    }
+
+    /// `st[slot]` for a constant slot.
+    fn slot(&mut self, s: u32) -> Value {
+        self.b.ins().uload16(I32, FLAGS, self.st, 2 * s as i32)
+    }
+
+    /// `st[slot]` for a computed slot.
+    fn slot_at(&mut self, s: Value) -> Value {
+        let a = self.st_addr(s);
+        self.b.ins().uload16(I32, FLAGS, a, 0)
+    }
+
+    fn st_addr(&mut self, s: Value) -> Value {
+        let i = self.b.ins().uextend(I64, s);
+        let off = self.b.ins().ishl_imm(i, 1);
+        self.b.ins().iadd(self.st, off)
+    }
+
+    /// The value of an operand (I32).
+    fn operand(&mut self, o: Operand) -> Value {
+        match o {
+            Operand::Imm(v) => self.b.ins().iconst(I32, v as i64),
+            Operand::Slot(s) => self.slot(s),
+            Operand::Tab(s, table) => {
+                let k = self.slot(s);
+                self.fun(table, k)
+            }
+            Operand::Ind(s, table) => {
+                let k = self.slot(s);
+                let slot = self.fun(table, k);
+                self.slot_at(slot)
+            }
+            Operand::Read(i) => match self.t.fast[i as usize] {
+                Fast::TabInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    self.fun(outer, k)
+                }
+                Fast::IndInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    let slot = self.fun(outer, k);
+                    self.slot_at(slot)
+                }
+                Fast::Pair {
+                    first,
+                    second,
+                    first_table,
+                    second_table,
+                } => {
+                    let a = self.operand(first);
+                    let a = self.fun(first_table, a);
+                    let b = self.operand(second);
+                    let b = self.fun(second_table, b);
+                    let i = self.b.ins().iadd(a, b);
+                    let i = self.b.ins().uextend(I64, i);
+                    let off = self.b.ins().ishl_imm(i, 1);
+                    let a = self.b.ins().iadd_imm(off, self.t.consts.as_ptr() as i64);
+                    self.b.ins().uload16(I32, FLAGS, a, 0)
+                }
+                Fast::General => {
+                    let zero = self.b.ins().iconst(I32, 0);
+                    let i = self.b.ins().iconst(I32, i as i64);
+                    self.call(rt::read, i, zero)
+                }
+            },
+        }
+    }
+
+    /// The slot a place denotes: a constant, or a value (a key outside the
+    /// map's keys fails the walk).
+    fn place(&mut self, p: Place) -> Result<u32, Value> {
+        let (slot, key) = match p {
+            Place::Slot(s) => return Ok(s),
+            Place::Ind(s, table) => {
+                let k = self.slot(s);
+                (self.fun(table, k), k)
+            }
+            Place::Gen(i) => match self.t.fast[i as usize] {
+                Fast::IndInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    (self.fun(outer, k), k)
+                }
+                _ => {
+                    let zero = self.b.ins().iconst(I32, 0);
+                    let i = self.b.ins().iconst(I32, i as i64);
+                    let r = self.call(rt::place, i, zero);
+                    self.check_failed(r);
+                    return Err(r);
+                }
+            },
+        };
+        let foreign = self.b.ins().icmp_imm(IntCC::Equal, slot, NO_SLOT as i64);
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(foreign, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iconst(I32, rt::FAIL_KEY as i64);
+        self.call(rt::fail, kind, key);
+        self.b.ins().jump(self.fail, &[]);
+        self.b.switch_to_block(ok);
+        Err(slot)
+    }
+
+    /// `st[slot] = v`, logged, hashed and versioned.
+    fn write(&mut self, slot: Result<u32, Value>, v: Value) {
+        let (addr, slot_v) = match slot {
+            Ok(s) => {
+                let a = self.b.ins().iadd_imm(self.st, 2 * s as i64);
+                (a, self.b.ins().iconst(I32, s as i64))
+            }
+            Err(s) => (self.st_addr(s), s),
+        };
+        let old = self.b.ins().uload16(I32, FLAGS, addr, 0);
+        // Log push.
+        let len = self.ws_load(Off::LOG_LEN);
+        let cap = self.ws_load(Off::LOG_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(full, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        self.call_imm(rt::grow_log, 0, 0);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        let log = self.ws_load(Off::LOG);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let e = self.b.ins().iadd(log, off);
+        self.b.ins().store(FLAGS, slot_v, e, 0);
+        self.b.ins().store(FLAGS, old, e, 4);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.ws_store(len1, Off::LOG_LEN);
+        let v16 = self.b.ins().ireduce(I16, v);
+        self.b.ins().store(FLAGS, v16, addr, 0);
+        // Key hash: `hash += mul[slot] * (v - old)`.
+        let m = match slot {
+            Ok(s) => match self.t.hash_mul[s as usize] {
+                0 => None,
+                m => Some(self.b.ins().iconst(I64, m as i64)),
+            },
+            Err(s) => {
+                let i = self.b.ins().uextend(I64, s);
+                let off = self.b.ins().ishl_imm(i, 3);
+                let a = self.b.ins().iadd_imm(off, self.t.hash_mul.as_ptr() as i64);
+                Some(self.load(I64, a, 0))
+            }
+        };
+        if let Some(m) = m {
+            let v64 = self.b.ins().uextend(I64, v);
+            let old64 = self.b.ins().uextend(I64, old);
+            let d = self.b.ins().isub(v64, old64);
+            let d = self.b.ins().imul(m, d);
+            let h = self.ws_load(Off::HASH);
+            let h = self.b.ins().iadd(h, d);
+            self.ws_store(h, Off::HASH);
+        }
+        let nv = self.ws_load(Off::NEXT_VERSION);
+        self.ws_store(nv, Off::VERSION);
+        let nv1 = self.b.ins().iadd_imm(nv, 1);
+        self.ws_store(nv1, Off::NEXT_VERSION);
+    }
+
+    /// Pushes a tag (games whose `visible` cannot change).
+    fn tag(&mut self, tag: Value, node: u32) {
+        if self.t.visible_slots.is_some() {
+            let node = self.b.ins().iconst(I32, node as i64);
+            let r = self.call(rt::tag, tag, node);
+            self.check_failed(r);
+            return;
+        }
+        let len = self.ws_load(Off::TAGS_LEN);
+        let full = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, len, MAX_TAGS as i64);
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(full, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        self.call_imm(rt::fail, rt::FAIL_TAGS, node);
+        self.b.ins().jump(self.fail, &[]);
+        self.b.switch_to_block(ok);
+        let tags = self.ws_load(Off::TAGS);
+        let off = self.b.ins().ishl_imm(len, 1);
+        let a = self.b.ins().iadd(tags, off);
+        let t16 = self.b.ins().ireduce(I16, tag);
+        self.b.ins().store(FLAGS, t16, a, 0);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.ws_store(len1, Off::TAGS_LEN);
+        // `tag_step`: ((h ^ (tag + 1)) * K).rotate_left(17).
+        let h = self.ws_load(Off::TAG_HASH);
+        let t64 = self.b.ins().uextend(I64, tag);
+        let t1 = self.b.ins().iadd_imm(t64, 1);
+        let x = self.b.ins().bxor(h, t1);
+        let x = self.b.ins().imul_imm(x, 0x9e37_79b9_7f4a_7c15_u64 as i64);
+        let x = self.b.ins().rotl_imm(x, 17);
+        self.ws_store(x, Off::TAG_HASH);
+    }
+
+    /// The shared frame push: `push(first, next, node)`.
+    fn emit_push(&mut self) {
+        let b = self.push;
+        let first = self.b.append_block_param(b, I32);
+        let next = self.b.append_block_param(b, I32);
+        let node = self.b.append_block_param(b, I32);
+        self.b.switch_to_block(b);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let cap = self.ws_load(Off::FRAMES_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(full, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let zero = self.b.ins().iconst(I32, 0);
+        let r = self.call(rt::grow_frames, node, zero);
+        self.check_failed(r);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        let frames = self.ws_load(Off::FRAMES);
+        let off = self.b.ins().imul_imm(len, Off::FRAME_SIZE);
+        let f = self.b.ins().iadd(frames, off);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.ws_store(len1, Off::FRAMES_LEN);
+        self.b.ins().store(FLAGS, next, f, Off::F_NEXT);
+        self.b.ins().store(FLAGS, first, f, Off::F_FIRST);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().store(FLAGS, zero, f, Off::F_SUB);
+        let log = self.ws_load(Off::LOG_LEN);
+        let log = self.b.ins().ireduce(I32, log);
+        self.b.ins().store(FLAGS, log, f, Off::F_LOG);
+        let tags = self.ws_load(Off::TAGS_LEN);
+        let tags = self.b.ins().ireduce(I32, tags);
+        self.b.ins().store(FLAGS, tags, f, Off::F_TAGS);
+        for (from, to) in [
+            (Off::HASH, Off::F_HASH),
+            (Off::TAG_HASH, Off::F_TAG_HASH),
+            (Off::VERSION, Off::F_VERSION),
+        ] {
+            let v = self.ws_load(from);
+            self.b.ins().store(FLAGS, v, f, to);
+        }
+        self.dispatch(next, f);
+    }
+
+    /// Jumps to `R[next]` with the frame's address.
+    fn dispatch(&mut self, next: Value, f: Value) {
+        let arg = [BlockArg::Value(f)];
+        let calls: Vec<_> = self
+            .resume
+            .clone()
+            .iter()
+            .map(|&r| self.b.func.dfg.block_call(r, &arg))
+            .collect();
+        let def = self.b.func.dfg.block_call(self.back, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        self.b.ins().br_table(next, jt);
+    }
+
+    /// Backtrack: restore the top frame's state, resume it (or return 0).
+    fn emit_back(&mut self) {
+        self.b.switch_to_block(self.back);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let (done, some) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(len, some, &[], done, &[]);
+        self.b.switch_to_block(done);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().return_(&[zero]);
+        self.b.switch_to_block(some);
+        let frames = self.ws_load(Off::FRAMES);
+        let top = self.b.ins().iadd_imm(len, -1);
+        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
+        let f = self.b.ins().iadd(frames, off);
+        let target = self.load(I32, f, Off::F_LOG);
+        let target = self.b.ins().uextend(I64, target);
+        let log = self.ws_load(Off::LOG);
+        let ll = self.ws_load(Off::LOG_LEN);
+        // Undo the log down to the frame's length.
+        let (lp, body, after) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let cur = self.b.append_block_param(lp, I64);
+        self.b.ins().jump(lp, &[BlockArg::Value(ll)]);
+        self.b.switch_to_block(lp);
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, cur, target);
+        self.b.ins().brif(more, body, &[], after, &[]);
+        self.b.switch_to_block(body);
+        let dec = self.b.ins().iadd_imm(cur, -1);
+        let off = self.b.ins().ishl_imm(dec, 3);
+        let e = self.b.ins().iadd(log, off);
+        let slot = self.load(I32, e, 0);
+        let old = self.load(I32, e, 4);
+        let a = self.st_addr(slot);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, a, 0);
+        self.b.ins().jump(lp, &[BlockArg::Value(dec)]);
+        self.b.switch_to_block(after);
+        self.ws_store(target, Off::LOG_LEN);
+        let tags = self.load(I32, f, Off::F_TAGS);
+        let tags = self.b.ins().uextend(I64, tags);
+        self.ws_store(tags, Off::TAGS_LEN);
+        let ids = self.ws_load(Off::TAG_IDS_LEN);
+        let ids = self.b.ins().umin(ids, tags);
+        self.ws_store(ids, Off::TAG_IDS_LEN);
+        for (from, to) in [
+            (Off::F_HASH, Off::HASH),
+            (Off::F_TAG_HASH, Off::TAG_HASH),
+            (Off::F_VERSION, Off::VERSION),
+        ] {
+            let v = self.load(I64, f, from);
+            self.ws_store(v, to);
+        }
+        let next = self.load(I32, f, Off::F_NEXT);
+        self.dispatch(next, f);
+    }
+
+    /// `R[j]`: the frame at `f` has edges `first .. j` left (and the
+    /// symbols below `sub` of edge `j`'s any-assignment).
+    fn emit_resume(&mut self, j: usize) {
+        let blk = self.resume[j];
+        let f = self.b.append_block_param(blk, I64);
+        self.b.switch_to_block(blk);
+        if let Some(Op::AssignAny(_, (start, _))) = self.t.edges.get(j).map(|e| e.op) {
+            let sub = self.load(I32, f, Off::F_SUB);
+            let (more, none) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(sub, more, &[], none, &[]);
+            self.b.switch_to_block(more);
+            let sub1 = self.b.ins().iadd_imm(sub, -1);
+            self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+            let i = self.b.ins().uextend(I64, sub1);
+            let off = self.b.ins().ishl_imm(i, 1);
+            let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
+            let a = self.b.ins().iadd_imm(off, base);
+            let sym = self.b.ins().uload16(I32, FLAGS, a, 0);
+            self.b.ins().jump(self.edges[j], &[BlockArg::Value(sym)]);
+            self.b.switch_to_block(none);
+        }
+        let pop = self.b.create_block();
+        if j > 0 {
+            let first = self.load(I32, f, Off::F_FIRST);
+            let left = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedLessThan, first, j as i64);
+            let take = self.b.create_block();
+            self.b.ins().brif(left, take, &[], pop, &[]);
+            self.b.switch_to_block(take);
+            let i = j - 1;
+            let prev = self.b.ins().iconst(I32, i as i64);
+            self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
+            let sym = match self.t.edges[i].op {
+                Op::AssignAny(_, (start, len)) => {
+                    let sub = self.b.ins().iconst(I32, len as i64 - 1);
+                    self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
+                    self.t.any_syms[(start + len - 1) as usize]
+                }
+                _ => 0,
+            };
+            let sym = self.b.ins().iconst(I32, sym as i64);
+            self.b.ins().jump(self.edges[i], &[BlockArg::Value(sym)]);
+        } else {
+            self.b.ins().jump(pop, &[]);
+        }
+        self.b.switch_to_block(pop);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let len = self.b.ins().iadd_imm(len, -1);
+        self.ws_store(len, Off::FRAMES_LEN);
+        self.b.ins().jump(self.back, &[]);
+    }
+
+    /// `E[i](sym)`: edge `i`'s action, then its successor.
+    fn emit_edge(&mut self, i: usize) {
+        let blk = self.edges[i];
+        let sym = self.b.append_block_param(blk, I32);
+        self.b.switch_to_block(blk);
+        let e = self.t.edges[i];
+        match e.op {
+            Op::Skip => {}
+            Op::Tag(s) => {
+                let s = self.b.ins().iconst(I32, s as i64);
+                self.tag(s, e.to);
+            }
+            Op::TagVar(slot) => {
+                let s = self.slot(slot);
+                self.tag(s, e.to);
+            }
+            Op::Cmp(a, b, eq) => {
+                let a = self.operand(a);
+                let b = self.operand(b);
+                let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
+                let fails = self.b.ins().icmp(cc, a, b);
+                self.exit_if(fails, self.back);
+            }
+            Op::CmpMap(..) | Op::AssignMap(_) => {
+                let r = self.call_imm(rt::edge, i as u32, 0);
+                self.check_failed(r);
+                let fails = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
+                self.exit_if(fails, self.back);
+            }
+            Op::Reach(c, positive) => {
+                let memo = self.ws_load(Off::MEMO);
+                let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
+                let mv = self.load(I64, m, 0);
+                let ver = self.ws_load(Off::VERSION);
+                let hit = self.b.ins().icmp(IntCC::Equal, mv, ver);
+                let (h, miss, join) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                let r = self.b.append_block_param(join, I32);
+                self.b.ins().brif(hit, h, &[], miss, &[]);
+                self.b.switch_to_block(h);
+                let res = self.load(I32, m, 8);
+                self.b.ins().jump(join, &[BlockArg::Value(res)]);
+                self.b.switch_to_block(miss);
+                let res = self.call_imm(rt::check, c, 0);
+                self.check_failed(res);
+                self.b.ins().jump(join, &[BlockArg::Value(res)]);
+                self.b.switch_to_block(join);
+                let cc = if positive {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                let fails = self.b.ins().icmp_imm(cc, r, 0);
+                self.exit_if(fails, self.back);
+            }
+            Op::Assign(p, v) => {
+                let v = self.operand(v);
+                let slot = self.place(p);
+                self.write(slot, v);
+            }
+            Op::AssignAny(p, _) => {
+                let slot = self.place(p);
+                self.write(slot, sym);
+            }
+            Op::SetPlayer(v) => {
+                let v = self.operand(v);
+                let node = self.b.ins().iconst(I32, e.to as i64);
+                let r = self.call(rt::record, v, node);
+                self.check_failed(r);
+                self.b.ins().jump(self.back, &[]);
+                return;
+            }
+        }
+        if e.guard {
+            let r = self.call_imm(rt::visit, e.to, 0);
+            self.check_failed(r);
+            let seen = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
+            self.exit_if(seen, self.back);
+        }
+        match e.next {
+            Next::Inline(next) => {
+                if self.t.has_unique {
+                    let steps = self.ws_load(Off::STEPS);
+                    let steps = self.b.ins().iadd_imm(steps, 1);
+                    self.ws_store(steps, Off::STEPS);
+                    let many =
+                        self.b
+                            .ins()
+                            .icmp_imm(IntCC::UnsignedGreaterThan, steps, MAX_STEPS as i64);
+                    let ll = self.ws_load(Off::LOG_LEN);
+                    let long =
+                        self.b
+                            .ins()
+                            .icmp_imm(IntCC::UnsignedGreaterThan, ll, MAX_LOG as i64);
+                    let bad = self.b.ins().bor(many, long);
+                    let (stop, ok) = (self.b.create_block(), self.b.create_block());
+                    self.b.set_cold_block(stop);
+                    self.b.ins().brif(bad, stop, &[], ok, &[]);
+                    self.b.switch_to_block(stop);
+                    self.call_imm(rt::fail, rt::FAIL_STEPS, e.to);
+                    self.b.ins().jump(self.fail, &[]);
+                    self.b.switch_to_block(ok);
+                }
+                let zero = self.b.ins().iconst(I32, 0);
+                self.b
+                    .ins()
+                    .jump(self.edges[next as usize], &[BlockArg::Value(zero)]);
+            }
+            Next::Frame => {
+                let info = self.t.nodes[e.to as usize];
+                let node = self.b.ins().iconst(I32, e.to as i64);
+                let (first, next) = if info.disjoint {
+                    let r = self.call_imm(rt::first_legal, e.to, 0);
+                    self.check_failed(r);
+                    let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
+                    let f0 = self.b.ins().iconst(I32, info.first as i64);
+                    let r1 = self.b.ins().iadd_imm(r, 1);
+                    let first = self.b.ins().select(none, f0, r);
+                    let next = self.b.ins().select(none, f0, r1);
+                    (first, next)
+                } else {
+                    (
+                        self.b.ins().iconst(I32, info.first as i64),
+                        self.b.ins().iconst(I32, info.end as i64),
+                    )
+                };
+                self.b.ins().jump(
+                    self.push,
+                    &[
+                        BlockArg::Value(first),
+                        BlockArg::Value(next),
+                        BlockArg::Value(node),
+                    ],
+                );
+            }
+            Next::Dead => {
+                self.b.ins().jump(self.back, &[]);
+            }
+        }
+    }
+}

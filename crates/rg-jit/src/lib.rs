@@ -1,0 +1,196 @@
+//! The native engine for Regular Games: machine code for each game's move
+//! walks at load time.
+//!
+//! [`compile`] turns a [`GameModel`]'s lowered tables into machine code
+//! with Cranelift (`gen.rs`) and returns the same game played by that code.
+//! States, moves and move order are the interpreter's; the two engines are
+//! interchangeable. Games the generator does not take (see [`compile`]) are
+//! reported with the reason, so callers can keep the interpreter.
+//!
+//! ```no_run
+//! let text = std::fs::read_to_string("tictactoe.rg").unwrap();
+//! let game = rg_engine::GameModel::from_text(&text).unwrap();
+//! let native = rg_jit::compile(&game).unwrap();
+//! let mut r = native.reasoner();
+//! let mut s = native.initial_state();
+//! let mut moves = rg_engine::MoveList::default();
+//! r.moves(&mut s, &mut moves).unwrap();
+//! ```
+
+mod gen;
+mod rt;
+mod safe;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{AbiParam, Signature};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+use rg_engine::{GameModel, Native, NativeWalker};
+
+use rt::WalkFn;
+
+/// Edges beyond this are left to the interpreter: code generation time
+/// grows with the function (about 40 IR instructions per edge).
+pub const MAX_EDGES: usize = 1_000;
+
+/// Why a game is not played by native code: the host, a Cranelift error, a
+/// game too large, or tables that fail the facts the code relies on.
+#[derive(Clone, Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no native code: {}", self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The generated code of one game, with the tables it reads.
+pub(crate) struct Code {
+    /// The game (interpreted); the code embeds its tables' addresses.
+    pub game: GameModel,
+    /// Number of symbols (every semistate value is below it).
+    pub symbols: usize,
+    /// The move walk.
+    pub walk: WalkFn,
+    /// Processor time spent generating the code.
+    pub time: Duration,
+    /// Owns the code's memory (freed on drop).
+    module: Option<JITModule>,
+}
+
+// SAFETY: the code and tables are immutable once made; the module is only
+// touched again to free it.
+unsafe impl Send for Code {}
+unsafe impl Sync for Code {}
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: every walker holds an `Arc<Code>`, so no code of this
+            // module can run any more.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+struct Engineered {
+    code: Arc<Code>,
+}
+
+impl Native for Engineered {
+    fn walker(&self) -> Box<dyn NativeWalker> {
+        Box::new(rt::Walker::new(self.code.clone()))
+    }
+
+    fn name(&self) -> &'static str {
+        "native"
+    }
+
+    fn codegen_time(&self) -> Duration {
+        self.code.time
+    }
+}
+
+/// Generates machine code for `game`'s move walks; returns the game played
+/// by it, or why not (then play `game` with the interpreter).
+pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
+    let game = game.interpreted();
+    let t = game.tables();
+    if t.edges.len() > MAX_EDGES {
+        return Err(Error(format!(
+            "{} edges (the generator takes at most {MAX_EDGES})",
+            t.edges.len()
+        )));
+    }
+    let symbols = game.description().symbols.len();
+    safe::verify(t, symbols).map_err(Error)?;
+    let code = build(game.clone(), symbols)?;
+    Ok(game.with_native(Arc::new(Engineered {
+        code: Arc::new(code),
+    })))
+}
+
+/// The calling thread's processor time (wall-clock time where it is not
+/// available): code generation is timed in processor time, which a busy
+/// machine does not inflate.
+fn cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return Duration::new(t.tv_sec as u64, t.tv_nsec as u32);
+        }
+    }
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed()
+}
+
+fn err(e: impl fmt::Display) -> Error {
+    Error(e.to_string())
+}
+
+fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
+    let start = cpu_time();
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(err)?;
+    flags.set("enable_verifier", "false").map_err(err)?;
+    flags.set("use_colocated_libcalls", "false").map_err(err)?;
+    flags.set("is_pic", "false").map_err(err)?;
+    let isa = cranelift_native::builder()
+        .map_err(err)?
+        .finish(settings::Flags::new(flags))
+        .map_err(err)?;
+    let call_conv = isa.default_call_conv();
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    ));
+    let mut sig = Signature::new(call_conv);
+    sig.params
+        .extend([I64, I64, I32, I32].iter().map(|&t| AbiParam::new(t)));
+    sig.returns.push(AbiParam::new(I32));
+    let id = module
+        .declare_function("walk", Linkage::Local, &sig)
+        .map_err(err)?;
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    ctx.func.signature = sig.clone();
+    let helper = ctx.func.import_signature(sig);
+    gen::emit(
+        game.tables(),
+        FunctionBuilder::new(&mut ctx.func, &mut fctx),
+        helper,
+    );
+    if std::env::var_os("RG_JIT_TRACE").is_some() {
+        eprintln!(
+            "rg-jit: {} IR instructions, {} blocks",
+            ctx.func.dfg.num_insts(),
+            ctx.func.dfg.num_blocks()
+        );
+    }
+    module.define_function(id, &mut ctx).map_err(err)?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(err)?;
+    let p = module.get_finalized_function(id);
+    Ok(Code {
+        game,
+        symbols,
+        // SAFETY: defined with the signature of `WalkFn` in the host's
+        // default calling convention ("C").
+        walk: unsafe { std::mem::transmute::<*const u8, WalkFn>(p) },
+        time: cpu_time().saturating_sub(start),
+        module: Some(module),
+    })
+}

@@ -1,0 +1,629 @@
+//! The run-time side of the generated walk: the workspace it reads and
+//! writes (`Ws`, `repr(C)`: the generator uses its field offsets), the
+//! helpers it calls for rare or complex steps (visited checks,
+//! reachability checks, recording a move, map operations, growing
+//! buffers, errors), and the per-thread [`Walker`].
+
+use std::mem::offset_of;
+use std::sync::Arc;
+
+use rg_engine::raw::{
+    self, Guard, Op, Operand, Place, Prefixes, Seen, Tables, EMPTY, MAX_FRAMES, MAX_MOVE_KEYS,
+    MAX_RECORDED, MAX_STEPS, MAX_TAGS,
+};
+use rg_engine::{NativeWalker, RunError, Sink, SinkMut};
+
+use crate::Code;
+
+/// The generated walk: `(workspace, semistate, first edge, next edge) ->
+/// 0 (done) or 1 (error in the workspace)`; the root's frame covers edges
+/// `first .. next`.
+pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
+
+/// Every helper the generated code calls: `(workspace, semistate, a, b)`.
+pub(crate) type Helper = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
+
+/// A helper's answer: an error is in [`Ws::err`].
+pub(crate) const FAILED: u32 = u32::MAX;
+/// [`first_legal`]'s answer for a `@disjoint` node without a legal edge.
+pub(crate) const NO_LEGAL: u32 = u32::MAX - 1;
+
+/// One undo-log entry: the slot and its old value.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct LogEntry {
+    pub slot: u32,
+    pub old: u32,
+}
+
+/// A choice point, as the interpreter's: edges `first .. next` are still
+/// to be tried (last first), `sub` symbols of edge `next`'s
+/// any-assignment; what to restore when coming back.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    pub next: u32,
+    pub first: u32,
+    pub sub: u32,
+    pub log: u32,
+    pub tags: u32,
+    pub pad: u32,
+    pub hash: u64,
+    pub tag_hash: u64,
+    pub version: u64,
+}
+
+/// The workspace. The first fields are read and written by generated code
+/// at the offsets of [`Off`]; the buffers behind the raw pointers are the
+/// `Vec`s below them (full length: the code writes up to the capacity
+/// fields).
+#[repr(C)]
+pub(crate) struct Ws {
+    pub log: *mut LogEntry,
+    pub log_len: u64,
+    pub log_cap: u64,
+    pub frames: *mut Frame,
+    pub frames_len: u64,
+    pub frames_cap: u64,
+    /// `MAX_TAGS` entries.
+    pub tags: *mut u16,
+    pub tags_len: u64,
+    /// How many of `tag_ids` are valid (at most `tags_len`).
+    pub tag_ids_len: u64,
+    /// Per check: `[version, result]`.
+    pub memo: *mut [u64; 2],
+    /// The visited key's hash of the user slots (as the interpreter's).
+    pub hash: u64,
+    pub tag_hash: u64,
+    pub version: u64,
+    pub next_version: u64,
+    /// Inline edges followed (bounded only in games with `@unique`).
+    pub steps: u64,
+    // Owned by Rust only.
+    code: Arc<Code>,
+    log_buf: Vec<LogEntry>,
+    frames_buf: Vec<Frame>,
+    tags_buf: Vec<u16>,
+    memo_buf: Vec<[u64; 2]>,
+    tag_ids: Vec<u32>,
+    vis: Vec<u64>,
+    prefixes: Prefixes,
+    seen: Seen,
+    /// The interpreter, for reachability checks.
+    interp: raw::Walker,
+    /// The walk's log in the form sinks take.
+    changes: Vec<(u32, u16)>,
+    map_writes: Vec<(u32, u16)>,
+    st_len: usize,
+    sink: Option<SinkPtr>,
+    want_vis: bool,
+    err: Option<RunError>,
+}
+
+/// The sink of the running enumeration.
+enum SinkPtr {
+    List(*mut rg_engine::MoveList),
+    Effects(*mut rg_engine::Effects),
+}
+
+/// Field offsets for the generator.
+pub(crate) struct Off;
+
+impl Off {
+    pub const LOG: i32 = offset_of!(Ws, log) as i32;
+    pub const LOG_LEN: i32 = offset_of!(Ws, log_len) as i32;
+    pub const LOG_CAP: i32 = offset_of!(Ws, log_cap) as i32;
+    pub const FRAMES: i32 = offset_of!(Ws, frames) as i32;
+    pub const FRAMES_LEN: i32 = offset_of!(Ws, frames_len) as i32;
+    pub const FRAMES_CAP: i32 = offset_of!(Ws, frames_cap) as i32;
+    pub const TAGS: i32 = offset_of!(Ws, tags) as i32;
+    pub const TAGS_LEN: i32 = offset_of!(Ws, tags_len) as i32;
+    pub const TAG_IDS_LEN: i32 = offset_of!(Ws, tag_ids_len) as i32;
+    pub const MEMO: i32 = offset_of!(Ws, memo) as i32;
+    pub const HASH: i32 = offset_of!(Ws, hash) as i32;
+    pub const TAG_HASH: i32 = offset_of!(Ws, tag_hash) as i32;
+    pub const VERSION: i32 = offset_of!(Ws, version) as i32;
+    pub const NEXT_VERSION: i32 = offset_of!(Ws, next_version) as i32;
+    pub const STEPS: i32 = offset_of!(Ws, steps) as i32;
+    pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
+    pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
+    pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
+    pub const F_LOG: i32 = offset_of!(Frame, log) as i32;
+    pub const F_TAGS: i32 = offset_of!(Frame, tags) as i32;
+    pub const F_HASH: i32 = offset_of!(Frame, hash) as i32;
+    pub const F_TAG_HASH: i32 = offset_of!(Frame, tag_hash) as i32;
+    pub const F_VERSION: i32 = offset_of!(Frame, version) as i32;
+    pub const FRAME_SIZE: i64 = std::mem::size_of::<Frame>() as i64;
+}
+
+impl Ws {
+    fn new(code: Arc<Code>) -> Box<Ws> {
+        let t = code.game.tables();
+        let mut ws = Box::new(Ws {
+            log: std::ptr::null_mut(),
+            log_len: 0,
+            log_cap: 0,
+            frames: std::ptr::null_mut(),
+            frames_len: 0,
+            frames_cap: 0,
+            tags: std::ptr::null_mut(),
+            tags_len: 0,
+            tag_ids_len: 0,
+            memo: std::ptr::null_mut(),
+            hash: 0,
+            tag_hash: 0,
+            version: 0,
+            next_version: 1,
+            steps: 0,
+            log_buf: vec![LogEntry::default(); 256],
+            frames_buf: vec![Frame::default(); 64],
+            tags_buf: vec![0; MAX_TAGS],
+            memo_buf: vec![[0, 0]; t.checks.len()],
+            tag_ids: vec![0; MAX_TAGS],
+            vis: vec![0; MAX_TAGS],
+            prefixes: Prefixes::default(),
+            seen: Seen::default(),
+            interp: raw::Walker::new(t),
+            changes: Vec::new(),
+            map_writes: Vec::new(),
+            st_len: t.initial.len(),
+            sink: None,
+            want_vis: false,
+            err: None,
+            code,
+        });
+        ws.log = ws.log_buf.as_mut_ptr();
+        ws.log_cap = ws.log_buf.len() as u64;
+        ws.frames = ws.frames_buf.as_mut_ptr();
+        ws.frames_cap = ws.frames_buf.len() as u64;
+        ws.tags = ws.tags_buf.as_mut_ptr();
+        ws.memo = ws.memo_buf.as_mut_ptr();
+        ws
+    }
+
+    fn tables(&self) -> &Tables {
+        self.code.game.tables()
+    }
+
+    fn fail(&mut self, e: RunError) -> u32 {
+        self.err = Some(e);
+        FAILED
+    }
+
+    /// Undoes the log down to `to` entries.
+    fn rollback(&mut self, st: &mut [u16], to: usize) {
+        while self.log_len as usize > to {
+            self.log_len -= 1;
+            let e = self.log_buf[self.log_len as usize];
+            st[e.slot as usize] = e.old as u16;
+        }
+    }
+
+    /// An assignment made by Rust: logged, hashed and versioned as the
+    /// generated code does.
+    fn write(&mut self, st: &mut [u16], slot: u32, v: u16) {
+        if self.log_len == self.log_cap {
+            self.grow_log();
+        }
+        let old = st[slot as usize];
+        self.log_buf[self.log_len as usize] = LogEntry {
+            slot,
+            old: old as u32,
+        };
+        self.log_len += 1;
+        st[slot as usize] = v;
+        let m = self.tables().hash_mul[slot as usize];
+        self.hash = self
+            .hash
+            .wrapping_add(m.wrapping_mul((v as u64).wrapping_sub(old as u64)));
+        self.version = self.next_version;
+        self.next_version += 1;
+    }
+
+    fn grow_log(&mut self) {
+        let n = self.log_buf.len() * 2;
+        self.log_buf.resize(n, LogEntry::default());
+        self.log = self.log_buf.as_mut_ptr();
+        self.log_cap = n as u64;
+    }
+
+    /// The number of the current tag sequence (as the interpreter's
+    /// `tag_id`).
+    fn tag_id(&mut self, node: u32) -> Result<u32, RunError> {
+        let (done, len) = (self.tag_ids_len as usize, self.tags_len as usize);
+        let mut id = match done {
+            0 => EMPTY,
+            _ => self.tag_ids[done - 1],
+        };
+        for i in done..len {
+            id = self.prefixes.child(id, self.tags_buf[i], node)?;
+            self.tag_ids[i] = id;
+        }
+        self.tag_ids_len = len as u64;
+        Ok(id)
+    }
+
+    /// Whether (node, key) is new in the enumeration (and records it), as
+    /// the interpreter's `visit` of a move walk.
+    fn visit(&mut self, st: &[u16], node: u32) -> Result<bool, RunError> {
+        let code = self.code.clone();
+        let t = code.game.tables();
+        let guard = t.nodes[node as usize].guard;
+        if guard == Guard::None {
+            return Ok(true);
+        }
+        let tags = self.tag_id(node)?;
+        let node_mix = (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        match guard {
+            Guard::Full(lo, hi) => {
+                let h = raw::mix(self.hash ^ self.tag_hash.rotate_left(29) ^ node_mix);
+                self.seen
+                    .insert(h, node, &st[lo as usize..hi as usize], tags)
+            }
+            Guard::Repeat(i) => {
+                let mut vars = Vec::new();
+                let mut h = self.tag_hash.rotate_left(29) ^ node_mix;
+                for &s in &t.repeat_slots[i as usize] {
+                    vars.push(st[s as usize]);
+                    h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
+                }
+                self.seen.insert(raw::mix(h), node, &vars, tags)
+            }
+            Guard::None => Ok(true),
+        }
+    }
+
+    /// Check `c` through the interpreter (memoised by the caller's version).
+    fn check(&mut self, st: &mut [u16], c: u32) -> Result<bool, RunError> {
+        let [version, result] = self.memo_buf[c as usize];
+        if version == self.version {
+            return Ok(result != 0);
+        }
+        let code = self.code.clone();
+        let mut steps = self.steps as usize;
+        let r = self
+            .interp
+            .check_from(code.game.tables(), st, c, self.hash, &mut steps);
+        self.steps = steps as u64;
+        let r = r?;
+        self.memo_buf[c as usize] = [self.version, r as u64];
+        Ok(r)
+    }
+
+    /// The first edge of a `@disjoint` node (file order) whose action is
+    /// legal now.
+    fn first_legal(&mut self, st: &mut [u16], node: u32) -> Result<Option<u32>, RunError> {
+        let code = self.code.clone();
+        let t = code.game.tables();
+        let info = t.nodes[node as usize];
+        for i in info.first..info.end {
+            let legal = match t.edges[i as usize].op {
+                Op::Cmp(a, b, eq) => (raw::read(t, st, a) == raw::read(t, st, b)) == eq,
+                Op::CmpMap(i, eq) => raw::equal(t, st, i) == eq,
+                Op::Reach(c, positive) => self.check(st, c)? == positive,
+                _ => true,
+            };
+            if legal {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The operations the generated code leaves to Rust: map comparisons
+    /// and assignments.
+    fn edge(&mut self, st: &mut [u16], edge: u32) -> Result<bool, RunError> {
+        let code = self.code.clone();
+        let t = code.game.tables();
+        match t.edges[edge as usize].op {
+            Op::CmpMap(i, eq) => Ok(raw::equal(t, st, i) == eq),
+            Op::AssignMap(i) => {
+                let mut writes = std::mem::take(&mut self.map_writes);
+                writes.clear();
+                let r = raw::assign(t, st, i, &mut writes);
+                for &(slot, v) in &writes {
+                    self.write(st, slot, v);
+                }
+                self.map_writes = writes;
+                r.map(|_| true)
+            }
+            _ => unreachable!("only map operations are left to Rust"),
+        }
+    }
+
+    /// Records the walk ending with `player = value` at `node`.
+    fn record(&mut self, st: &[u16], player: u16, node: u32) -> Result<(), RunError> {
+        let player_slot = self.tables().player_slot;
+        self.changes.clear();
+        for e in &self.log_buf[..self.log_len as usize] {
+            self.changes.push((e.slot, e.old as u16));
+        }
+        let tags = &self.tags_buf[..self.tags_len as usize];
+        let vis: &[u64] = match self.want_vis && self.tables().visible_slots.is_some() {
+            true => &self.vis[..self.tags_len as usize],
+            false => &[],
+        };
+        // SAFETY: the sink pointer is set by `moves` for the duration of
+        // the generated walk, from a `&mut` it holds.
+        let recorded = match self.sink {
+            Some(SinkPtr::List(p)) => unsafe {
+                (*p).push(
+                    tags,
+                    vis,
+                    &self.changes,
+                    st,
+                    player_slot,
+                    player,
+                    node,
+                    self.tag_hash,
+                );
+                (*p).recorded()
+            },
+            Some(SinkPtr::Effects(p)) => unsafe {
+                (*p).push(
+                    tags,
+                    vis,
+                    &self.changes,
+                    st,
+                    player_slot,
+                    player,
+                    node,
+                    self.tag_hash,
+                );
+                (*p).recorded()
+            },
+            None => 0,
+        };
+        if recorded > MAX_RECORDED {
+            return Err(RunError::MovesTooLarge(MAX_RECORDED));
+        }
+        Ok(())
+    }
+
+    /// A tag in a game whose `visible` can change: pushed with who sees it.
+    fn tag(&mut self, st: &[u16], tag: u16, node: u32) -> Result<(), RunError> {
+        let len = self.tags_len as usize;
+        if len >= MAX_TAGS {
+            return Err(RunError::EndlessWalk {
+                limit: MAX_TAGS,
+                node,
+            });
+        }
+        self.tags_buf[len] = tag;
+        self.tags_len += 1;
+        self.tag_hash = raw::tag_step(self.tag_hash, tag);
+        if self.want_vis {
+            if let Some(vis) = &self.code.game.tables().visible_slots {
+                let one = self.code.game.tables().visible_one;
+                let mut mask = 0u64;
+                for (p, &s) in vis.iter().enumerate() {
+                    mask |= ((st[s as usize] == one) as u64) << p;
+                }
+                self.vis[len] = mask;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The semistate of a helper call.
+///
+/// # Safety
+/// `st` is the semistate the walk was called with (`ws.st_len` slots).
+unsafe fn state<'a>(ws: &Ws, st: *mut u16) -> &'a mut [u16] {
+    std::slice::from_raw_parts_mut(st, ws.st_len)
+}
+
+fn answer(ws: &mut Ws, r: Result<u32, RunError>) -> u32 {
+    match r {
+        Ok(x) => x,
+        Err(e) => ws.fail(e),
+    }
+}
+
+/// Grows the log (`a`, `b` unused).
+pub(crate) unsafe extern "C" fn grow_log(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
+    (*ws).grow_log();
+    0
+}
+
+/// Grows the frames, or fails past [`MAX_FRAMES`] (at node `a`).
+pub(crate) unsafe extern "C" fn grow_frames(ws: *mut Ws, _: *mut u16, node: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let n = ws.frames_buf.len();
+    if n >= MAX_FRAMES {
+        return ws.fail(RunError::TooManyStates {
+            limit: MAX_FRAMES,
+            node,
+        });
+    }
+    ws.frames_buf
+        .resize((n * 2).min(MAX_FRAMES), Frame::default());
+    ws.frames = ws.frames_buf.as_mut_ptr();
+    ws.frames_cap = ws.frames_buf.len() as u64;
+    0
+}
+
+/// Kinds of error the generated code detects itself.
+pub(crate) const FAIL_TAGS: u32 = 0;
+/// Too many steps along single edges (`@unique` cycles).
+pub(crate) const FAIL_STEPS: u32 = 1;
+/// A key outside a map's keys (`b`: the key).
+pub(crate) const FAIL_KEY: u32 = 2;
+
+/// Records an error of kind `a` (at node or with key `b`).
+pub(crate) unsafe extern "C" fn fail(ws: *mut Ws, _: *mut u16, kind: u32, b: u32) -> u32 {
+    let e = match kind {
+        FAIL_TAGS => RunError::EndlessWalk {
+            limit: MAX_TAGS,
+            node: b,
+        },
+        FAIL_STEPS => RunError::TooManyStates {
+            limit: MAX_STEPS,
+            node: b,
+        },
+        _ => RunError::ForeignKey(b as u16),
+    };
+    (*ws).fail(e)
+}
+
+/// Visited check of node `a`: 1 new, 0 seen.
+pub(crate) unsafe extern "C" fn visit(ws: *mut Ws, st: *mut u16, node: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.visit(st, node).map(u32::from);
+    answer(ws, r)
+}
+
+/// Check `a` (memoised): 1 holds, 0 not.
+pub(crate) unsafe extern "C" fn check(ws: *mut Ws, st: *mut u16, c: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.check(st, c).map(u32::from);
+    answer(ws, r)
+}
+
+/// Records a move: `player = a` at node `b`; 0.
+pub(crate) unsafe extern "C" fn record(ws: *mut Ws, st: *mut u16, player: u32, node: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.record(st, player as u16, node).map(|_| 0);
+    answer(ws, r)
+}
+
+/// Pushes tag `a` (walk at node `b`) with its visibility; 0.
+pub(crate) unsafe extern "C" fn tag(ws: *mut Ws, st: *mut u16, tag: u32, node: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.tag(st, tag as u16, node).map(|_| 0);
+    answer(ws, r)
+}
+
+/// Runs map operation edge `a`: 1 passes, 0 fails.
+pub(crate) unsafe extern "C" fn edge(ws: *mut Ws, st: *mut u16, e: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.edge(st, e).map(u32::from);
+    answer(ws, r)
+}
+
+/// The first legal edge of `@disjoint` node `a`, or [`NO_LEGAL`].
+pub(crate) unsafe extern "C" fn first_legal(ws: *mut Ws, st: *mut u16, node: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.first_legal(st, node).map(|e| e.unwrap_or(NO_LEGAL));
+    answer(ws, r)
+}
+
+/// The value of computed read `a` (the general case).
+pub(crate) unsafe extern "C" fn read(ws: *mut Ws, st: *mut u16, i: u32, _: u32) -> u32 {
+    let ws = &*ws;
+    let st = state(ws, st);
+    raw::read(ws.tables(), st, Operand::Read(i)) as u32
+}
+
+/// The slot of computed place `a` (the general case).
+pub(crate) unsafe extern "C" fn place(ws: *mut Ws, st: *mut u16, i: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = raw::place(ws.code.clone().game.tables(), st, Place::Gen(i));
+    answer(ws, r)
+}
+
+/// A thread's native walker.
+pub(crate) struct Walker {
+    ws: Box<Ws>,
+}
+
+// SAFETY: the raw pointers in `Ws` point into buffers it owns; a walker is
+// used by one thread at a time (`&mut self`).
+unsafe impl Send for Walker {}
+unsafe impl Sync for Walker {}
+
+impl Walker {
+    pub(crate) fn new(code: Arc<Code>) -> Walker {
+        Walker { ws: Ws::new(code) }
+    }
+
+    fn run(&mut self, st: &mut [u16], node: u32) -> Result<(), RunError> {
+        let ws = &mut *self.ws;
+        ws.visit(st, node)?;
+        let code = ws.code.clone();
+        let info = code.game.tables().nodes[node as usize];
+        let (first, next) = match info.disjoint {
+            true => match ws.first_legal(st, node)? {
+                Some(e) => (e, e + 1),
+                None => (info.first, info.first),
+            },
+            false => (info.first, info.end),
+        };
+        // SAFETY: the code was generated for these tables and checked
+        // (`safe.rs`); `st` is a semistate of this game (checked by
+        // `moves`); the workspace's buffers match its capacity fields.
+        let r = unsafe { (code.walk)(ws, st.as_mut_ptr(), first, next) };
+        match r {
+            0 => Ok(()),
+            _ => Err(ws.err.take().unwrap_or(RunError::NotAPlayer(0))),
+        }
+    }
+}
+
+impl NativeWalker for Walker {
+    fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
+        let t = self.ws.code.game.tables();
+        let valid = st.len() == self.ws.st_len
+            && (node as usize) < t.nodes.len()
+            && st.iter().all(|&v| (v as usize) < self.ws.code.symbols);
+        if !valid {
+            // Not a state of this game: the interpreter's checked indexing
+            // answers it.
+            let t = self.ws.code.game.tables();
+            let mut w = raw::Walker::new(t);
+            return match out {
+                SinkMut::List(l) => w.moves(t, st, node, l),
+                SinkMut::Effects(l) => w.moves(t, st, node, l),
+            };
+        }
+        let ws = &mut *self.ws;
+        ws.want_vis = matches!(out, SinkMut::List(_));
+        ws.sink = Some(match out {
+            SinkMut::List(l) => {
+                l.clear();
+                SinkPtr::List(l)
+            }
+            SinkMut::Effects(l) => {
+                l.clear();
+                SinkPtr::Effects(l)
+            }
+        });
+        // As the interpreter's `begin`.
+        ws.log_len = 0;
+        ws.frames_len = 0;
+        ws.tags_len = 0;
+        ws.tag_ids_len = 0;
+        ws.prefixes.clear();
+        ws.tag_hash = 0;
+        ws.steps = 0;
+        ws.err = None;
+        let t = ws.code.game.tables();
+        ws.hash = st[..t.user_slots]
+            .iter()
+            .zip(&t.hash_mul)
+            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        ws.version = ws.next_version;
+        ws.next_version += 1;
+        ws.seen.clear(MAX_MOVE_KEYS);
+        let r = self.run(st, node);
+        let ws = &mut *self.ws;
+        if r.is_err() {
+            ws.rollback(st, 0);
+            ws.frames_len = 0;
+        }
+        ws.sink = None;
+        r
+    }
+
+    fn clone_box(&self) -> Box<dyn NativeWalker> {
+        Box::new(Walker::new(self.ws.code.clone()))
+    }
+}

@@ -1,0 +1,143 @@
+//! The native engine against the interpreter: along random plays of every
+//! RG example and every game of `games/hrg/`, each state's move list
+//! (tags, visibility, resulting states, in order) and errors are equal;
+//! the examples' perft through the native engine equals `perft.tsv`.
+
+use std::path::{Path, PathBuf};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rg_engine::perft::{perft, Counting};
+use rg_engine::{GameModel, MoveList, Mover, State};
+
+fn load(path: &Path) -> GameModel {
+    let text = std::fs::read(path).expect("readable game");
+    let name = path.display().to_string();
+    if path.extension().is_some_and(|e| e == "hrg") {
+        let file = rbg_lang::SourceFile::from_bytes(&name, &text);
+        let (_, checked) = hrg_lang::load(&file).unwrap_or_else(|d| panic!("{}", d.rendered));
+        GameModel::located(checked, file).expect("lowered")
+    } else {
+        let file = rg_lang::SourceFile::from_bytes(&name, &text);
+        GameModel::load(&file).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+fn games() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/hrg");
+    let dirs = [Some(root), testkit::rg_examples()];
+    for dir in dirs.into_iter().flatten() {
+        for e in std::fs::read_dir(&dir).expect("games folder") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|e| e == "rg" || e == "hrg") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Equal move lists: same walks in the same order, same results.
+fn same_lists(interp: &GameModel, s: &State, a: &MoveList, b: &MoveList) -> Result<(), String> {
+    if a.len() != b.len() {
+        return Err(format!("{} walks against {}", a.len(), b.len()));
+    }
+    let r = interp.reasoner();
+    for i in 0..a.len() {
+        if a.tags(i) != b.tags(i) || a.visibility(i) != b.visibility(i) {
+            return Err(format!("walk {i}: {:?} against {:?}", a.tags(i), b.tags(i)));
+        }
+        let (mut x, mut y) = (s.clone(), s.clone());
+        r.apply(&mut x, a, i);
+        r.apply(&mut y, b, i);
+        if x != y {
+            return Err(format!("walk {i} leads elsewhere"));
+        }
+    }
+    Ok(())
+}
+
+/// `plays` random plays of at most `length` moves: lists compared at every
+/// state; returns the number of states compared.
+fn compare(path: &Path, plays: usize, length: usize, seed: u64) -> usize {
+    let interp = load(path);
+    if interp.tables().edges.len() > rg_jit::MAX_EDGES {
+        // Left to the interpreter (the reason is checked below).
+        assert!(rg_jit::compile(&interp).is_err());
+        return 0;
+    }
+    let native = rg_jit::compile(&interp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(native.engine_name(), "native");
+    let (mut ri, mut rn) = (interp.reasoner(), native.reasoner());
+    let (mut li, mut ln) = (MoveList::default(), MoveList::default());
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut states = 0;
+    for play in 0..plays {
+        let mut s = interp.initial_state();
+        for step in 0..length {
+            let (mut si, mut sn) = (s.clone(), s.clone());
+            let a = ri.moves(&mut si, &mut li);
+            let b = rn.moves(&mut sn, &mut ln);
+            assert_eq!(
+                si,
+                s,
+                "{}: the interpreter changed the state",
+                path.display()
+            );
+            assert_eq!(sn, s, "{}: native code changed the state", path.display());
+            states += 1;
+            match (a, b) {
+                (Ok(()), Ok(())) => {}
+                (Err(x), Err(y)) => {
+                    assert_eq!(x, y, "{}: play {play} step {step}", path.display());
+                    break;
+                }
+                (x, y) => panic!(
+                    "{}: play {play} step {step}: {x:?} against {y:?}",
+                    path.display()
+                ),
+            }
+            if let Err(e) = same_lists(&interp, &s, &li, &ln) {
+                panic!("{}: play {play} step {step}: {e}", path.display());
+            }
+            if li.is_empty() {
+                break;
+            }
+            let pick = match interp.mover(&s) {
+                Ok(Mover::Keeper) => 0,
+                _ => rng.gen_range(0..li.len()),
+            };
+            ri.apply(&mut s, &li, pick);
+        }
+    }
+    states
+}
+
+#[test]
+fn native_moves_equal_the_interpreters() {
+    let files = games();
+    assert!(files.len() >= 14, "only {} games", files.len());
+    let mut compared = 0;
+    for (k, path) in files.iter().enumerate() {
+        let states = compare(path, 20, 400, 7 + k as u64);
+        compared += (states > 0) as usize;
+    }
+    assert!(compared >= 14, "only {compared} games compared");
+}
+
+#[test]
+fn perft_of_the_examples_through_native_code() {
+    let Some(dir) = testkit::rg_examples() else {
+        return;
+    };
+    for ext in [".rg", ".hrg"] {
+        testkit::check_rg_example_perft(&dir, ext, 5, |file, depth| {
+            let game = rg_jit::compile(&load(&dir.join(file))).expect("native code");
+            perft(&game, depth, Counting::Walks)
+                .unwrap_or_else(|e| panic!("{file}: {}", game.error_text(&e)))
+                .leaves
+        });
+    }
+}
