@@ -55,5 +55,11 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(engine, benches);
+// `criterion_group!` defines an undocumented public function.
+#[allow(missing_docs)]
+mod group {
+    use super::*;
+    criterion_group!(engine, benches);
+}
+use group::engine;
 criterion_main!(engine);

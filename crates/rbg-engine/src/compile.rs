@@ -57,20 +57,29 @@ pub struct TooLarge {
 /// Arithmetic expression over the state.
 #[derive(Clone, Debug)]
 pub enum Expr {
+    /// A number.
     Const(i64),
+    /// A variable's value (players' scores first).
     Var(u32),
+    /// The number of a piece on the board.
     Count(u32),
+    /// A binary operation.
     Bin(Box<Expr>, ArithOp, Box<Expr>),
 }
 
 /// One action, in executable form.
 #[derive(Clone, Debug)]
 pub enum Act {
+    /// Shift along a direction (the board's, or a deterministic shift
+    /// table's extra one).
     Shift(u32),
     /// Index into `Compiled::on_sets` (a row of `num_pieces` booleans).
     On(u32),
+    /// Put a piece on the current vertex.
     Off(u32),
+    /// Assign an expression to a variable.
     Assign(u32, Expr),
+    /// Compare two expressions.
     Compare(Expr, CmpOp, Expr),
     /// Target player; `num_players` means the keeper.
     Switch(u32),
@@ -83,10 +92,13 @@ pub enum Act {
     /// A vertex-only subexpression that never moves (e.g. `{! left}`): the
     /// first cell of its row in `Compiled::filter_ok`.
     Filter(u32),
+    /// Does nothing (an empty expression's action).
     Noop,
 }
 
 impl Act {
+    /// Whether the action changes the state (a modifier: off, assignment,
+    /// switch).
     pub fn is_modifier(&self) -> bool {
         matches!(self, Act::Off(_) | Act::Assign(..) | Act::Switch(_))
     }
@@ -96,17 +108,25 @@ impl Act {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Op {
+    /// [`Act::Shift`] (`arg`: the direction).
     Shift,
+    /// [`Act::Multi`] (`arg`: the shift table).
     Multi,
     /// A precomputed vertex test (`arg` is the filter's first cell).
     Filter,
+    /// [`Act::On`] (`arg`: the piece set's first cell).
     On,
+    /// [`Act::Noop`].
     Noop,
+    /// [`Act::Compare`] (looked up in `Compiled::acts`).
     Compare,
     /// A pattern test (`arg`: see [`Tr::pattern`]).
     Pattern,
+    /// [`Act::Off`] (`arg`: the piece).
     Off,
+    /// [`Act::Assign`] (`arg`: the variable).
     Assign,
+    /// [`Act::Switch`] (`arg`: the player).
     Switch,
     /// A shift followed by a piece test (`to` is the test's state).
     ShiftOn,
@@ -128,9 +148,13 @@ pub enum Op {
 /// unused for the kinds that look their action up).
 #[derive(Clone, Copy, Debug)]
 pub struct Tr {
+    /// The kind.
     pub op: Op,
+    /// The visited slot of the node entered, or `NONE`.
     pub slot: u32,
+    /// The action performed, which is the state entered.
     pub to: u32,
+    /// The operand (see [`Op`]).
     pub arg: u32,
     /// For the fused kinds, the first cell of the tested piece set's row.
     pub set: u32,
@@ -159,15 +183,23 @@ impl Tr {
 pub struct Compiled {
     /// Unique id of this lowering, stamped on its states.
     pub id: u64,
+    /// Players, not counting the keeper (whose number is `num_players`).
     pub num_players: u32,
+    /// Pieces.
     pub num_pieces: u32,
+    /// Variables, the players' scores first.
     pub num_vars: u32,
+    /// Board vertices.
     pub num_vertices: u32,
+    /// Directions: the board's, then one per deterministic shift table.
     pub num_dirs: u32,
     /// `neighbors[v * num_dirs + d]`, or `NONE`.
     pub neighbors: Vec<u32>,
+    /// The piece on every vertex at the start.
     pub initial_board: Vec<u32>,
+    /// Every variable's bound (its values are `0..=bound`).
     pub var_bounds: Vec<i64>,
+    /// Every action, by its global index (= the state after it).
     pub acts: Vec<Act>,
     /// `on_sets[set * num_pieces + piece]`.
     pub on_sets: Vec<bool>,
@@ -177,16 +209,19 @@ pub struct Compiled {
     /// Transitions of state `q`: `trans[trans_off[q]..trans_off[q + 1]]`,
     /// each the index of the action performed (= the target state).
     pub trans_off: Vec<u32>,
+    /// All transitions, state by state (see `trans_off`).
     pub trans: Vec<Tr>,
     /// Whether a state is final in its automaton.
     pub accepting: Vec<bool>,
     /// Rows of `num_pieces` cells for `Op::ShiftSwitch`: the state of the
     /// test the piece passes and that state's visited slot, or `NONE`s.
     pub switch_rows: Vec<(u32, u32)>,
+    /// Visited slots per automaton (the most any automaton needs).
     pub num_slots: u32,
     /// Shift tables: targets of table `t` from vertex `v` are
     /// `multi_targets[multi_off[t * (nv + 1) + v] .. multi_off[t * (nv + 1) + v + 1]]`.
     pub multi_off: Vec<u32>,
+    /// The shift tables' targets (see `multi_off`).
     pub multi_targets: Vec<u32>,
     /// For every action: its 1-based modifier number in move text, or 0.
     pub modifier_number: Vec<u32>,
@@ -238,6 +273,7 @@ impl Compiled {
         }
     }
 
+    /// The transitions of state `q`.
     #[inline(always)]
     pub fn transitions(&self, q: u32) -> &[Tr] {
         debug_assert!((q as usize) + 1 < self.trans_off.len());

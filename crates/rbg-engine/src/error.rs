@@ -234,11 +234,17 @@ pub struct Fault {
 /// levels of a search: see `FaultKind::kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaultKind {
+    /// [`ErrorKind::EndlessMove`].
     EndlessMove,
+    /// [`ErrorKind::EndlessKeeper`].
     EndlessKeeper,
+    /// [`ErrorKind::LongMove`].
     LongMove,
+    /// [`ErrorKind::LongKeeper`].
     LongKeeper,
+    /// [`ErrorKind::ManyMoves`].
     ManyMoves,
+    /// [`ErrorKind::LongSearch`].
     LongSearch,
 }
 

@@ -38,10 +38,11 @@ use crate::compile::{Compiled, Op, NONE};
 pub const ACCEPT: u32 = u32::MAX - 1;
 /// A program counter meaning "the pattern does not hold".
 pub const FAIL: u32 = u32::MAX;
-/// Row cells: the step fails, goes on to `ok`, or reaches an accepting
-/// state.
+/// Row cell: the step fails.
 pub const STEP_FAILS: u8 = 0;
+/// Row cell: the step goes on to `ok`.
 pub const STEP_GOES_ON: u8 = 1;
+/// Row cell: the step reaches an accepting state.
 pub const STEP_ACCEPTS: u8 = 2;
 /// Number of vertex registers.
 const REGS: usize = 16;

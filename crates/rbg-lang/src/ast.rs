@@ -257,20 +257,30 @@ pub enum Arith {
 /// Binary arithmetic operator (`/` is integer division).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
+    /// `/`
     Div,
 }
 
 /// Comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpOp {
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
 }
 

@@ -18,26 +18,47 @@ pub enum TokenKind {
     /// `digit { digit }`, kept as text so that overflow is reported where the
     /// number is used.
     Nat(Rc<str>),
+    /// `(`
     LParen,
+    /// `)`
     RParen,
+    /// `{`
     LBrace,
+    /// `}`
     RBrace,
+    /// `[`
     LBracket,
+    /// `]`
     RBracket,
+    /// `?`
     Question,
+    /// `!`
     Bang,
+    /// `$`
     Dollar,
+    /// `%`
     Percent,
+    /// `~`
     Tilde,
+    /// `#`
     Hash,
+    /// `-`
     Minus,
+    /// `+`
     Plus,
+    /// `^`
     Caret,
+    /// `/`
     Slash,
+    /// `*`
     Star,
+    /// `,`
     Comma,
+    /// `;`
     Semicolon,
+    /// `:`
     Colon,
+    /// `.`
     Dot,
     /// `=`
     Assign,
@@ -45,9 +66,13 @@ pub enum TokenKind {
     Eq,
     /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
     /// `->`
     Arrow,
