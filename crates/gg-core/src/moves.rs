@@ -51,8 +51,14 @@ impl<A: Copy + PartialEq> MoveList<A> {
     }
 
     /// Iterates over the moves.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = &[A]> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let m = &self.atoms[start..end as usize];
+            start = end as usize;
+            m
+        })
     }
 
     /// Index of the first move equal to `m`.

@@ -40,9 +40,9 @@ pub struct Frame {
 impl Frame {
     /// Sizes every buffer for `n` games (no allocation when the buffers
     /// are large enough already) and clears the small ones; observations
-    /// and masks are cleared game by game just before they are written
-    /// (clearing them all first was a fifth of the instructions on chess,
-    /// and wrote the frame to memory twice).
+    /// are written whole game by game, masks cleared game by game just
+    /// before they are written (clearing them all first was a fifth of the
+    /// instructions on chess, and wrote the frame to memory twice).
     fn prepare(&mut self, n: usize, z: Sizes) {
         fn fill<T: Copy>(v: &mut Vec<T>, len: usize, zero: T) {
             v.clear();
@@ -445,7 +445,6 @@ fn run_chunk<G: Spec>(
         };
         out.players[i] = p as i32;
         let obs = &mut out.obs[i * z.obs..(i + 1) * z.obs];
-        obs.fill(0.0);
         s.d.observe(game, p, obs, scratch);
         let mask = &mut out.masks[i * z.actions..(i + 1) * z.actions];
         mask.fill(false);

@@ -47,8 +47,10 @@ pub struct Decision<G: Spec> {
     /// Length of the candidates' common prefix: the actions choose the atom
     /// at this position.
     depth: usize,
-    /// Sorted legal actions and how many candidates each keeps.
-    actions: Vec<(u32, u32)>,
+    /// The action of every candidate at `depth` (`keys[j]` is `alive[j]`'s):
+    /// the legal actions, unsorted and repeated (masks and random actions
+    /// need no more; [`Decision::actions`] sorts and counts them).
+    keys: Vec<u32>,
     /// What the players remember of past moves ([`Spec::remember`]).
     memory: Vec<f32>,
     /// The game's numbering of choices.
@@ -63,7 +65,7 @@ impl<G: Spec> Clone for Decision<G> {
             moves: self.moves.clone(),
             alive: self.alive.clone(),
             depth: self.depth,
-            actions: self.actions.clone(),
+            keys: self.keys.clone(),
             memory: self.memory.clone(),
             ids: self.ids.clone(),
         }
@@ -79,7 +81,7 @@ impl<G: Spec> Clone for Decision<G> {
         }
         self.alive.clone_from(&o.alive);
         self.depth = o.depth;
-        self.actions.clone_from(&o.actions);
+        self.keys.clone_from(&o.keys);
         self.memory.clone_from(&o.memory);
         if !Arc::ptr_eq(&self.ids, &o.ids) {
             self.ids = o.ids.clone();
@@ -98,7 +100,7 @@ impl<G: Spec> Decision<G> {
             moves: MoveList::default(),
             alive: Vec::new(),
             depth: 0,
-            actions: Vec::new(),
+            keys: Vec::new(),
             memory: vec![0.0; r.game().memory_len()],
             ids,
         };
@@ -124,7 +126,6 @@ impl<G: Spec> Decision<G> {
 
     fn start_turn(&mut self, r: &mut G::Reasoner) -> Result<(), G::Error> {
         self.alive.clear();
-        self.actions.clear();
         self.depth = 0;
         self.moves.clear();
         self.turn = r.game().turn(&self.base);
@@ -149,75 +150,57 @@ impl<G: Spec> Decision<G> {
             .unwrap_or_else(|| ids.num_atoms())
     }
 
-    /// Skips the atoms every candidate shares and lists the actions.
+    /// Sets `keys` to the candidates' actions at `d`.
+    fn fill_keys(&mut self, d: usize) {
+        let (ids, moves) = (&*self.ids, &self.moves);
+        self.keys.clear();
+        if self.alive.len() == moves.len() {
+            // Every move is a candidate (a turn's start): in order.
+            self.keys.extend(moves.iter().map(|m| Self::key(ids, m, d)));
+        } else {
+            let keys = self
+                .alive
+                .iter()
+                .map(|&i| Self::key(ids, moves.get(i as usize), d));
+            self.keys.extend(keys);
+        }
+    }
+
+    /// Skips the atoms every candidate shares and lists the candidates'
+    /// actions (`keys`).
     fn settle(&mut self) {
-        self.actions.clear();
+        self.keys.clear();
         if self.alive.is_empty() {
             return;
         }
-        let ids = &*self.ids;
-        let end = ids.num_atoms();
-        let first = self.moves.get(self.alive[0] as usize);
+        let end = self.ids.num_atoms();
         let mut d = self.depth;
-        // Whether two candidates take different actions at `d`.
-        let mut differ = false;
-        'prefix: loop {
-            let k = Self::key(ids, first, d);
-            for &i in &self.alive[1..] {
-                let m = self.moves.get(i as usize);
-                if Self::key(ids, m, d) != k {
-                    differ = true;
-                    break 'prefix;
-                }
-                if m.get(d) != first.get(d) {
-                    break 'prefix;
-                }
+        loop {
+            self.fill_keys(d);
+            let k = self.keys[0];
+            if self.keys.iter().any(|&x| x != k) {
+                break;
             }
             if k == end {
+                // Every candidate ends at `d`: one move (or moves with the
+                // same choices), chosen by its last choice.
+                if d > self.depth {
+                    d -= 1;
+                    self.fill_keys(d);
+                }
+                break;
+            }
+            let first = self.moves.get(self.alive[0] as usize).get(d);
+            let moves = &self.moves;
+            if self.alive[1..]
+                .iter()
+                .any(|&i| moves.get(i as usize).get(d) != first)
+            {
                 break;
             }
             d += 1;
         }
-        // Every candidate ends at `d`: one move (or moves with the same
-        // choices), chosen by its last choice.
-        let all_end = !differ
-            && self
-                .alive
-                .iter()
-                .all(|&i| Self::key(ids, self.moves.get(i as usize), d) == end);
-        if all_end && d > self.depth {
-            d -= 1;
-        }
         self.depth = d;
-        // Candidates taking the same action are usually adjacent and in
-        // increasing or decreasing order (engines find moves vertex by
-        // vertex): count runs, and sort only when the order is mixed.
-        let (mut up, mut down) = (true, true);
-        for &i in &self.alive {
-            let id = Self::key(ids, self.moves.get(i as usize), d);
-            match self.actions.last_mut() {
-                Some(last) if last.0 == id => last.1 += 1,
-                last => {
-                    if let Some(l) = last {
-                        up &= l.0 < id;
-                        down &= l.0 > id;
-                    }
-                    self.actions.push((id, 1));
-                }
-            }
-        }
-        if down && !up {
-            self.actions.reverse();
-        } else if !up {
-            self.actions.sort_unstable();
-            self.actions.dedup_by(|b, a| {
-                let same = a.0 == b.0;
-                if same {
-                    a.1 += b.1;
-                }
-                same
-            });
-        }
     }
 
     /// Applies action `a`; when it completes a move, plays the move and
@@ -231,11 +214,7 @@ impl<G: Spec> Decision<G> {
     /// probability that a uniformly random candidate takes it.
     #[inline]
     pub fn candidate_action(&self, j: usize) -> u32 {
-        Self::key(
-            &self.ids,
-            self.moves.get(self.alive[j] as usize),
-            self.depth,
-        )
+        self.keys[j]
     }
 
     /// [`Decision::apply`] of the action candidate `j` takes
@@ -262,22 +241,29 @@ impl<G: Spec> Decision<G> {
         if self.turn == Turn::Over {
             return Err(StepError::Over);
         }
-        let Ok(k) = self.actions.binary_search_by_key(&a, |x| x.0) else {
+        let keep = self.keys.iter().filter(|&&x| x == a).count();
+        if keep == 0 {
             return Err(StepError::Illegal(a));
-        };
-        let (moves, depth, ids) = (&self.moves, self.depth, &*self.ids);
-        let key = |i: u32, d: usize| Self::key(ids, moves.get(i as usize), d);
-        let keep = self.actions[k].1 as usize;
+        }
         if keep == 1 {
             // The one candidate taking `a` completes the move.
-            let j = j.or_else(|| self.alive.iter().position(|&i| key(i, depth) == a));
+            let j = j.or_else(|| self.keys.iter().position(|&x| x == a));
             let i = self.alive[j.expect("a listed action has a candidate")] as usize;
             self.play(r, i)?;
             return Ok(());
         }
         if keep != self.alive.len() {
-            self.alive.retain(|&i| key(i, depth) == a);
+            let mut kept = 0;
+            for j in 0..self.alive.len() {
+                if self.keys[j] == a {
+                    self.alive[kept] = self.alive[j];
+                    kept += 1;
+                }
+            }
+            self.alive.truncate(kept);
         }
+        let (moves, depth, ids) = (&self.moves, self.depth, &*self.ids);
+        let key = |i: u32, d: usize| Self::key(ids, moves.get(i as usize), d);
         // Complete when the action ends the move, keeps one candidate, or
         // keeps candidates that all end right after it (the same choices).
         let end = ids.num_atoms();
@@ -315,13 +301,22 @@ impl<G: Spec> Decision<G> {
     }
 
     /// The legal actions with how many candidates each keeps, sorted.
-    pub fn actions(&self) -> &[(u32, u32)] {
-        &self.actions
+    pub fn actions(&self) -> Vec<(u32, u32)> {
+        let mut keys = self.keys.clone();
+        keys.sort_unstable();
+        let mut actions: Vec<(u32, u32)> = Vec::new();
+        for k in keys {
+            match actions.last_mut() {
+                Some(last) if last.0 == k => last.1 += 1,
+                _ => actions.push((k, 1)),
+            }
+        }
+        actions
     }
 
     /// Whether `a` is legal.
     pub fn is_legal(&self, a: u32) -> bool {
-        self.actions.binary_search_by_key(&a, |x| x.0).is_ok()
+        self.keys.contains(&a)
     }
 
     /// Number of candidates left.
@@ -412,7 +407,7 @@ impl<G: Spec> Decision<G> {
         }
     }
 
-    /// Writes `viewer`'s observation into `out` (zeroed, of the layout's
+    /// Writes `viewer`'s observation into `out` (every value, of the layout's
     /// length); `scratch` holds a state for the move in progress (reused
     /// from call to call).
     pub fn observe(
@@ -435,7 +430,7 @@ impl<G: Spec> Decision<G> {
 
     /// Sets `mask[a]` for every legal action (`mask` zeroed).
     pub fn write_mask(&self, mask: &mut [bool]) {
-        for &(a, _) in &self.actions {
+        for &a in &self.keys {
             mask[a as usize] = true;
         }
     }
@@ -457,7 +452,7 @@ pub fn action_perft<G: Spec>(
     let mut outcome = d.base().clone();
     let mut stack = vec![d.clone()];
     while let Some(d) = stack.pop() {
-        for &(a, _) in d.actions() {
+        for (a, _) in d.actions() {
             if d.turn() == Turn::Chance {
                 // Chance moves with equal outcomes count once (as in perft).
                 if let Some(m) = d.completed_by(a) {

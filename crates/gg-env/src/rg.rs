@@ -100,6 +100,7 @@ impl Spec for GameModel {
     }
 
     fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]) {
+        out.fill(0.0);
         let n = symbols(self);
         let first = if view.memory.is_empty() {
             let slots = view.state.slots();

@@ -26,7 +26,7 @@ fn moves_by_actions(r: &mut rbg_engine::Reasoner, d: &Decision<GameModel>) -> Ve
     let mut stack = vec![d.clone()];
     while let Some(d) = stack.pop() {
         assert!(!d.actions().is_empty(), "a decision without actions");
-        for &(a, k) in d.actions() {
+        for (a, k) in d.actions() {
             assert!(a < d.num_actions(), "action {a} out of range");
             let mut child = d.clone();
             child.apply(r, a).unwrap();

@@ -172,6 +172,12 @@ impl State {
         self.board[v as usize]
     }
 
+    /// The piece index on every vertex, in vertex order (what
+    /// [`State::piece_at`] reads, as one slice).
+    pub fn board(&self) -> &[u32] {
+        &self.board
+    }
+
     /// Value of variable `var` (players' scores come first).
     pub fn var(&self, var: u32) -> i32 {
         self.vars[var as usize]
