@@ -185,6 +185,19 @@ impl Rule {
         }
     }
 
+    /// Whether the rule's outcome depends on the start vertex only: it
+    /// consists of shifts, no-ops and patterns of such rules (so it can be
+    /// tabulated as the vertices it can end at from each vertex).
+    pub fn vertex_only(&self) -> bool {
+        match self {
+            Rule::Action(Action::Shift(_) | Action::Noop) => true,
+            Rule::Action(Action::Pattern { rule, .. }) => rule.vertex_only(),
+            Rule::Action(_) => false,
+            Rule::Concat(v) | Rule::Alt(v) => v.iter().all(Rule::vertex_only),
+            Rule::Star(c) => c.vertex_only(),
+        }
+    }
+
     /// Visits every action in left-to-right textual order, entering patterns
     /// (`depth` is the pattern nesting depth, 0 for the rules themselves).
     pub fn for_each_action<'a>(&'a self, f: &mut impl FnMut(&'a Action, usize)) {

@@ -51,18 +51,6 @@ impl Set {
     }
 }
 
-/// Whether `r` moves only the current vertex: shifts, no-ops and patterns
-/// of those.
-pub fn vertex_only(r: &Rule) -> bool {
-    match r {
-        Rule::Action(Action::Shift(_) | Action::Noop) => true,
-        Rule::Action(Action::Pattern { rule, .. }) => vertex_only(rule),
-        Rule::Action(_) => false,
-        Rule::Concat(v) | Rule::Alt(v) => v.iter().all(vertex_only),
-        Rule::Star(c) => vertex_only(c),
-    }
-}
-
 /// The end vertices of every start vertex of a vertex-only rule.
 pub type Relation = Vec<Vec<u32>>;
 
@@ -267,7 +255,7 @@ mod tests {
         };
         // Between `->p` and `->> {}`.
         let r = Rule::concat(parts[1..parts.len() - 2].to_vec());
-        assert!(vertex_only(&r), "{rules}");
+        assert!(r.vertex_only(), "{rules}");
         Evaluator::new(&g.board).relation(&r)
     }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use rbg_lang::ast::{Action, Arith, CmpOp, Rule};
 
-use crate::board::{shape, vertex_only, Evaluator, Relation, Shape};
+use crate::board::{shape, Evaluator, Relation, Shape};
 
 /// One action of the automaton.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,7 +173,7 @@ impl Lowerer<'_> {
     }
 
     fn re(&mut self, rule: &Rule, depth: usize, leaves: &mut Vec<Leaf>) -> Re {
-        if vertex_only(rule) {
+        if rule.vertex_only() {
             return self.moves(rule, leaves);
         }
         match rule {
@@ -212,7 +212,7 @@ impl Lowerer<'_> {
                 let mut out = Vec::new();
                 let mut group: Vec<Rule> = Vec::new();
                 for p in parts {
-                    if vertex_only(p) {
+                    if p.vertex_only() {
                         group.push(p.clone());
                         continue;
                     }

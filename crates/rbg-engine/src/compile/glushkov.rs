@@ -232,7 +232,7 @@ impl Builder {
             // The rules are too large: the automaton will not be used.
             return Pos::nothing();
         }
-        if !matches!(rule, Rule::Action(Action::Shift(_) | Action::Noop)) && vertex_only(rule) {
+        if !matches!(rule, Rule::Action(Action::Shift(_) | Action::Noop)) && rule.vertex_only() {
             if let Some(act) = self.vertex_only_act(rule) {
                 return self.leaf(act, in_pattern, count_actions(rule));
             }
@@ -253,7 +253,7 @@ impl Builder {
                 let mut k = 0;
                 while k < parts.len() {
                     // Fuse a run of vertex-only parts into one shift table.
-                    let run = parts[k..].iter().take_while(|r| vertex_only(r)).count();
+                    let run = parts[k..].iter().take_while(|r| r.vertex_only()).count();
                     let fused = match run >= 2 {
                         true => {
                             let group = Rule::Concat(parts[k..k + run].to_vec());
@@ -347,16 +347,4 @@ pub(super) fn count_actions(r: &Rule) -> u32 {
     let mut n = 0;
     r.for_each_action(&mut |_, _| n += 1);
     n
-}
-
-/// Whether an expression's outcome depends on the start vertex only: it
-/// consists of shifts, no-ops and patterns of such expressions.
-pub(super) fn vertex_only(r: &Rule) -> bool {
-    match r {
-        Rule::Action(Action::Shift(_) | Action::Noop) => true,
-        Rule::Action(Action::Pattern { rule, .. }) => vertex_only(rule),
-        Rule::Action(_) => false,
-        Rule::Concat(v) | Rule::Alt(v) => v.iter().all(vertex_only),
-        Rule::Star(c) => vertex_only(c),
-    }
 }
