@@ -12,7 +12,13 @@
 //! sequence of modifier applications) a node (state, vertex) can be entered
 //! more than once only if its state has several predecessor states or is
 //! entered by a shift along a direction that is not injective on the board.
-//! Only those states get a visited-set slot (`Compiled::slot`).
+//! Only those states get a visited-set slot (`Tr::slot`).
+//!
+//! Unchecked indexing: the walk reads these tables without bounds checks.
+//! That is sound because a `State` can only be made by its game
+//! (`State::initial`) and changed by that game's actions; every entry point
+//! checks the state's game id ([`Compiled::check_state`]) and `apply_raw`
+//! checks a move's ranges.
 //!
 //! The parts: `glushkov.rs` builds the position automata of the rules and
 //! the patterns, `tables.rs` the shift tables and filters of vertex-only
@@ -248,7 +254,7 @@ pub struct Compiled {
     /// Programs deciding patterns without a search.
     pub probes: Probes,
     /// Vertex-only expressions left to the walk, their shift table being
-    /// too costly (see [`MAX_TABLE_WORK`]); 0 for every suite game.
+    /// too costly (see `MAX_TABLE_WORK`); 0 for every suite game.
     pub untabulated: u32,
     /// For every action, the index of the description's action it comes
     /// from (the first of a fused vertex-only group) in the order of

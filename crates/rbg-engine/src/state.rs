@@ -1,4 +1,16 @@
-//! Game states.
+//! Game states: plain data (board, piece counts kept incrementally, piece
+//! lists, variables, player, rules index, position) with an
+//! allocation-reusing `clone_from`.
+//!
+//! **Piece lists.** A shift table reaching every vertex from every vertex
+//! followed by a piece test (`anySquare {w}`) is `Op::ScanOn`, which reads
+//! the vertices of the tested pieces from lists the state keeps for exactly
+//! those pieces: a bit set per piece (`ceil(vertices / 64)` words), updated
+//! by one bit operation in `set_piece` and scanned with `trailing_zeros`.
+//! Breakthrough scans 16 pawns instead of 64 squares; chess finds its king
+//! in one step. (Bit sets replaced vertex lists with back-pointers: same
+//! flat MC speed, 10-25% faster perft, whose per-leaf `clone_from` copies a
+//! few words instead of two arrays.)
 
 use crate::compile::{Compiled, NONE};
 

@@ -1,6 +1,20 @@
-//! Shift tables and filters: every vertex-only subexpression (shifts,
-//! no-ops and patterns of those) becomes one table of the vertices it can
-//! end at from each vertex, or a filter when it never moves.
+//! Shift tables and filters: every maximal vertex-only subexpression
+//! (shifts, no-ops and patterns of those: `anySquare`, `up^2 left`,
+//! `{! left} {! up}`, yavalath's `... {? W^4 E^8} ...`) becomes one action
+//! whose table lists, per start vertex, the vertices it can end at,
+//! computed once at load time and shared between equal subexpressions. Such
+//! patterns cost nothing at run time.
+//!
+//! - A table that never leaves its start vertex is a filter (`Op::Filter`,
+//!   one cell per vertex).
+//! - A table with at most one target per vertex (`up left`,
+//!   `{? up} down^2`) becomes an extra direction of the neighbour table
+//!   (`Op::Shift`, one lookup).
+//! - A table's search may take [`MAX_TABLE_WORK`] steps, all tables'
+//!   together [`super::MAX_TABLES_WORK`] (given-up searches included);
+//!   beyond that the walk follows the expression step by step
+//!   (`Compiled::untabulated`, no suite game), so a 200x200 board with two
+//!   `anySquare`s loads in about a second.
 
 use rbg_lang::ast::{Action, Rule};
 

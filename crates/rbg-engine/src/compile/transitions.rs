@@ -1,6 +1,25 @@
 //! The transitions the walk follows: each state's successors decoded into
-//! [`Tr`]s, shifts fused with the piece tests after them, visited slots
-//! only where a node can be entered twice (see the parent module).
+//! [`Tr`]s (kind, target, visited slot, operand: the walk chases no
+//! pointers).
+//!
+//! - **Visited slots** only where one level can enter a node twice (see
+//!   [`visited_slots`]).
+//! - **Fused tests.** A shift (or shift table) into a state whose only
+//!   continuation is a piece test reached from nowhere else is one
+//!   transition (`Op::ShiftOn`, `Op::MultiOn`): the piece is tested before a
+//!   node is made. When all continuations are piece tests, the union of
+//!   their sets is tested before entering the node (draughts'
+//!   `anySquare ({king} ... + {man} ...)` then scans 12 pieces, not 32
+//!   squares).
+//! - **Switch on the piece.** When no two of those tests can pass together
+//!   (`dir ({o} ... + {x} ...)`), the shift is `Op::ShiftSwitch`: the piece
+//!   at the target picks the test's state from a row of
+//!   `Compiled::switch_rows`, and the shift's own node is never entered
+//!   (chess -28% instructions per state, reversi -9%).
+//! - **Moves end at discovery.** A transition into a state whose only
+//!   transition is a switch without a visited slot (`Tr::ends`) takes the
+//!   switch when it discovers the node instead of visiting it later
+//!   (connect4 and tic-tac-toe -19 to -21% instructions).
 
 use super::glushkov::Builder;
 use super::{Act, Op, Tr, NONE};

@@ -1,5 +1,13 @@
-//! The keeper's completion: its moves applied one after another, the
-//! first steps taken directly while the rules leave no choice.
+//! The keeper's completion: its moves applied one after another.
+//!
+//! Each move first follows the rules directly while the search has no
+//! choice: a node with a single transition, or whose transitions are all
+//! tests of which exactly one holds (`{! win} ... + {? win} ...`);
+//! modifiers are applied in place and logged for undo, up to the switch.
+//! Most keepers (`[$ me=100] [$ opp=0] ... ->opp`) finish without a search;
+//! the search starts only where the rules branch. A completion is watched
+//! for repetition from its `limits::WATCH_KEEPER_FROM`-th move (Brent's
+//! cycle detection, `watch::KeeperWatch`).
 
 use super::{assigned, is_step, Change, Searcher, KEEPER};
 use crate::compile::{Compiled, Op, NONE};

@@ -1,6 +1,16 @@
-//! Patterns (`{? p}`, `{! p}`): decided by a probe where one was built,
-//! by the walk in a fresh level otherwise, remembered per vertex while the
-//! state is unchanged for automata used by several patterns.
+//! Patterns (`{? p}`, `{! p}`): decided by a probe where one was built
+//! (`probe.rs`), by the walk in a fresh level otherwise.
+//!
+//! Pattern actions with equal bodies share one automaton
+//! (`{! p} x + {? p} y` is very common); for shared automata the walk keeps
+//! `version << 1 | result` per vertex (`Searcher::memo`). The version is a
+//! number given to every state the walk passes through (fresh for each
+//! root and each applied modifier, restored when the modifier is undone),
+//! so a result is reused exactly while board and variables are unchanged,
+//! across levels and nested patterns. A pattern walk returns as soon as it
+//! discovers a node whose state is accepting (`Tr::accepting`), before the
+//! rest of the current node's transitions (go's liberty tests: 20% more
+//! playouts/s).
 
 use super::{Searcher, PATTERN};
 use crate::compile::{Compiled, NONE};
