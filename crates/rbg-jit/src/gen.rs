@@ -24,7 +24,8 @@ mod lazy;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
 use cranelift_codegen::ir::{
-    Block, BlockArg, FuncRef, InstBuilder, JumpTableData, MemFlags, SigRef, Value,
+    Block, BlockArg, FuncRef, InstBuilder, JumpTableData, MemFlags, SigRef, StackSlot,
+    StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use rbg_engine::raw::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
@@ -75,6 +76,31 @@ pub(crate) struct Callees {
     pub sig_watch: SigRef,
     /// The move recorder (`record.rs`).
     pub record: FuncRef,
+}
+
+/// Emits a function that Rust calls, `(ws, args.., [run]) -> r`: it saves
+/// the pinned register (callee-saved for Rust), sets it to `ws`, stores
+/// the run mode (`run`, or its last parameter) in the workspace, calls
+/// `callee` with `args` and restores the register.
+pub(crate) fn emit_entry(mut b: FunctionBuilder, callee: FuncRef, run: Option<RunMode>) {
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let mut p = b.block_params(entry).to_vec();
+    let ws = p.remove(0);
+    let run = match run {
+        Some(r) => b.ins().iconst(I32, r as i64),
+        None => p.pop().expect("a run mode parameter"),
+    };
+    b.ins().store(FLAGS, run, ws, Off::RUN);
+    let saved = b.ins().get_pinned_reg(I64);
+    b.ins().set_pinned_reg(ws);
+    let call = b.ins().call(callee, &p);
+    let r = b.inst_results(call)[0];
+    b.ins().set_pinned_reg(saved);
+    b.ins().return_(&[r]);
+    b.seal_all_blocks();
+    b.finalize();
 }
 
 /// The states a walk of `mode` handles: those reachable from the roots
@@ -148,6 +174,13 @@ fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
 
 const FLAGS: MemFlags = MemFlags::trusted();
 
+/// Offsets in a level's stack slot (`Frame::slot`).
+const FR_BASE: i32 = 0;
+const FR_STAMPS: i32 = 8;
+const FR_LEVEL: i32 = 16;
+const FR_GEN: i32 = 20;
+const FR_SIZE: u32 = 24;
+
 /// The row of `Op::ShiftSwitch` transition `tr` grouped by cell: each
 /// (target state, visited slot) with the set of pieces that lead there.
 fn switch_groups(c: &Compiled, tr: &Tr) -> Vec<((u32, u32), Vec<bool>)> {
@@ -176,29 +209,26 @@ pub(crate) struct Walk<'a, 'b> {
     mode: Mode,
     b: FunctionBuilder<'b>,
     f: &'a Callees,
-    ws: Value,
-    /// The run-time mode (a `RunMode`) and whether it is `Keeper` (i8).
-    run: Value,
-    keeper: Value,
-    board: Value,
-    counts: Value,
-    vars: Value,
-    bits: Value,
     next_var: u32,
     /// The level being emitted (the function's own, or one inlined at a
     /// modifier, `inline.rs`).
     fr: Frame,
+    /// The levels' stack slots, by depth (`Frame::slot`).
+    slots: Vec<StackSlot>,
     /// Transitions left to inline levels in this function.
     inline_budget: usize,
     /// What walks from each state read of the derived data (`lazy.rs`).
     reads: lazy::Reads,
 }
 
-/// The code of one level: its blocks, variables and stack base.
+/// The code of one level: its blocks, variables and the stack slot that
+/// holds its level number, stack base and visited stamps (read at each
+/// use: values that span a whole level cost the register allocator time
+/// in proportion to the function's size, and get spilled anyway).
 pub(crate) struct Frame {
-    level: Value,
-    base: Value,
-    stamps: Option<(Value, Value)>,
+    slot: StackSlot,
+    /// Whether the level has visited stamps (`begin_level`).
+    stamps: bool,
     /// Current vertex, state to dispatch on, next node (state, vertex).
     v: Variable,
     q: Variable,
@@ -227,11 +257,11 @@ impl<'a, 'b> Walk<'a, 'b> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let params = b.block_params(entry).to_vec();
-        let (ws, q0, v0, level, run) = (params[0], params[1], params[2], params[3], params[4]);
+        let (q0, v0, level) = (params[0], params[1], params[2]);
         let members = states_of(c, mode);
-        let mut w = Walk::new(c, mode, b, f, [ws, level, run], &members);
+        let mut w = Walk::new(c, mode, b, f, level, &members);
         if c.num_slots > 0 {
-            w.fr.stamps = Some(w.begin_level());
+            w.begin_level();
         }
         w.b.def_var(w.fr.v, v0);
         // Enter at the root; the root of a pattern walk may already accept.
@@ -268,23 +298,20 @@ impl<'a, 'b> Walk<'a, 'b> {
     fn level_body(&mut self, members: &[bool]) {
         // Stop: drop this level's pending nodes.
         self.b.switch_to_block(self.fr.stop);
-        self.b
-            .ins()
-            .store(FLAGS, self.fr.base, self.ws, Off::STACK_LEN);
+        let base = self.base();
+        self.wstore(base, Off::STACK_LEN);
         self.leave(1);
         // Pop the next pending node of this level, or return.
         self.b.switch_to_block(self.fr.pop);
-        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
-        let more = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThan, len, self.fr.base);
+        let len = self.wload(I64, Off::STACK_LEN);
+        let base = self.base();
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, len, base);
         let (take, done) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(more, take, &[], done, &[]);
         self.b.switch_to_block(take);
         let len1 = self.b.ins().iadd_imm(len, -1);
-        self.b.ins().store(FLAGS, len1, self.ws, Off::STACK_LEN);
-        let stack = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK);
+        self.wstore(len1, Off::STACK_LEN);
+        let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len1, 3);
         let addr = self.b.ins().iadd(stack, off);
         let e = self.b.ins().load(I64, FLAGS, addr, 0);
@@ -309,37 +336,24 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.jump_table(q, targets);
     }
 
-    /// A generator for a function whose entry block is current: `p` holds
-    /// the workspace, level and run mode values; `members` the states that
-    /// get a block.
+    /// A generator for a function whose entry block is current: `level`
+    /// is the level's value; `members` the states that get a block.
     fn new(
         c: &'a Compiled,
         mode: Mode,
-        mut b: FunctionBuilder<'b>,
+        b: FunctionBuilder<'b>,
         f: &'a Callees,
-        p: [Value; 3],
+        level: Value,
         members: &[bool],
     ) -> Walk<'a, 'b> {
-        let [ws, level, run] = p;
-        let keeper = b.ins().icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64);
-        let board = b.ins().load(I64, FLAGS, ws, Off::BOARD);
-        let counts = b.ins().load(I64, FLAGS, ws, Off::COUNTS);
-        let vars = b.ins().load(I64, FLAGS, ws, Off::VARS);
-        let bits = b.ins().load(I64, FLAGS, ws, Off::BITS);
         let mut w = Walk {
             c,
             mode,
             b,
             f,
-            ws,
-            run,
-            keeper,
-            board,
-            counts,
-            vars,
-            bits,
             next_var: 0,
-            fr: Frame::placeholder(level),
+            fr: Frame::placeholder(),
+            slots: Vec::new(),
             inline_budget: inline::budget(c, members),
             reads: lazy::reads(c),
         };
@@ -350,7 +364,16 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// A new level's frame: fresh variables and blocks for `members`, the
     /// stack base read here.
     fn frame(&mut self, level: Value, members: &[bool], exit: Option<Block>, depth: u32) -> Frame {
-        let base = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
+        // Levels inlined at the same depth are never live at once: they
+        // share a slot.
+        while self.slots.len() <= depth as usize {
+            let data = StackSlotData::new(StackSlotKind::ExplicitSlot, FR_SIZE, 3);
+            self.slots.push(self.b.create_sized_stack_slot(data));
+        }
+        let slot = self.slots[depth as usize];
+        let base = self.wload(I64, Off::STACK_LEN);
+        self.b.ins().stack_store(base, slot, FR_BASE);
+        self.b.ins().stack_store(level, slot, FR_LEVEL);
         let [v, q, nq, nv] = [0; 4].map(|_| self.new_var(I32));
         let blocks: Vec<Option<Block>> = members
             .iter()
@@ -362,9 +385,8 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.create_block(),
         );
         Frame {
-            level,
-            base,
-            stamps: None,
+            slot,
+            stamps: false,
             v,
             q,
             nq,
@@ -415,6 +437,38 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.leave(0);
     }
 
+    /// The workspace: the pinned register, read at each use (so that no
+    /// value lives across the whole function).
+    fn ws(&mut self) -> Value {
+        self.b.ins().get_pinned_reg(I64)
+    }
+
+    /// The workspace field at `off`.
+    fn wload(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
+        let ws = self.ws();
+        self.b.ins().load(ty, FLAGS, ws, off)
+    }
+
+    /// Stores `x` into the workspace field at `off`.
+    fn wstore(&mut self, x: Value, off: i32) {
+        let ws = self.ws();
+        self.b.ins().store(FLAGS, x, ws, off);
+    }
+
+    /// `field[index]`: `field` a buffer pointer of the workspace.
+    fn addr_in(&mut self, field: i32, index: Value, size: i64) -> Value {
+        let base = self.wload(I64, field);
+        self.addr(base, index, size)
+    }
+
+    /// Whether the run mode is `Keeper` (an i8).
+    fn keeper(&mut self) -> Value {
+        let run = self.wload(I32, Off::RUN);
+        self.b
+            .ins()
+            .icmp_imm(IntCC::Equal, run, RunMode::Keeper as i64)
+    }
+
     fn new_var(&mut self, ty: cranelift_codegen::ir::Type) -> Variable {
         let v = Variable::from_u32(self.next_var);
         self.next_var += 1;
@@ -422,11 +476,31 @@ impl<'a, 'b> Walk<'a, 'b> {
         v
     }
 
-    /// A fresh visited set for this level: (stamps pointer, generation).
-    fn begin_level(&mut self) -> (Value, Value) {
+    /// The level number (i32).
+    fn level(&mut self) -> Value {
+        self.b.ins().stack_load(I32, self.fr.slot, FR_LEVEL)
+    }
+
+    /// The stack length when the level started (i64).
+    fn base(&mut self) -> Value {
+        self.b.ins().stack_load(I64, self.fr.slot, FR_BASE)
+    }
+
+    /// The level's visited set: (stamps pointer, generation).
+    fn stamps(&mut self) -> (Value, Value) {
+        assert!(self.fr.stamps, "slots imply a level");
+        let st = self.b.ins().stack_load(I64, self.fr.slot, FR_STAMPS);
+        let gen = self.b.ins().stack_load(I32, self.fr.slot, FR_GEN);
+        (st, gen)
+    }
+
+    /// Starts a fresh visited set for this level (see `stamps`).
+    fn begin_level(&mut self) {
+        let level = self.level();
         let b = &mut self.b;
-        let n = b.ins().load(I64, FLAGS, self.ws, Off::LEVELS_LEN);
-        let lvl = b.ins().uextend(I64, self.fr.level);
+        let ws = b.ins().get_pinned_reg(I64);
+        let n = b.ins().load(I64, FLAGS, ws, Off::LEVELS_LEN);
+        let lvl = b.ins().uextend(I64, level);
         let have = b.ins().icmp(IntCC::UnsignedLessThan, lvl, n);
         let (fast, fast2, slow, join) = (
             b.create_block(),
@@ -439,7 +513,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         b.set_cold_block(slow);
         b.ins().brif(have, fast, &[], slow, &[]);
         b.switch_to_block(fast);
-        let levels = b.ins().load(I64, FLAGS, self.ws, Off::LEVELS);
+        let ws = b.ins().get_pinned_reg(I64);
+        let levels = b.ins().load(I64, FLAGS, ws, Off::LEVELS);
         let off = b.ins().imul_imm(lvl, Off::LEVEL_SIZE);
         let rec = b.ins().iadd(levels, off);
         let gen = b.ins().load(I32, FLAGS, rec, Off::LEVEL_GEN);
@@ -453,17 +528,18 @@ impl<'a, 'b> Walk<'a, 'b> {
             .jump(join, &[BlockArg::Value(st), BlockArg::Value(gen1)]);
         b.switch_to_block(slow);
         let f = b.ins().iconst(I64, rt::level_slow as *const () as i64);
-        let call = b
-            .ins()
-            .call_indirect(self.f.sig_level, f, &[self.ws, self.fr.level]);
+        let ws = b.ins().get_pinned_reg(I64);
+        let call = b.ins().call_indirect(self.f.sig_level, f, &[ws, level]);
         let rec = b.inst_results(call)[0];
         let gen = b.ins().load(I32, FLAGS, rec, Off::LEVEL_GEN);
         let st = b.ins().load(I64, FLAGS, rec, Off::LEVEL_STAMPS);
         b.ins()
             .jump(join, &[BlockArg::Value(st), BlockArg::Value(gen)]);
         b.switch_to_block(join);
-        let p = b.block_params(join);
-        (p[0], p[1])
+        let (st, gen) = (b.block_params(join)[0], b.block_params(join)[1]);
+        b.ins().stack_store(st, self.fr.slot, FR_STAMPS);
+        b.ins().stack_store(gen, self.fr.slot, FR_GEN);
+        self.fr.stamps = true;
     }
 
     /// Continues in a new block when `cond` holds, else jumps to `skip`.
@@ -495,7 +571,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     }
 
     fn piece(&mut self, v: Value) -> Value {
-        let a = self.addr(self.board, v, 4);
+        let a = self.addr_in(Off::BOARD, v, 4);
         self.b.ins().load(I32, FLAGS, a, 0)
     }
 
@@ -548,7 +624,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         if slot == NONE {
             return;
         }
-        let (stamps, gen) = self.fr.stamps.expect("slots imply a level");
+        let (stamps, gen) = self.stamps();
         let i = self.b.ins().uextend(I64, t);
         let i = self
             .b
@@ -564,18 +640,19 @@ impl<'a, 'b> Walk<'a, 'b> {
 
     /// Pushes node (q, v) on the stack.
     fn push(&mut self, q: Value, v: Value) {
-        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_LEN);
-        let cap = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK_CAP);
+        let len = self.wload(I64, Off::STACK_LEN);
+        let cap = self.wload(I64, Off::STACK_CAP);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
         let (grow, cont) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(grow);
         self.b.ins().brif(full, grow, &[], cont, &[]);
         self.b.switch_to_block(grow);
+        let ws = self.ws();
         let f = self.b.ins().iconst(I64, rt::grow_stack as *const () as i64);
-        self.b.ins().call_indirect(self.f.sig_ws, f, &[self.ws]);
+        self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
-        let stack = self.b.ins().load(I64, FLAGS, self.ws, Off::STACK);
+        let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len, 3);
         let a = self.b.ins().iadd(stack, off);
         let q64 = self.b.ins().uextend(I64, q);
@@ -584,7 +661,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let e = self.b.ins().bor(q64, hi);
         self.b.ins().store(FLAGS, e, a, 0);
         let len1 = self.b.ins().iadd_imm(len, 1);
-        self.b.ins().store(FLAGS, len1, self.ws, Off::STACK_LEN);
+        self.wstore(len1, Off::STACK_LEN);
     }
 
     /// Records discovered node (to, t) as `next` (pushing the previous
@@ -643,23 +720,26 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.create_block(),
             self.b.create_block(),
         );
+        let run = self.wload(I32, Off::RUN);
         let is_collect = self
             .b
             .ins()
-            .icmp_imm(IntCC::Equal, self.run, RunMode::Collect as i64);
+            .icmp_imm(IntCC::Equal, run, RunMode::Collect as i64);
         self.b.ins().brif(is_collect, collect, &[], other, &[]);
         self.b.switch_to_block(collect);
         let a = self.b.ins().iconst(I32, sw.to as i64);
-        self.b.ins().call(self.f.record, &[self.ws, a, v]);
+        let ws = self.ws();
+        self.b.ins().call(self.f.record, &[ws, a, v]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
-        self.b.ins().brif(self.keeper, keep, &[], self.fr.stop, &[]);
+        let keeper = self.keeper();
+        self.b.ins().brif(keeper, keep, &[], self.fr.stop, &[]);
         self.b.switch_to_block(keep);
         let p = self.b.ins().iconst(I32, sw.arg as i64);
         let r = self.b.ins().iconst(I32, sw.to as i64);
-        self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
-        self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
-        self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
+        self.wstore(p, Off::SWITCHED);
+        self.wstore(r, Off::SWITCHED + 4);
+        self.wstore(v, Off::SWITCHED + 8);
         self.b.ins().jump(self.fr.stop, &[]);
         self.b.switch_to_block(cont);
         true
@@ -815,7 +895,8 @@ impl<'a, 'b> Walk<'a, 'b> {
                     let w64 = self.b.ins().uextend(I64, w);
                     let idx = self.b.ins().iadd_imm(w64, k * words);
                     let off = self.b.ins().ishl_imm(idx, 3);
-                    let a = self.b.ins().iadd(self.bits, off);
+                    let bits = self.wload(I64, Off::BITS);
+                    let a = self.b.ins().iadd(bits, off);
                     let x = self.b.ins().load(I64, FLAGS, a, 0);
                     self.b.def_var(word, x);
                     self.b.ins().jump(bhead, &[]);
@@ -883,8 +964,9 @@ impl<'a, 'b> Walk<'a, 'b> {
                 };
                 let val = self.assigned(*var, e, skip);
                 self.mark(tr.slot, v, skip);
-                let old = self.b.ins().load(I32, FLAGS, self.vars, *var as i32 * 4);
-                self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
+                let vars = self.wload(I64, Off::VARS);
+                let old = self.b.ins().load(I32, FLAGS, vars, *var as i32 * 4);
+                self.b.ins().store(FLAGS, val, vars, *var as i32 * 4);
                 let cell = self.b.ins().iconst(I32, (c.num_vertices + *var) as i64);
                 let var = *var as i32;
                 self.descend(
@@ -893,7 +975,8 @@ impl<'a, 'b> Walk<'a, 'b> {
                     skip,
                     (cell, old),
                     |w| {
-                        w.b.ins().store(FLAGS, old, w.vars, var * 4);
+                        let vars = w.wload(I64, Off::VARS);
+                        w.b.ins().store(FLAGS, old, vars, var * 4);
                     },
                     |_| {},
                 )
@@ -911,11 +994,13 @@ impl<'a, 'b> Walk<'a, 'b> {
         match e {
             Expr::Const(k) => self.b.ins().iconst(I64, *k),
             Expr::Var(x) => {
-                let val = self.b.ins().load(I32, FLAGS, self.vars, *x as i32 * 4);
+                let vars = self.wload(I64, Off::VARS);
+                let val = self.b.ins().load(I32, FLAGS, vars, *x as i32 * 4);
                 self.b.ins().sextend(I64, val)
             }
             Expr::Count(p) => {
-                let val = self.b.ins().load(I32, FLAGS, self.counts, *p as i32 * 4);
+                let counts = self.wload(I64, Off::COUNTS);
+                let val = self.b.ins().load(I32, FLAGS, counts, *p as i32 * 4);
                 self.b.ins().sextend(I64, val)
             }
             Expr::Bin(l, op, r) => {
@@ -963,13 +1048,13 @@ impl<'a, 'b> Walk<'a, 'b> {
         if m == NONE {
             return self.pattern_search(k, v);
         }
-        let memo = self.b.ins().load(I64, FLAGS, self.ws, Off::MEMO);
+        let memo = self.wload(I64, Off::MEMO);
         let i = self.b.ins().uextend(I64, v);
         let i = self.b.ins().iadd_imm(i, m as i64 * c.num_vertices as i64);
         let off = self.b.ins().ishl_imm(i, 3);
         let a = self.b.ins().iadd(memo, off);
         let e = self.b.ins().load(I64, FLAGS, a, 0);
-        let version = self.b.ins().load(I64, FLAGS, self.ws, Off::VERSION);
+        let version = self.wload(I64, Off::VERSION);
         let ev = self.b.ins().ushr_imm(e, 1);
         let hit = self.b.ins().icmp(IntCC::Equal, ev, version);
         let (hitb, miss, join) = (
@@ -985,7 +1070,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.ins().jump(join, &[BlockArg::Value(r)]);
         self.b.switch_to_block(miss);
         let r = self.pattern_search(k, v);
-        let memo = self.b.ins().load(I64, FLAGS, self.ws, Off::MEMO);
+        let memo = self.wload(I64, Off::MEMO);
         let a = self.b.ins().iadd(memo, off);
         let vs = self.b.ins().ishl_imm(version, 1);
         let r64 = self.b.ins().uextend(I64, r);
@@ -998,15 +1083,14 @@ impl<'a, 'b> Walk<'a, 'b> {
 
     fn pattern_search(&mut self, k: u32, v: Value) -> Value {
         if let Some(probe) = self.f.probes[k as usize] {
-            let call = self.b.ins().call(probe, &[self.board, v]);
+            let board = self.wload(I64, Off::BOARD);
+            let call = self.b.ins().call(probe, &[board, v]);
             return self.b.inst_results(call)[0];
         }
         let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
-        let lvl = self.b.ins().iadd_imm(self.fr.level, 1);
-        let call = self
-            .b
-            .ins()
-            .call(self.f.pattern, &[self.ws, start, v, lvl, self.run]);
+        let level = self.level();
+        let lvl = self.b.ins().iadd_imm(level, 1);
+        let call = self.b.ins().call(self.f.pattern, &[start, v, lvl]);
         self.b.inst_results(call)[0]
     }
 
@@ -1074,7 +1158,7 @@ impl<'a, 'b> Walk<'a, 'b> {
 
     /// Puts piece `p` (a value) on `v`.
     fn set_piece_dyn(&mut self, v: Value, p: Value) {
-        let a = self.addr(self.board, v, 4);
+        let a = self.addr_in(Off::BOARD, v, 4);
         let old = self.b.ins().load(I32, FLAGS, a, 0);
         self.b.ins().store(FLAGS, p, a, 0);
         self.count(old, -1);
@@ -1086,7 +1170,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// Puts constant piece `p` on `v`, keeping the counts and the lists
     /// in step as `keeps` says (`lazy.rs`); returns the old piece.
     fn set_piece_const(&mut self, v: Value, p: u32, (counts, lists): (bool, bool)) -> Value {
-        let a = self.addr(self.board, v, 4);
+        let a = self.addr_in(Off::BOARD, v, 4);
         let old = self.b.ins().load(I32, FLAGS, a, 0);
         let pv = self.b.ins().iconst(I32, p as i64);
         self.b.ins().store(FLAGS, pv, a, 0);
@@ -1104,7 +1188,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// Puts `old` back on `v`, where constant piece `p` is (the counts and
     /// lists as `set_piece_const` kept them).
     fn unset_piece(&mut self, v: Value, p: u32, old: Value, (counts, lists): (bool, bool)) {
-        let a = self.addr(self.board, v, 4);
+        let a = self.addr_in(Off::BOARD, v, 4);
         self.b.ins().store(FLAGS, old, a, 0);
         let pv = self.b.ins().iconst(I32, p as i64);
         if counts {
@@ -1118,7 +1202,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     }
 
     fn count(&mut self, p: Value, delta: i64) {
-        let a = self.addr(self.counts, p, 4);
+        let a = self.addr_in(Off::COUNTS, p, 4);
         let x = self.b.ins().load(I32, FLAGS, a, 0);
         let x = self.b.ins().iadd_imm(x, delta);
         self.b.ins().store(FLAGS, x, a, 0);
@@ -1151,7 +1235,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         let word = self.b.ins().ushr_imm(v64, 6);
         let idx = self.b.ins().iadd(kw, word);
         let off = self.b.ins().ishl_imm(idx, 3);
-        let a = self.b.ins().iadd(self.bits, off);
+        let bits = self.wload(I64, Off::BITS);
+        let a = self.b.ins().iadd(bits, off);
         let x = self.b.ins().load(I64, FLAGS, a, 0);
         let one = self.b.ins().iconst(I64, 1);
         let sh = self.b.ins().band_imm(v64, 63);
@@ -1187,25 +1272,26 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.switch_to_block(go);
         let mut cur_len = None;
         if self.mode == Mode::Rules {
-            let len = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_LEN);
-            let cap = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR_CAP);
+            let len = self.wload(I64, Off::CUR_LEN);
+            let cap = self.wload(I64, Off::CUR_CAP);
             let full = self.b.ins().icmp(IntCC::Equal, len, cap);
             let (grow, cont) = (self.b.create_block(), self.b.create_block());
             self.b.set_cold_block(grow);
             self.b.ins().brif(full, grow, &[], cont, &[]);
             self.b.switch_to_block(grow);
+            let ws = self.ws();
             let f = self.b.ins().iconst(I64, rt::grow_cur as *const () as i64);
-            self.b.ins().call_indirect(self.f.sig_ws, f, &[self.ws]);
+            self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
             self.b.ins().jump(cont, &[]);
             self.b.switch_to_block(cont);
-            let cur = self.b.ins().load(I64, FLAGS, self.ws, Off::CUR);
+            let cur = self.wload(I64, Off::CUR);
             let off = self.b.ins().ishl_imm(len, 3);
             let addr = self.b.ins().iadd(cur, off);
             let av = self.b.ins().iconst(I32, a as i64);
             self.b.ins().store(FLAGS, av, addr, 0);
             self.b.ins().store(FLAGS, v, addr, 4);
             let len1 = self.b.ins().iadd_imm(len, 1);
-            self.b.ins().store(FLAGS, len1, self.ws, Off::CUR_LEN);
+            self.wstore(len1, Off::CUR_LEN);
             cur_len = Some(len);
         }
         // A new version for the memo, where a pattern can be decided
@@ -1213,22 +1299,20 @@ impl<'a, 'b> Walk<'a, 'b> {
         let memo = self.c.num_memos > 0 && self.reads.patterns[a as usize];
         let mut saved = None;
         if memo {
-            let ver = self.b.ins().load(I64, FLAGS, self.ws, Off::VERSION);
-            let last = self.b.ins().load(I64, FLAGS, self.ws, Off::LAST_VERSION);
+            let ver = self.wload(I64, Off::VERSION);
+            let last = self.wload(I64, Off::LAST_VERSION);
             let last = self.b.ins().iadd_imm(last, 1);
-            self.b.ins().store(FLAGS, last, self.ws, Off::LAST_VERSION);
-            self.b.ins().store(FLAGS, last, self.ws, Off::VERSION);
+            self.wstore(last, Off::LAST_VERSION);
+            self.wstore(last, Off::VERSION);
             saved = Some(ver);
         }
         let stopped = match self.inline_level(a, v) {
             Some(stopped) => stopped,
             None => {
                 let av = self.b.ins().iconst(I32, a as i64);
-                let lvl = self.b.ins().iadd_imm(self.fr.level, 1);
-                let call = self
-                    .b
-                    .ins()
-                    .call(self.f.this, &[self.ws, av, v, lvl, self.run]);
+                let level = self.level();
+                let lvl = self.b.ins().iadd_imm(level, 1);
+                let call = self.b.ins().call(self.f.this, &[av, v, lvl]);
                 self.b.inst_results(call)[0]
             }
         };
@@ -1242,9 +1326,10 @@ impl<'a, 'b> Walk<'a, 'b> {
             );
             self.b.ins().brif(stopped, check, &[], cont, &[]);
             self.b.switch_to_block(check);
-            self.b.ins().brif(self.keeper, keep, &[], cont, &[]);
+            let keeper = self.keeper();
+            self.b.ins().brif(keeper, keep, &[], cont, &[]);
             self.b.switch_to_block(keep);
-            let faulted = self.b.ins().load(I32, FLAGS, self.ws, Off::FAULTED);
+            let faulted = self.wload(I32, Off::FAULTED);
             let settle = self.b.create_block();
             self.b.ins().brif(faulted, cont, &[], settle, &[]);
             self.b.switch_to_block(settle);
@@ -1253,10 +1338,10 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {
-            self.b.ins().store(FLAGS, ver, self.ws, Off::VERSION);
+            self.wstore(ver, Off::VERSION);
         }
         if let Some(len) = cur_len {
-            self.b.ins().store(FLAGS, len, self.ws, Off::CUR_LEN);
+            self.wstore(len, Off::CUR_LEN);
         }
         self.b.ins().jump(undone, &[BlockArg::Value(stopped)]);
         self.b.switch_to_block(undone);

@@ -171,6 +171,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     flags.set("enable_verifier", "false").map_err(err)?;
     flags.set("use_colocated_libcalls", "false").map_err(err)?;
     flags.set("is_pic", "false").map_err(err)?;
+    // The workspace lives in the pinned register while generated code runs
+    // (set by the entry functions), so no value spans a whole walk.
+    flags.set("enable_pinned_reg", "true").map_err(err)?;
     let isa = cranelift_native::builder()
         .map_err(err)?
         .finish(settings::Flags::new(flags))
@@ -187,7 +190,8 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         s.returns.extend(ret.map(AbiParam::new));
         s
     };
-    let walk_sig = sig(&[ptr, I32, I32, I32, I32], Some(I32));
+    let walk_sig = sig(&[I32, I32, I32], Some(I32));
+    let entry_sig = sig(&[ptr, I32, I32, I32, I32], Some(I32));
     let probe_sig = sig(&[ptr, I32], Some(I32));
     let modes = [Mode::Rules, Mode::Pattern];
     let ids: Vec<FuncId> = modes
@@ -211,7 +215,8 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
                 .map_err(err)
         })
         .collect::<Result<_, _>>()?;
-    let keeper_sig = sig(&[ptr, I32, I32], Some(I32));
+    let keeper_sig = sig(&[I32, I32], Some(I32));
+    let keeper_entry_sig = sig(&[ptr, I32, I32], Some(I32));
     let keeper_id = module
         .declare_function("keeper", Linkage::Local, &keeper_sig)
         .map_err(err)?;
@@ -305,17 +310,35 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         }
         module.clear_context(&mut ctx);
     }
+    // The functions Rust calls: they set the pinned register.
+    let mut entries = [
+        (ids[0], entry_sig, None),
+        (keeper_id, keeper_entry_sig, Some(gen::RunMode::Keeper)),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (target, entry_sig, run))| {
+        let id = module
+            .declare_function(&format!("entry_{i}"), Linkage::Local, &entry_sig)
+            .map_err(err)?;
+        ctx.func.signature = entry_sig;
+        let callee = module.declare_func_in_func(target, &mut ctx.func);
+        gen::emit_entry(FunctionBuilder::new(&mut ctx.func, &mut fctx), callee, run);
+        module.define_function(id, &mut ctx).map_err(err)?;
+        module.clear_context(&mut ctx);
+        Ok(id)
+    })
+    .collect::<Result<Vec<_>, Error>>()?
+    .into_iter();
+    let (rules_entry, keeper_entry) = (entries.next().unwrap(), entries.next().unwrap());
     module.finalize_definitions().map_err(err)?;
-    let f = |i: usize| {
-        let p = module.get_finalized_function(ids[i]);
-        // SAFETY: the function was defined with the signature of `WalkFn`
-        // in the host's default calling convention ("C").
-        unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
-    };
-    let k = module.get_finalized_function(keeper_id);
+    let p = module.get_finalized_function(rules_entry);
+    let k = module.get_finalized_function(keeper_entry);
     Ok(Code {
         c,
-        rules: f(0),
+        // SAFETY: the function was defined with the signature of `WalkFn`
+        // in the host's default calling convention ("C").
+        rules: unsafe { std::mem::transmute::<*const u8, WalkFn>(p) },
         // SAFETY: defined with the signature of `KeeperFn`.
         keeper: unsafe { std::mem::transmute::<*const u8, KeeperFn>(k) },
         time: cpu_time().saturating_sub(start),

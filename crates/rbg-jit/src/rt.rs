@@ -69,6 +69,8 @@ pub(crate) struct Ws {
     pub budget: u64,
     /// Nonzero after a fault: the keeper does not keep its move.
     pub faulted: u32,
+    /// The walk's run mode (`RunMode`), set on entry from Rust.
+    pub run: u32,
     // Owned by Rust only.
     /// The bounds of the search (see [`watch`]).
     bounds: Bounds,
@@ -113,6 +115,7 @@ impl Off {
     pub const OUT_ENDS_CAP: i32 = offset_of!(Ws, out_ends_cap) as i32;
     pub const BUDGET: i32 = offset_of!(Ws, budget) as i32;
     pub const FAULTED: i32 = offset_of!(Ws, faulted) as i32;
+    pub const RUN: i32 = offset_of!(Ws, run) as i32;
     pub const LEVEL_GEN: i32 = offset_of!(LevelRec, gen) as i32;
     pub const LEVEL_STAMPS: i32 = offset_of!(LevelRec, stamps) as i32;
     pub const LEVEL_SIZE: i64 = std::mem::size_of::<LevelRec>() as i64;
@@ -148,6 +151,7 @@ impl Ws {
             out_ends_cap: 0,
             budget: 0,
             faulted: 0,
+            run: 0,
             bounds: Bounds {
                 c: code.c.clone(),
                 state: std::ptr::null(),

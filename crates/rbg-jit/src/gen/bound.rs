@@ -26,8 +26,9 @@ impl Walk<'_, '_> {
         go: Block,
         stopped: Block,
     ) {
+        let level = self.level();
         let b = &mut self.b;
-        let lvl = b.ins().iadd_imm(self.fr.level, 1);
+        let lvl = b.ins().iadd_imm(level, 1);
         let deep = b.ins().icmp_imm(
             IntCC::UnsignedGreaterThanOrEqual,
             lvl,
@@ -39,18 +40,21 @@ impl Walk<'_, '_> {
         // test, jz, decrement, store.
         b.ins().brif(deep, slow, &[], shallow, &[]);
         b.switch_to_block(shallow);
-        let budget = b.ins().load(I64, FLAGS, self.ws, Off::BUDGET);
+        let ws = b.ins().get_pinned_reg(I64);
+        let budget = b.ins().load(I64, FLAGS, ws, Off::BUDGET);
         b.ins().brif(budget, fast, &[], slow, &[]);
         b.switch_to_block(fast);
         let left = b.ins().iadd_imm(budget, -1);
-        b.ins().store(FLAGS, left, self.ws, Off::BUDGET);
+        let ws = b.ins().get_pinned_reg(I64);
+        b.ins().store(FLAGS, left, ws, Off::BUDGET);
         b.ins().jump(go, &[]);
         b.switch_to_block(slow);
         let f = b.ins().iconst(I64, rt::watch as *const () as i64);
         let av = b.ins().iconst(I32, a as i64);
+        let ws = b.ins().get_pinned_reg(I64);
         let call = b
             .ins()
-            .call_indirect(self.f.sig_watch, f, &[self.ws, av, v, lvl, cell, old]);
+            .call_indirect(self.f.sig_watch, f, &[ws, av, v, lvl, cell, old]);
         // Nonzero (1) when it stops.
         let stop = b.inst_results(call)[0];
         b.ins()

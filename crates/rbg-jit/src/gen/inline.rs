@@ -10,7 +10,7 @@
 //! (code generation time grows with the code).
 
 use cranelift_codegen::ir::types::I32;
-use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, StackSlot, Value};
 use cranelift_codegen::packed_option::ReservedValue;
 use cranelift_frontend::Variable;
 use rbg_engine::raw::{Compiled, Op, NONE};
@@ -96,16 +96,11 @@ fn has_slots(c: &Compiled, members: &[bool]) -> bool {
 
 impl Frame {
     /// A frame that is replaced before use.
-    pub(super) fn placeholder(level: Value) -> Frame {
-        let (no_block, no_var, no_value) = (
-            Block::reserved_value(),
-            Variable::from_u32(u32::MAX - 1),
-            Value::reserved_value(),
-        );
+    pub(super) fn placeholder() -> Frame {
+        let (no_block, no_var) = (Block::reserved_value(), Variable::from_u32(u32::MAX - 1));
         Frame {
-            level,
-            base: no_value,
-            stamps: None,
+            slot: StackSlot::reserved_value(),
+            stamps: false,
             v: no_var,
             q: no_var,
             nq: no_var,
@@ -143,11 +138,12 @@ impl Walk<'_, '_> {
         let saved = [self.fr.nq, self.fr.nv].map(|x| (x, self.b.use_var(x)));
         let exit = self.b.create_block();
         self.b.append_block_param(exit, I32);
-        let level = self.b.ins().iadd_imm(self.fr.level, 1);
+        let level = self.level();
+        let level = self.b.ins().iadd_imm(level, 1);
         let fr = self.frame(level, &members, Some(exit), self.fr.depth + 1);
         let parent = std::mem::replace(&mut self.fr, fr);
         if has_slots(self.c, &members) {
-            self.fr.stamps = Some(self.begin_level());
+            self.begin_level();
         }
         self.b.def_var(self.fr.v, v);
         if self.mode == Mode::Pattern && self.c.accepting[a as usize] {

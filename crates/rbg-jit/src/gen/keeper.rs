@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use rbg_engine::raw::{is_step, Act, Compiled, Op, Tr, NONE};
 
-use super::{Callees, Mode, RunMode, Walk, FLAGS};
+use super::{Callees, Mode, Walk, FLAGS};
 use crate::rt::{Off, LOG_VAR};
 
 /// States the prefix passes through before stopping (the interpreter's
@@ -94,16 +94,15 @@ pub(crate) fn prefix_states(c: &Compiled, members: &[bool]) -> Vec<bool> {
 }
 
 impl Walk<'_, '_> {
-    /// Emits the keeper function into `b` (signature `(ws, q, v) -> i32`);
-    /// `f.this` is the rules walk.
+    /// Emits the keeper function into `b` (signature `(q, v) -> i32`, the
+    /// workspace in the pinned register); `f.this` is the rules walk.
     pub(crate) fn emit_keeper(c: &Compiled, mut b: FunctionBuilder, f: &Callees) {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let p = b.block_params(entry).to_vec();
-        let (ws, q0, v0) = (p[0], p[1], p[2]);
+        let (q0, v0) = (p[0], p[1]);
         let level = b.ins().iconst(I32, 0);
-        let run = b.ins().iconst(I32, RunMode::Keeper as i64);
         let members = super::states_of(c, Mode::Rules);
         let prefix = prefix_states(c, &members);
         if std::env::var_os("RBG_JIT_TRACE").is_some() {
@@ -119,7 +118,7 @@ impl Walk<'_, '_> {
                 n(&|k| matches!(k, Kind::Branch))
             );
         }
-        let mut w = Walk::new(c, Mode::Rules, b, f, [ws, level, run], &[]);
+        let mut w = Walk::new(c, Mode::Rules, b, f, level, &[]);
         // The walk's own blocks are not used here; `dispatch` hands node
         // (q, v) over to the rules walk.
         let body = w.b.create_block();
@@ -134,7 +133,7 @@ impl Walk<'_, '_> {
         let left = w.b.ins().iconst(I64, MAX_STEPS as i64);
         w.b.def_var(steps, left);
         let zero = w.b.ins().iconst(I64, 0);
-        w.b.ins().store(FLAGS, zero, ws, Off::LOG_LEN);
+        w.wstore(zero, Off::LOG_LEN);
         w.b.def_var(w.fr.v, v0);
         let blocks: Vec<Option<Block>> = prefix
             .iter()
@@ -167,7 +166,7 @@ impl Walk<'_, '_> {
         }
         w.b.switch_to_block(w.fr.dispatch);
         let (q, v) = (w.b.use_var(w.fr.q), w.b.use_var(w.fr.v));
-        let call = w.b.ins().call(f.this, &[ws, q, v, level, run]);
+        let call = w.b.ins().call(f.this, &[q, v, level]);
         let moved = w.b.inst_results(call)[0];
         let done = w.b.create_block();
         w.b.ins().brif(moved, done, &[], stuck, &[]);
@@ -273,8 +272,9 @@ impl Walk<'_, '_> {
                     unreachable!("decoded from an assignment")
                 };
                 let val = self.assigned(*var, e, stuck);
-                let old = self.b.ins().load(I32, FLAGS, self.vars, *var as i32 * 4);
-                self.b.ins().store(FLAGS, val, self.vars, *var as i32 * 4);
+                let vars = self.wload(I64, Off::VARS);
+                let old = self.b.ins().load(I32, FLAGS, vars, *var as i32 * 4);
+                self.b.ins().store(FLAGS, val, vars, *var as i32 * 4);
                 let tag = self.b.ins().iconst(I32, (*var | LOG_VAR) as i64);
                 self.log(tag, old);
                 self.bump_version();
@@ -282,9 +282,9 @@ impl Walk<'_, '_> {
             Op::Switch => {
                 let p = self.b.ins().iconst(I32, tr.arg as i64);
                 let r = self.b.ins().iconst(I32, tr.to as i64);
-                self.b.ins().store(FLAGS, p, self.ws, Off::SWITCHED);
-                self.b.ins().store(FLAGS, r, self.ws, Off::SWITCHED + 4);
-                self.b.ins().store(FLAGS, v, self.ws, Off::SWITCHED + 8);
+                self.wstore(p, Off::SWITCHED);
+                self.wstore(r, Off::SWITCHED + 4);
+                self.wstore(v, Off::SWITCHED + 8);
                 let one = self.b.ins().iconst(I32, 1);
                 self.b.ins().return_(&[one]);
                 return;
@@ -336,14 +336,14 @@ impl Walk<'_, '_> {
     /// Appends (tag, old) to the undo log (at most `MAX_STEPS` entries:
     /// one per state of the prefix).
     fn log(&mut self, tag: Value, old: Value) {
-        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::LOG_LEN);
-        let log = self.b.ins().load(I64, FLAGS, self.ws, Off::LOG);
+        let len = self.wload(I64, Off::LOG_LEN);
+        let log = self.wload(I64, Off::LOG);
         let off = self.b.ins().ishl_imm(len, 3);
         let a = self.b.ins().iadd(log, off);
         self.b.ins().store(FLAGS, tag, a, 0);
         self.b.ins().store(FLAGS, old, a, 4);
         let len1 = self.b.ins().iadd_imm(len, 1);
-        self.b.ins().store(FLAGS, len1, self.ws, Off::LOG_LEN);
+        self.wstore(len1, Off::LOG_LEN);
     }
 
     /// A fresh version of the walked state (it changed).
@@ -351,10 +351,10 @@ impl Walk<'_, '_> {
         if self.c.num_memos == 0 {
             return;
         }
-        let last = self.b.ins().load(I64, FLAGS, self.ws, Off::LAST_VERSION);
+        let last = self.wload(I64, Off::LAST_VERSION);
         let last = self.b.ins().iadd_imm(last, 1);
-        self.b.ins().store(FLAGS, last, self.ws, Off::LAST_VERSION);
-        self.b.ins().store(FLAGS, last, self.ws, Off::VERSION);
+        self.wstore(last, Off::LAST_VERSION);
+        self.wstore(last, Off::VERSION);
     }
 
     /// Undoes the log, last entry first.
@@ -366,13 +366,13 @@ impl Walk<'_, '_> {
         );
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
-        let len = self.b.ins().load(I64, FLAGS, self.ws, Off::LOG_LEN);
+        let len = self.wload(I64, Off::LOG_LEN);
         let any = self.b.ins().icmp_imm(IntCC::NotEqual, len, 0);
         self.b.ins().brif(any, body, &[], done, &[]);
         self.b.switch_to_block(body);
         let len1 = self.b.ins().iadd_imm(len, -1);
-        self.b.ins().store(FLAGS, len1, self.ws, Off::LOG_LEN);
-        let log = self.b.ins().load(I64, FLAGS, self.ws, Off::LOG);
+        self.wstore(len1, Off::LOG_LEN);
+        let log = self.wload(I64, Off::LOG);
         let off = self.b.ins().ishl_imm(len1, 3);
         let a = self.b.ins().iadd(log, off);
         let tag = self.b.ins().load(I32, FLAGS, a, 0);
@@ -382,7 +382,7 @@ impl Walk<'_, '_> {
         self.b.ins().brif(is_var, var, &[], piece, &[]);
         self.b.switch_to_block(var);
         let x = self.b.ins().band_imm(tag, !LOG_VAR as i64);
-        let vaddr = self.addr(self.vars, x, 4);
+        let vaddr = self.addr_in(Off::VARS, x, 4);
         self.b.ins().store(FLAGS, old, vaddr, 0);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(piece);
