@@ -26,15 +26,15 @@ pub trait Sink {
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32;
 
     /// Records a walk that ends by assigning `player` in `player_slot`: its
-    /// tags (and who sees each), the undo log of its assignments (their
-    /// slots hold the new values in `st`), the `player` value, the node it
+    /// tags (and who sees each), the slots of its undo log (they hold the
+    /// new values in `st`), the `player` value, the node it
     /// ends at and its tags' hash.
     #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         tags: &[u16],
         vis: &[u64],
-        log: &[(u32, u16)],
+        log: impl ExactSizeIterator<Item = u32>,
         st: &[u16],
         player_slot: u32,
         player: u16,
@@ -154,7 +154,7 @@ impl Sink for MoveList {
         &mut self,
         tags: &[u16],
         vis: &[u64],
-        log: &[(u32, u16)],
+        log: impl ExactSizeIterator<Item = u32>,
         st: &[u16],
         player_slot: u32,
         player: u16,
@@ -169,7 +169,7 @@ impl Sink for MoveList {
         for &v in vis {
             self.vis.push(v);
         }
-        let changes = log.iter().map(|&(slot, _)| (slot, st[slot as usize]));
+        let changes = log.map(|slot| (slot, st[slot as usize]));
         self.changes.extend(changes.chain([(player_slot, player)]));
         self.recs.push(Rec {
             tags_end: self.tags.len() as u32,
@@ -243,14 +243,14 @@ impl Sink for Effects {
         &mut self,
         _tags: &[u16],
         _vis: &[u64],
-        log: &[(u32, u16)],
+        log: impl ExactSizeIterator<Item = u32>,
         st: &[u16],
         player_slot: u32,
         player: u16,
         node: u32,
         _tag_hash: u64,
     ) {
-        let changes = log.iter().map(|&(slot, _)| (slot, st[slot as usize]));
+        let changes = log.map(|slot| (slot, st[slot as usize]));
         self.changes.extend(changes.chain([(player_slot, player)]));
         self.ends.push((self.changes.len() as u32, node));
     }

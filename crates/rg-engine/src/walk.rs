@@ -737,7 +737,7 @@ impl Walker {
                                 out.push(
                                     &self.tags,
                                     &self.vis,
-                                    &self.log,
+                                    self.log.iter().map(|&(slot, _)| slot),
                                     st,
                                     t.player_slot,
                                     v,

@@ -14,13 +14,19 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, MemFlags, SigRef, Value};
+use cranelift_codegen::ir::{
+    Block, BlockArg, FuncRef, InstBuilder, JumpTableData, MemFlags, SigRef, Value,
+};
 use cranelift_frontend::FunctionBuilder;
 use rg_engine::raw::{
-    Fast, Next, Op, Operand, Place, Tables, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT,
+    Fast, Next, Op, Operand, Place, Tables, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_EDGE, NO_SLOT,
 };
 
 use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
+
+mod check;
+
+pub(crate) use check::{emit_pure, leaf_pure};
 
 const FLAGS: MemFlags = MemFlags::trusted();
 
@@ -41,11 +47,13 @@ struct Gen<'a, 'b> {
     push: Block,
     /// Return 1 (error).
     fail: Block,
+    /// Per check, its generated function (leaf pure checks).
+    pures: &'a [Option<FuncRef>],
 }
 
 /// Emits the walk into `b` (signature [`rt::WalkFn`]); `sig` is the
 /// helpers' signature ([`Helper`]).
-pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef) {
+pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef, pures: &[Option<FuncRef>]) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -65,6 +73,7 @@ pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef) {
         back,
         push,
         fail,
+        pures,
     };
     let root = g.b.ins().iconst(I32, 0);
     g.b.ins().jump(
@@ -513,12 +522,47 @@ impl Gen<'_, '_> {
         self.b.ins().jump(self.back, &[]);
     }
 
+    /// A filtered any-assignment (`shortcut.rs` of rg-engine): a symbol its
+    /// target's comparison rejects resumes the frame at once (no write).
+    fn filter(&mut self, i: usize, sym: Value) {
+        let e = self.t.edges[i];
+        if e.filter == NO_EDGE {
+            return;
+        }
+        let (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) =
+            (e.op, self.t.edges[e.filter as usize].op)
+        else {
+            return;
+        };
+        let old = self.slot(slot);
+        let sym16 = self.b.ins().ireduce(I16, sym);
+        self.b.ins().store(FLAGS, sym16, self.st, 2 * slot as i32);
+        let a = self.operand(a);
+        let b = self.operand(b);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, self.st, 2 * slot as i32);
+        let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
+        let fails = self.b.ins().icmp(cc, a, b);
+        let (skip, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(fails, skip, &[], cont, &[]);
+        self.b.switch_to_block(skip);
+        // The frame is the top one: this edge is only entered from `R`.
+        let frames = self.ws_load(Off::FRAMES);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let top = self.b.ins().iadd_imm(len, -1);
+        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
+        let f = self.b.ins().iadd(frames, off);
+        self.b.ins().jump(self.resume[i], &[BlockArg::Value(f)]);
+        self.b.switch_to_block(cont);
+    }
+
     /// `E[i](sym)`: edge `i`'s action, then its successor.
     fn emit_edge(&mut self, i: usize) {
         let blk = self.edges[i];
         let sym = self.b.append_block_param(blk, I32);
         self.b.switch_to_block(blk);
         let e = self.t.edges[i];
+        self.filter(i, sym);
         match e.op {
             Op::Skip => {}
             Op::Tag(s) => {
@@ -559,8 +603,7 @@ impl Gen<'_, '_> {
                 let res = self.load(I32, m, 8);
                 self.b.ins().jump(join, &[BlockArg::Value(res)]);
                 self.b.switch_to_block(miss);
-                let res = self.call_imm(rt::check, c, 0);
-                self.check_failed(res);
+                let res = self.decide(c);
                 self.b.ins().jump(join, &[BlockArg::Value(res)]);
                 self.b.switch_to_block(join);
                 let cc = if positive {

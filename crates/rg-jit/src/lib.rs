@@ -166,12 +166,35 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         .map_err(err)?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
+    let t = game.tables();
+    // Leaf pure checks: functions of their own.
+    let mut pure_ids = Vec::new();
+    for c in 0..t.checks.len() {
+        if !gen::leaf_pure(t, c) {
+            pure_ids.push(None);
+            continue;
+        }
+        let pid = module
+            .declare_function(&format!("pure_{c}"), Linkage::Local, &sig)
+            .map_err(err)?;
+        ctx.func.signature = sig.clone();
+        let helper = ctx.func.import_signature(sig.clone());
+        gen::emit_pure(t, c, FunctionBuilder::new(&mut ctx.func, &mut fctx), helper);
+        module.define_function(pid, &mut ctx).map_err(err)?;
+        module.clear_context(&mut ctx);
+        pure_ids.push(Some(pid));
+    }
     ctx.func.signature = sig.clone();
     let helper = ctx.func.import_signature(sig);
+    let pures: Vec<_> = pure_ids
+        .iter()
+        .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
+        .collect();
     gen::emit(
-        game.tables(),
+        t,
         FunctionBuilder::new(&mut ctx.func, &mut fctx),
         helper,
+        &pures,
     );
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(

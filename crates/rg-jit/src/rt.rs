@@ -79,20 +79,25 @@ pub(crate) struct Ws {
     pub next_version: u64,
     /// Inline edges followed (bounded only in games with `@unique`).
     pub steps: u64,
+    /// Generated pure checks' node stamps (one per node) and stamp.
+    pub marks: *mut u32,
+    pub mark_gen: u64,
+    /// Their pending nodes (one per node).
+    pub pending: *mut u32,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
     frames_buf: Vec<Frame>,
     tags_buf: Vec<u16>,
     memo_buf: Vec<[u64; 2]>,
+    marks_buf: Vec<u32>,
+    pending_buf: Vec<u32>,
     tag_ids: Vec<u32>,
     vis: Vec<u64>,
     prefixes: Prefixes,
     seen: Seen,
     /// The interpreter, for reachability checks.
     interp: raw::Walker,
-    /// The walk's log in the form sinks take.
-    changes: Vec<(u32, u16)>,
     map_writes: Vec<(u32, u16)>,
     st_len: usize,
     sink: Option<SinkPtr>,
@@ -125,6 +130,9 @@ impl Off {
     pub const VERSION: i32 = offset_of!(Ws, version) as i32;
     pub const NEXT_VERSION: i32 = offset_of!(Ws, next_version) as i32;
     pub const STEPS: i32 = offset_of!(Ws, steps) as i32;
+    pub const MARKS: i32 = offset_of!(Ws, marks) as i32;
+    pub const MARK_GEN: i32 = offset_of!(Ws, mark_gen) as i32;
+    pub const PENDING: i32 = offset_of!(Ws, pending) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -155,6 +163,11 @@ impl Ws {
             version: 0,
             next_version: 1,
             steps: 0,
+            marks: std::ptr::null_mut(),
+            mark_gen: 0,
+            pending: std::ptr::null_mut(),
+            marks_buf: vec![0; t.nodes.len()],
+            pending_buf: vec![0; t.nodes.len() + 1],
             log_buf: vec![LogEntry::default(); 256],
             frames_buf: vec![Frame::default(); 64],
             tags_buf: vec![0; MAX_TAGS],
@@ -164,7 +177,6 @@ impl Ws {
             prefixes: Prefixes::default(),
             seen: Seen::default(),
             interp: raw::Walker::new(t),
-            changes: Vec::new(),
             map_writes: Vec::new(),
             st_len: t.initial.len(),
             sink: None,
@@ -178,6 +190,8 @@ impl Ws {
         ws.frames_cap = ws.frames_buf.len() as u64;
         ws.tags = ws.tags_buf.as_mut_ptr();
         ws.memo = ws.memo_buf.as_mut_ptr();
+        ws.marks = ws.marks_buf.as_mut_ptr();
+        ws.pending = ws.pending_buf.as_mut_ptr();
         ws
     }
 
@@ -334,10 +348,7 @@ impl Ws {
     /// Records the walk ending with `player = value` at `node`.
     fn record(&mut self, st: &[u16], player: u16, node: u32) -> Result<(), RunError> {
         let player_slot = self.tables().player_slot;
-        self.changes.clear();
-        for e in &self.log_buf[..self.log_len as usize] {
-            self.changes.push((e.slot, e.old as u16));
-        }
+        let log = &self.log_buf[..self.log_len as usize];
         let tags = &self.tags_buf[..self.tags_len as usize];
         let vis: &[u64] = match self.want_vis && self.tables().visible_slots.is_some() {
             true => &self.vis[..self.tags_len as usize],
@@ -350,7 +361,7 @@ impl Ws {
                 (*p).push(
                     tags,
                     vis,
-                    &self.changes,
+                    log.iter().map(|e| e.slot),
                     st,
                     player_slot,
                     player,
@@ -363,7 +374,7 @@ impl Ws {
                 (*p).push(
                     tags,
                     vis,
-                    &self.changes,
+                    log.iter().map(|e| e.slot),
                     st,
                     player_slot,
                     player,
@@ -441,6 +452,14 @@ pub(crate) unsafe extern "C" fn grow_frames(ws: *mut Ws, _: *mut u16, node: u32,
         .resize((n * 2).min(MAX_FRAMES), Frame::default());
     ws.frames = ws.frames_buf.as_mut_ptr();
     ws.frames_cap = ws.frames_buf.len() as u64;
+    0
+}
+
+/// Clears the pure checks' node stamps (their stamp wrapped around).
+pub(crate) unsafe extern "C" fn clear_marks(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    ws.marks_buf.fill(0);
+    ws.mark_gen = 0;
     0
 }
 
@@ -571,9 +590,10 @@ impl Walker {
 impl NativeWalker for Walker {
     fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
         let t = self.ws.code.game.tables();
+        // (A maximum, not `all`: it vectorises.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
-            && st.iter().all(|&v| (v as usize) < self.ws.code.symbols);
+            && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < self.ws.code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
             // answers it.

@@ -11,7 +11,7 @@
 //! a place tests for it); edges, nodes, checks and any-assignment ranges
 //! are in range.
 
-use rg_engine::raw::{Fast, Next, Op, Operand, Place, Tables, NO_SLOT};
+use rg_engine::raw::{Fast, Next, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT};
 
 struct Facts<'a> {
     t: &'a Tables,
@@ -150,6 +150,10 @@ pub(crate) fn verify(t: &Tables, symbols: usize) -> Check {
     }
     for e in &t.edges {
         need((e.to as usize) < t.nodes.len(), "an edge's target")?;
+        need(
+            e.filter == NO_EDGE || (e.filter as usize) < ne,
+            "an edge's filter",
+        )?;
         if let Next::Inline(j) = e.next {
             need((j as usize) < ne, "an inline successor")?;
             let single = matches!(t.edges[j as usize].op, Op::AssignAny(..));
@@ -175,6 +179,26 @@ pub(crate) fn verify(t: &Tables, symbols: usize) -> Check {
                 f.any(syms)?;
             }
             Op::SetPlayer(v) => f.operand(v)?,
+        }
+    }
+    for (c, check) in t.checks.iter().enumerate() {
+        need(
+            (check.start as usize) < t.nodes.len() && (check.target as usize) < t.nodes.len(),
+            "a check's nodes",
+        )?;
+        if let Some(p) = t.probes[c] {
+            let conds = t
+                .probe_conds
+                .get(p.conds.0 as usize..(p.conds.0 + p.conds.1) as usize)
+                .ok_or_else(|| "table fact fails: a probe's comparisons".to_string())?;
+            for &(a, b, _) in conds {
+                f.operand(a)?;
+                f.operand(b)?;
+            }
+            if let Some((slot, syms)) = p.any {
+                f.slot(slot)?;
+                f.any(syms)?;
+            }
         }
     }
     Ok(())

@@ -1,0 +1,301 @@
+//! Reachability checks in generated code: probes inline (a loop over the
+//! any-assignment's symbols around straight-line comparisons) and *leaf
+//! pure* checks as functions of their own (a search over the nodes, each
+//! expanded once, edges last to first, as the interpreter's `pure_reach`);
+//! other checks call the interpreter. Results are memoised inline by the
+//! caller (`gen.rs`, `Op::Reach`).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, JumpTableData, SigRef, Value};
+use cranelift_frontend::FunctionBuilder;
+use rg_engine::raw::{Op, Operand, Tables};
+
+use super::{Gen, FLAGS};
+use crate::rt::{self, Off, FAILED};
+
+/// Whether check `c` is *leaf pure*: pure (no reachable edge assigns), and
+/// every edge reachable from its start (not expanding its target) is a
+/// no-op, a tag or a comparison of symbols or maps, at nodes without
+/// `@disjoint`: a plain search needing no nested check.
+pub(crate) fn leaf_pure(t: &Tables, c: usize) -> bool {
+    let check = t.checks[c];
+    if !t.pure[c] || t.probes[c].is_some() || check.start == check.target {
+        return false;
+    }
+    let mut seen = vec![false; t.nodes.len()];
+    let mut stack = vec![check.start];
+    seen[check.start as usize] = true;
+    while let Some(n) = stack.pop() {
+        let info = t.nodes[n as usize];
+        if info.disjoint {
+            return false;
+        }
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            let simple = matches!(
+                e.op,
+                Op::Skip | Op::Tag(_) | Op::TagVar(_) | Op::Cmp(..) | Op::CmpMap(..)
+            );
+            if !simple {
+                return false;
+            }
+            if e.to != check.target && !seen[e.to as usize] {
+                seen[e.to as usize] = true;
+                stack.push(e.to);
+            }
+        }
+    }
+    true
+}
+
+/// Emits leaf pure check `c` as a function with the helpers' signature
+/// (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`).
+pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: SigRef) {
+    let check = t.checks[c];
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let fail = b.create_block();
+    let mut g = Gen {
+        t,
+        b,
+        sig,
+        ws: params[0],
+        st: params[1],
+        edges: Vec::new(),
+        resume: Vec::new(),
+        back: fail,
+        push: fail,
+        fail,
+        pures: &[],
+    };
+    // A fresh stamp (stamps wrap: the helper clears the marks).
+    let gen = g.ws_load(Off::MARK_GEN);
+    let gen = g.b.ins().iadd_imm(gen, 1);
+    let wrap =
+        g.b.ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, gen, u32::MAX as i64);
+    let (clear, stamped) = (g.b.create_block(), g.b.create_block());
+    let gen_p = g.b.append_block_param(stamped, I64);
+    g.b.set_cold_block(clear);
+    g.b.ins()
+        .brif(wrap, clear, &[], stamped, &[BlockArg::Value(gen)]);
+    g.b.switch_to_block(clear);
+    g.call_imm(rt::clear_marks, 0, 0);
+    let one = g.b.ins().iconst(I64, 1);
+    g.b.ins().jump(stamped, &[BlockArg::Value(one)]);
+    g.b.switch_to_block(stamped);
+    g.ws_store(gen_p, Off::MARK_GEN);
+    let gen = g.b.ins().ireduce(I32, gen_p);
+    let marks = g.ws_load(Off::MARKS);
+    let pending = g.ws_load(Off::PENDING);
+    g.b.ins().store(FLAGS, gen, marks, 4 * check.start as i32);
+    let start = g.b.ins().iconst(I32, check.start as i64);
+    g.b.ins().store(FLAGS, start, pending, 0);
+    // The search: pop a node, expand it.
+    let (lp, found, missed) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let len = g.b.append_block_param(lp, I64);
+    let one = g.b.ins().iconst(I64, 1);
+    g.b.ins().jump(lp, &[BlockArg::Value(one)]);
+    // Nodes of the search.
+    let mut nodes = vec![false; t.nodes.len()];
+    let mut stack = vec![check.start];
+    nodes[check.start as usize] = true;
+    while let Some(n) = stack.pop() {
+        let info = t.nodes[n as usize];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            if e.to != check.target && !nodes[e.to as usize] {
+                nodes[e.to as usize] = true;
+                stack.push(e.to);
+            }
+        }
+    }
+    let top = nodes.iter().rposition(|&x| x).unwrap_or(0);
+    let blocks: Vec<_> = (0..=top)
+        .map(|n| nodes[n].then(|| g.b.create_block()))
+        .collect();
+    g.b.switch_to_block(lp);
+    let (pop, none) = (g.b.create_block(), g.b.create_block());
+    g.b.ins().brif(len, pop, &[], none, &[]);
+    g.b.switch_to_block(none);
+    g.b.ins().jump(missed, &[]);
+    g.b.switch_to_block(pop);
+    let len1 = g.b.ins().iadd_imm(len, -1);
+    let off = g.b.ins().ishl_imm(len1, 2);
+    let a = g.b.ins().iadd(pending, off);
+    let node = g.b.ins().load(I32, FLAGS, a, 0);
+    let arg = [BlockArg::Value(len1)];
+    // Nodes outside the search are never pending.
+    let dead = g.b.create_block();
+    g.b.append_block_param(dead, I64);
+    let calls: Vec<_> = blocks
+        .iter()
+        .map(|blk| g.b.func.dfg.block_call(blk.unwrap_or(dead), &arg))
+        .collect();
+    let def = g.b.func.dfg.block_call(dead, &arg);
+    let jt = g.b.create_jump_table(JumpTableData::new(def, &calls));
+    g.b.ins().br_table(node, jt);
+    g.b.switch_to_block(dead);
+    g.b.ins().jump(missed, &[]);
+    for (n, blk) in blocks.iter().enumerate() {
+        let Some(blk) = *blk else { continue };
+        let mut len = g.b.append_block_param(blk, I64);
+        g.b.switch_to_block(blk);
+        let info = t.nodes[n];
+        for i in (info.first..info.end).rev() {
+            let e = t.edges[i as usize];
+            let skip = g.b.create_block();
+            let after = g.b.append_block_param(skip, I64);
+            match e.op {
+                Op::Cmp(a, b, eq) => {
+                    let fails = g.compare(a, b, eq);
+                    let cont = g.b.create_block();
+                    g.b.ins()
+                        .brif(fails, skip, &[BlockArg::Value(len)], cont, &[]);
+                    g.b.switch_to_block(cont);
+                }
+                Op::CmpMap(..) => {
+                    let r = g.call_imm(rt::edge, i, 0);
+                    g.check_failed(r);
+                    let cont = g.b.create_block();
+                    g.b.ins().brif(r, cont, &[], skip, &[BlockArg::Value(len)]);
+                    g.b.switch_to_block(cont);
+                }
+                _ => {}
+            }
+            if e.to == check.target {
+                g.b.ins().jump(found, &[]);
+            } else {
+                let m = g.b.ins().load(I32, FLAGS, marks, 4 * e.to as i32);
+                let new = g.b.ins().icmp(IntCC::NotEqual, m, gen);
+                let mark = g.b.create_block();
+                g.b.ins()
+                    .brif(new, mark, &[], skip, &[BlockArg::Value(len)]);
+                g.b.switch_to_block(mark);
+                g.b.ins().store(FLAGS, gen, marks, 4 * e.to as i32);
+                let off = g.b.ins().ishl_imm(len, 2);
+                let a = g.b.ins().iadd(pending, off);
+                let to = g.b.ins().iconst(I32, e.to as i64);
+                g.b.ins().store(FLAGS, to, a, 0);
+                let len1 = g.b.ins().iadd_imm(len, 1);
+                g.b.ins().jump(skip, &[BlockArg::Value(len1)]);
+            }
+            g.b.switch_to_block(skip);
+            len = after;
+        }
+        g.b.ins().jump(lp, &[BlockArg::Value(len)]);
+    }
+    g.b.switch_to_block(found);
+    let one = g.b.ins().iconst(I32, 1);
+    g.b.ins().return_(&[one]);
+    g.b.switch_to_block(missed);
+    let zero = g.b.ins().iconst(I32, 0);
+    g.b.ins().return_(&[zero]);
+    g.b.switch_to_block(fail);
+    let f = g.b.ins().iconst(I32, FAILED as i64);
+    g.b.ins().return_(&[f]);
+    g.b.seal_all_blocks();
+    g.b.finalize();
+}
+
+impl Gen<'_, '_> {
+    /// Whether `a == b` (`eq`) or `a != b` fails (I8).
+    pub(super) fn compare(&mut self, a: Operand, b: Operand, eq: bool) -> Value {
+        let a = self.operand(a);
+        let b = self.operand(b);
+        let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
+        self.b.ins().icmp(cc, a, b)
+    }
+
+    /// Decides check `c` (memo missed) and memoises it: 1 or 0 (I32).
+    pub(super) fn decide(&mut self, c: u32) -> Value {
+        let (probe, pure) = (self.t.probes[c as usize], self.pures[c as usize]);
+        let r = match (probe, pure) {
+            (Some(p), _) => self.probe(&p),
+            (None, Some(f)) => {
+                let z = self.b.ins().iconst(I32, 0);
+                let call = self.b.ins().call(f, &[self.ws, self.st, z, z]);
+                let r = self.b.inst_results(call)[0];
+                self.check_failed(r);
+                r
+            }
+            // The interpreter (which memoises).
+            (None, None) => {
+                let r = self.call_imm(rt::check, c, 0);
+                self.check_failed(r);
+                return r;
+            }
+        };
+        let memo = self.ws_load(Off::MEMO);
+        let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
+        let ver = self.ws_load(Off::VERSION);
+        self.b.ins().store(FLAGS, ver, m, 0);
+        let r64 = self.b.ins().uextend(I64, r);
+        self.b.ins().store(FLAGS, r64, m, 8);
+        r
+    }
+
+    /// A probe: some symbol of its any-assignment (written in place, then
+    /// restored) makes every comparison hold.
+    fn probe(&mut self, p: &rg_engine::raw::Probe) -> Value {
+        let conds = &self.t.probe_conds[p.conds.0 as usize..(p.conds.0 + p.conds.1) as usize];
+        let join = self.b.create_block();
+        let r = self.b.append_block_param(join, I32);
+        let Some((slot, (start, len))) = p.any else {
+            let no = self.b.create_block();
+            for &(a, b, eq) in conds {
+                let fails = self.compare(a, b, eq);
+                self.exit_if(fails, no);
+            }
+            let one = self.b.ins().iconst(I32, 1);
+            self.b.ins().jump(join, &[BlockArg::Value(one)]);
+            self.b.switch_to_block(no);
+            let zero = self.b.ins().iconst(I32, 0);
+            self.b.ins().jump(join, &[BlockArg::Value(zero)]);
+            self.b.switch_to_block(join);
+            return r;
+        };
+        let old = self.slot(slot);
+        let (lp, body, next, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let i = self.b.append_block_param(lp, I64);
+        let res = self.b.append_block_param(done, I32);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(lp, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(lp);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, i, len as i64);
+        let no = self.b.ins().iconst(I32, 0);
+        self.b
+            .ins()
+            .brif(more, body, &[], done, &[BlockArg::Value(no)]);
+        self.b.switch_to_block(body);
+        let off = self.b.ins().ishl_imm(i, 1);
+        let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
+        let a = self.b.ins().iadd_imm(off, base);
+        let sym = self.b.ins().load(I16, FLAGS, a, 0);
+        self.b.ins().store(FLAGS, sym, self.st, 2 * slot as i32);
+        for &(a, b, eq) in conds {
+            let fails = self.compare(a, b, eq);
+            self.exit_if(fails, next);
+        }
+        let yes = self.b.ins().iconst(I32, 1);
+        self.b.ins().jump(done, &[BlockArg::Value(yes)]);
+        self.b.switch_to_block(next);
+        let i1 = self.b.ins().iadd_imm(i, 1);
+        self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
+        self.b.switch_to_block(done);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, self.st, 2 * slot as i32);
+        self.b.ins().jump(join, &[BlockArg::Value(res)]);
+        self.b.switch_to_block(join);
+        r
+    }
+}
