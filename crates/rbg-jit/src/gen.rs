@@ -74,8 +74,8 @@ pub(crate) struct Callees {
     pub sig_level: SigRef,
     /// Signature of `rt::watch`.
     pub sig_watch: SigRef,
-    /// The move recorder (`record.rs`).
-    pub record: FuncRef,
+    /// Signature of `rt::grow_out` (`record.rs`).
+    pub sig_grow: SigRef,
 }
 
 /// Emits a function that Rust calls, `(ws, args.., [run]) -> r`: it saves
@@ -728,8 +728,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.ins().brif(is_collect, collect, &[], other, &[]);
         self.b.switch_to_block(collect);
         let a = self.b.ins().iconst(I32, sw.to as i64);
-        let ws = self.ws();
-        self.b.ins().call(self.f.record, &[ws, a, v]);
+        let i = self.new_var(I64);
+        crate::record::emit(&mut self.b, self.f.sig_grow, i, a, v);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
         let keeper = self.keeper();

@@ -220,17 +220,8 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let keeper_id = module
         .declare_function("keeper", Linkage::Local, &keeper_sig)
         .map_err(err)?;
-    let record_sig = sig(&[ptr, I32, I32], None);
-    let record_id = module
-        .declare_function("record", Linkage::Local, &record_sig)
-        .map_err(err)?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    ctx.func.signature = record_sig;
-    let sig_grow = ctx.func.import_signature(sig(&[ptr, I64, I32], None));
-    record::emit(FunctionBuilder::new(&mut ctx.func, &mut fctx), sig_grow);
-    module.define_function(record_id, &mut ctx).map_err(err)?;
-    module.clear_context(&mut ctx);
     for (k, id) in probe_ids.iter().enumerate() {
         let Some(id) = *id else { continue };
         ctx.func.signature = probe_sig.clone();
@@ -263,7 +254,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         let sig_watch = ctx
             .func
             .import_signature(sig(&[ptr, I32, I32, I32, I32, I32], Some(I32)));
-        let record = module.declare_func_in_func(record_id, &mut ctx.func);
+        let sig_grow = ctx.func.import_signature(sig(&[ptr, I64, I32], None));
         let callees = Callees {
             this,
             pattern,
@@ -271,7 +262,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             sig_ws,
             sig_level,
             sig_watch,
-            record,
+            sig_grow,
         };
         let t0 = Instant::now();
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);

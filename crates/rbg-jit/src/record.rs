@@ -1,27 +1,33 @@
-//! Recording a legal move from generated code: `record(ws, action, vertex)`
-//! appends the move prefix and the final switch to the output list's
-//! buffers (`Ws::out_*`, the caller's `MoveList`), growing them through
-//! a helper only when full. Atoms are `ModApp`s (`repr(C)`: action, then
-//! vertex), copied as 8-byte blocks.
+//! Recording a legal move, inline at each switch of the rules walk: appends
+//! the move prefix and the final switch to the output list's buffers
+//! (`Ws::out_*`, the caller's `MoveList`), growing them through a helper
+//! only when full. Atoms are `ModApp`s (`repr(C)`: action, then vertex),
+//! copied as 8-byte blocks. Inline rather than a function: a call clobbers
+//! the caller-saved registers, so the walk spilled its live values around
+//! every recorded move.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{InstBuilder, MemFlags, SigRef};
+use cranelift_codegen::ir::{InstBuilder, MemFlags, SigRef, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use crate::rt::{self, Off};
 
 const FLAGS: MemFlags = MemFlags::trusted();
 
-/// Emits `record` into `b` (signature `(ws: i64, action: i32, vertex:
-/// i32)`); `sig_grow` is the signature of the growing helper
-/// `(ws, atoms needed, action) -> ()`.
-pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
-    let entry = b.create_block();
-    b.append_block_params_for_function_params(entry);
-    b.switch_to_block(entry);
-    let p = b.block_params(entry).to_vec();
-    let (ws, action, vertex) = (p[0], p[1], p[2]);
+/// Emits the recording of the move that ends with switch `action` at
+/// `vertex` (i32 values) into `b`'s current block, and continues in a new
+/// block; `sig_grow` is the signature of the growing helper `(ws, atoms
+/// needed, action) -> ()`, `i` a fresh i64 variable. The workspace is the
+/// pinned register.
+pub(crate) fn emit(
+    b: &mut FunctionBuilder,
+    sig_grow: SigRef,
+    i: Variable,
+    action: Value,
+    vertex: Value,
+) {
+    let ws = b.ins().get_pinned_reg(I64);
     let n = b.ins().load(I64, FLAGS, ws, Off::CUR_LEN);
     let len = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS_LEN);
     let need = b.ins().iadd(len, n);
@@ -37,16 +43,16 @@ pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
     b.ins().brif(grow_any, grow, &[], write, &[]);
     b.switch_to_block(grow);
     let f = b.ins().iconst(I64, rt::grow_out as *const () as i64);
-    b.ins().call_indirect(sig_grow, f, &[ws, need, action]);
+    let ws1 = b.ins().get_pinned_reg(I64);
+    b.ins().call_indirect(sig_grow, f, &[ws1, need, action]);
     b.ins().jump(write, &[]);
     b.switch_to_block(write);
+    let ws = b.ins().get_pinned_reg(I64);
     let atoms = b.ins().load(I64, FLAGS, ws, Off::OUT_ATOMS);
     let cur = b.ins().load(I64, FLAGS, ws, Off::CUR);
     let off = b.ins().ishl_imm(len, 3);
     let dst = b.ins().iadd(atoms, off);
     // Copy the prefix: for i in 0..n { dst[i] = cur[i] }.
-    let i = Variable::from_u32(0);
-    b.declare_var(i, I64);
     let zero = b.ins().iconst(I64, 0);
     b.def_var(i, zero);
     let (head, body, last) = (b.create_block(), b.create_block(), b.create_block());
@@ -77,7 +83,4 @@ pub(crate) fn emit(mut b: FunctionBuilder, sig_grow: SigRef) {
     b.ins().store(FLAGS, need32, d, 0);
     let ends_len1 = b.ins().iadd_imm(ends_len, 1);
     b.ins().store(FLAGS, ends_len1, ws, Off::OUT_ENDS_LEN);
-    b.ins().return_(&[]);
-    b.seal_all_blocks();
-    b.finalize();
 }
