@@ -32,6 +32,7 @@ pub mod moves;
 pub mod perft;
 pub mod playout;
 mod prefixes;
+mod program;
 mod seen;
 mod shortcut;
 mod tables;

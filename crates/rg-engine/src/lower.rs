@@ -14,7 +14,7 @@ use crate::tables::{
     Probe, Tables, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
-use crate::{analysis, shortcut};
+use crate::{analysis, program, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -260,10 +260,26 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         shortcut::set_filters(&mut edges);
     }
     let mut probe_conds = Vec::new();
-    let probes = checks
+    let probes: Vec<_> = checks
         .iter()
         .map(|c| probe(&nodes, &edges, *c, &mut probe_conds))
         .collect();
+    let player_slot = l.var_offsets[g.player];
+    let mut program = Vec::new();
+    let programs = if check_all {
+        vec![None; checks.len()]
+    } else {
+        let skip: Vec<bool> = probes.iter().map(Option::is_some).collect();
+        program::programs(
+            &nodes,
+            &edges,
+            &checks,
+            &pure,
+            &skip,
+            player_slot,
+            &mut program,
+        )
+    };
     let goal_slots = l.player_slots(g.goals)?;
     let visible = l.player_slots(g.visible)?;
     let visible_one = g.symbols.get("1").map_or(u16::MAX, |s| s.0 as u16);
@@ -318,6 +334,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         probes,
         pure,
         probe_conds,
+        programs,
+        program,
         has_unique: unique.iter().any(|&u| u),
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),
@@ -325,7 +343,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         initial,
         user_slots,
         hash_mul,
-        player_slot: l.var_offsets[g.player],
+        player_slot,
         goal_slots,
         visible_slots,
         visible_one,

@@ -9,6 +9,7 @@
 use rg_lang::types::{Ty, TypeArena};
 
 use crate::layout::KeyTables;
+use crate::program::{Ins, Program};
 
 /// A value the walk reads: a symbol.
 ///
@@ -253,6 +254,10 @@ pub struct Tables {
     pub pure: Vec<bool>,
     /// Comparisons of probes: operands and `==` (true) or `!=`.
     pub probe_conds: Vec<(Operand, Operand, bool)>,
+    /// Per check, its program if it has one (`program.rs`).
+    pub programs: Vec<Option<Program>>,
+    /// The programs' instructions.
+    pub program: Vec<Ins>,
     /// Whether some node is `@unique` (only then can single edges form a
     /// cycle without a visited check).
     pub has_unique: bool,

@@ -1,0 +1,321 @@
+//! Check programs: a reachability check whose automaton (from its start, not
+//! going on from its target) has no cycle is unfolded into a tree and laid
+//! out as a straight program in the walk's order, so it runs with no frames
+//! and no pending nodes.
+//!
+//! Each edge is one instruction in preorder (a node's edges last to first,
+//! as [`crate::walk`] tries them); an instruction that holds goes on with the
+//! next one (the first edge of its target), one that fails jumps past its
+//! subtree (`skip`). Every instruction knows how many writes the walk made
+//! before it (`depth`): the interpreter undoes the later ones on arrival. An
+//! any-assignment's subtree ends in a `Retry` that takes its next symbol.
+//! Where the walk has a visited check, the program has a `Visit` (same keys,
+//! same order: the same states are dropped); pure checks (`shortcut.rs`)
+//! leave them out, since a pure check's states are all equal. So a program
+//! decides exactly what the walk decides, with the same errors first.
+//!
+//! Not for `@disjoint` nodes or map assignments, nor past a size bound
+//! (a DAG's unfolding can grow exponentially): those checks keep the walk.
+
+use crate::tables::{Check, Edge, Guard, NodeInfo, Op, Operand, Place};
+
+/// Instructions of one program at most.
+const MAX_PROGRAM: usize = 1 << 12;
+/// Instructions of all programs at most.
+const MAX_PROGRAMS: usize = 1 << 20;
+
+/// What an instruction does.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// Holds if the symbols are equal (`true`) or differ.
+    Cmp(Operand, Operand, bool),
+    /// The same for `Operand::Ind(slot, table)` and an immediate symbol
+    /// (fields in that order; the commonest shapes get their own steps).
+    IndImm(u32, u32, u16, bool),
+    /// The same for `Operand::Ind(slot, table)` and `Operand::Tab(slot2,
+    /// table2)`.
+    IndTab(u32, u32, u32, u32, bool),
+    /// The same on maps (index into `Tables::map_pairs`).
+    CmpMap(u32, bool),
+    /// `? check` (`true`) or `! check`.
+    Reach(u32, bool),
+    /// Writes the value (also `player = v`); holds.
+    Assign(Place, Operand),
+    /// `place = T(*)`: writes the last symbol of the range of
+    /// `Tables::any_syms` and remembers the choice; holds unless no symbol
+    /// is left. Filtered (`true`) when the next instruction is its
+    /// target's only edge, a comparison: symbols failing it are skipped
+    /// without a step (as `shortcut.rs` does for the walk).
+    Any(Place, (u32, u32), bool),
+    /// End of an any-assignment's subtree: the next symbol (last to first)
+    /// and back into the subtree, or, all tried, on.
+    Retry,
+    /// Visited check of the node (holds when the key is new).
+    Visit(u32),
+    /// Holds (a no-op into the target).
+    Pass,
+    /// The check does not hold.
+    End,
+}
+
+impl Step {
+    /// Whether the step is a comparison of symbols.
+    pub fn is_comparison(&self) -> bool {
+        matches!(self, Step::Cmp(..) | Step::IndImm(..) | Step::IndTab(..))
+    }
+}
+
+/// The step comparing `a` and `b`.
+fn comparison(a: Operand, b: Operand, eq: bool) -> Step {
+    match (a, b) {
+        (Operand::Ind(s, t), Operand::Imm(v)) | (Operand::Imm(v), Operand::Ind(s, t)) => {
+            Step::IndImm(s, t, v, eq)
+        }
+        (Operand::Ind(s, t), Operand::Tab(s2, t2)) | (Operand::Tab(s2, t2), Operand::Ind(s, t)) => {
+            Step::IndTab(s, t, s2, t2, eq)
+        }
+        _ => Step::Cmp(a, b, eq),
+    }
+}
+
+/// One instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct Ins {
+    /// The action.
+    pub step: Step,
+    /// Where the program goes on when the step fails: past its subtree.
+    pub skip: u32,
+    /// Writes made on the way to this instruction (later ones are undone
+    /// on arrival).
+    pub depth: u32,
+    /// The edge leads to the target: if the step holds, so does the check.
+    pub accept: bool,
+}
+
+/// A check's program: where it starts in `Tables::program` (its jumps are
+/// indices there too).
+#[derive(Clone, Copy, Debug)]
+pub struct Program {
+    /// Its first instruction.
+    pub start: u32,
+    /// Whether it has `Visit`s (then it needs a fresh visited set).
+    pub visits: bool,
+    /// Whether it writes (else nothing is ever undone).
+    pub writes: bool,
+}
+
+/// No instruction (a placeholder while laying out).
+const NONE: u32 = u32::MAX;
+
+enum Task {
+    /// Lay out an edge and its subtree (edge index, writes before it).
+    Edge(u32, u32),
+    /// Close the subtree of an edge into `node`: set the skips of its
+    /// instruction and visit (`NONE`: none), add the `Retry` of an
+    /// any-assignment (writes before it: `depth`).
+    Close {
+        at: u32,
+        visit: u32,
+        node: u32,
+        any: bool,
+        depth: u32,
+    },
+}
+
+/// The programs of the checks that have one (laid out in `out`).
+pub fn programs(
+    nodes: &[NodeInfo],
+    edges: &[Edge],
+    checks: &[Check],
+    pure: &[bool],
+    skip: &[bool],
+    player_slot: u32,
+    out: &mut Vec<Ins>,
+) -> Vec<Option<Program>> {
+    let mut on_path = vec![false; nodes.len()];
+    let mut tasks = Vec::new();
+    checks
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if skip[i] || c.start == c.target || out.len() >= MAX_PROGRAMS {
+                return None;
+            }
+            let start = out.len();
+            let cx = Layout {
+                nodes,
+                edges,
+                check: c,
+                pure: pure[i],
+                player_slot,
+            };
+            let ok = cx.lay_out(&mut on_path, &mut tasks, out);
+            // Leave the workspace clean whether or not it worked.
+            for t in tasks.drain(..) {
+                if let Task::Close { node, .. } = t {
+                    on_path[node as usize] = false;
+                }
+            }
+            on_path[c.start as usize] = false;
+            if !ok {
+                out.truncate(start);
+                return None;
+            }
+            let visits = out[start..]
+                .iter()
+                .any(|i| matches!(i.step, Step::Visit(_)));
+            let writes = out[start..]
+                .iter()
+                .any(|i| matches!(i.step, Step::Assign(..) | Step::Any(..)));
+            Some(Program {
+                start: start as u32,
+                visits,
+                writes,
+            })
+        })
+        .collect()
+}
+
+struct Layout<'a> {
+    nodes: &'a [NodeInfo],
+    edges: &'a [Edge],
+    check: Check,
+    pure: bool,
+    player_slot: u32,
+}
+
+impl Layout<'_> {
+    /// Lays the check's program out at the end of `out`; false if it has
+    /// none (a cycle, a `@disjoint` node, a map assignment, too large).
+    fn lay_out(&self, on_path: &mut [bool], tasks: &mut Vec<Task>, out: &mut Vec<Ins>) -> bool {
+        let begin = out.len();
+        on_path[self.check.start as usize] = true;
+        if !self.push_edges(self.check.start, 0, tasks) {
+            return false;
+        }
+        let mut work = 0usize;
+        while let Some(task) = tasks.pop() {
+            work += 1;
+            if out.len() - begin >= MAX_PROGRAM || work > 4 * MAX_PROGRAM {
+                return false;
+            }
+            match task {
+                Task::Edge(e, depth) => {
+                    let edge = self.edges[e as usize];
+                    let step = match edge.op {
+                        Op::Skip | Op::Tag(_) | Op::TagVar(_) => None,
+                        Op::Cmp(a, b, eq) => Some(comparison(a, b, eq)),
+                        Op::CmpMap(i, eq) => Some(Step::CmpMap(i, eq)),
+                        Op::Reach(c, positive) => Some(Step::Reach(c, positive)),
+                        Op::Assign(p, v) => Some(Step::Assign(p, v)),
+                        Op::SetPlayer(v) => Some(Step::Assign(Place::Slot(self.player_slot), v)),
+                        Op::AssignAny(p, syms) => Some(Step::Any(p, syms, false)),
+                        Op::AssignMap(_) => return false,
+                    };
+                    let writes = matches!(step, Some(Step::Assign(..) | Step::Any(..))) as u32;
+                    if edge.to == self.check.target {
+                        out.push(Ins {
+                            step: step.unwrap_or(Step::Pass),
+                            skip: out.len() as u32 + 1,
+                            depth,
+                            accept: true,
+                        });
+                        continue;
+                    }
+                    if on_path[edge.to as usize] {
+                        return false;
+                    }
+                    let at = match step {
+                        Some(step) => {
+                            out.push(Ins {
+                                step,
+                                skip: NONE,
+                                depth,
+                                accept: false,
+                            });
+                            out.len() as u32 - 1
+                        }
+                        None => NONE,
+                    };
+                    let inner = depth + writes;
+                    let visit = match self.nodes[edge.to as usize].guard {
+                        Guard::None => NONE,
+                        _ if self.pure => NONE,
+                        _ => {
+                            out.push(Ins {
+                                step: Step::Visit(edge.to),
+                                skip: NONE,
+                                depth: inner,
+                                accept: false,
+                            });
+                            out.len() as u32 - 1
+                        }
+                    };
+                    on_path[edge.to as usize] = true;
+                    tasks.push(Task::Close {
+                        at,
+                        visit,
+                        node: edge.to,
+                        any: matches!(step, Some(Step::Any(..))),
+                        depth,
+                    });
+                    if !self.push_edges(edge.to, inner, tasks) {
+                        return false;
+                    }
+                }
+                Task::Close {
+                    at,
+                    visit,
+                    node,
+                    any,
+                    depth,
+                } => {
+                    on_path[node as usize] = false;
+                    if any {
+                        out.push(Ins {
+                            step: Step::Retry,
+                            skip: NONE,
+                            depth,
+                            accept: false,
+                        });
+                    }
+                    let end = out.len() as u32;
+                    if visit != NONE {
+                        // A dropped state of an any-assignment's target
+                        // goes on with the next symbol.
+                        out[visit as usize].skip = end - any as u32;
+                    }
+                    if at != NONE {
+                        out[at as usize].skip = end;
+                    }
+                    if any {
+                        let next = out[at as usize + 1];
+                        let filter =
+                            next.step.is_comparison() && !next.accept && next.skip == end - 1;
+                        if let Step::Any(_, _, f) = &mut out[at as usize].step {
+                            *f = filter;
+                        }
+                    }
+                }
+            }
+        }
+        out.push(Ins {
+            step: Step::End,
+            skip: NONE,
+            depth: 0,
+            accept: false,
+        });
+        true
+    }
+
+    /// Queues the edges of `node` (popped last to first); false at a
+    /// `@disjoint` node.
+    fn push_edges(&self, node: u32, depth: u32, tasks: &mut Vec<Task>) -> bool {
+        let info = self.nodes[node as usize];
+        if info.disjoint {
+            return false;
+        }
+        tasks.extend((info.first..info.end).map(|e| Task::Edge(e, depth)));
+        true
+    }
+}
