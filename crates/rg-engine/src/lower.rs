@@ -11,7 +11,7 @@ use rg_lang::types::Ty;
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
     Access, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place,
-    Probe, Tables, NO_EDGE, NO_SLOT,
+    Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
 use crate::{analysis, program, shortcut};
@@ -165,6 +165,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             end: edges.len() as u32,
             guard: Guard::None,
             disjoint: false,
+            dense: NO_DENSE,
         });
     }
     let mut unique = vec![false; nodes.len()];
@@ -238,6 +239,17 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
             _ => guard,
         };
+    }
+    // One-slot keys of checks get dense visited sets, up to 2^20 stamps.
+    let mut dense_size = 0u32;
+    for n in nodes.iter_mut() {
+        if let Guard::Full(lo, hi) = n.guard {
+            let symbols = g.symbols.len() as u32;
+            if !check_all && hi == lo + 1 && dense_size + symbols <= 1 << 20 {
+                n.dense = dense_size;
+                dense_size += symbols;
+            }
+        }
     }
     bypass_skips(&nodes, &mut edges, &checks);
     for i in 0..edges.len() {
@@ -336,6 +348,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         probe_conds,
         programs,
         program,
+        dense_size,
         has_unique: unique.iter().any(|&u| u),
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),

@@ -46,6 +46,9 @@ pub struct Seen {
     count: usize,
     limit: usize,
     arena: Vec<u16>,
+    /// Stamps of the dense keys (a check's one-slot keys: a node's base
+    /// plus the slot's symbol), allocated on first use.
+    dense: Vec<u32>,
 }
 
 impl Default for Seen {
@@ -56,6 +59,7 @@ impl Default for Seen {
             count: 0,
             limit: MAX_KEYS,
             arena: Vec::new(),
+            dense: Vec::new(),
         }
     }
 }
@@ -67,6 +71,22 @@ impl Seen {
         self.limit = limit;
         self.arena.clear();
         next_generation(&mut self.gen, &mut self.entries);
+        if self.gen == 1 {
+            // The stamps wrapped round: old dense stamps could match.
+            self.dense.fill(0);
+        }
+    }
+
+    /// Adds dense key `i` of a set of `size`; false if it was already there.
+    #[inline]
+    pub fn insert_dense(&mut self, i: u32, size: u32) -> bool {
+        if self.dense.is_empty() {
+            self.dense = vec![0; size as usize];
+        }
+        let stamp = &mut self.dense[i as usize];
+        let new = *stamp != self.gen;
+        *stamp = self.gen;
+        new
     }
 
     /// Adds the key (node, vars, tags: a tag sequence's number) with the

@@ -202,7 +202,14 @@ pub struct NodeInfo {
     pub guard: Guard,
     /// `@disjoint`: only the first legal edge (file order) is taken.
     pub disjoint: bool,
+    /// For a [`Guard::Full`] comparing one slot: where its keys start in
+    /// a check's dense visited set (one stamp per symbol of the slot;
+    /// `seen.rs`); [`NO_DENSE`] otherwise.
+    pub dense: u32,
 }
+
+/// No dense visited set (see [`NodeInfo::dense`]).
+pub const NO_DENSE: u32 = u32::MAX;
 
 /// A reachability check: from `start`, can the walk reach `target`?
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -261,6 +268,8 @@ pub struct Tables {
     /// Whether some node is `@unique` (only then can single edges form a
     /// cycle without a visited check).
     pub has_unique: bool,
+    /// Entries of a check's dense visited set (`NodeInfo::dense`).
+    pub dense_size: u32,
     /// Slots kept in the key at `@repeat` nodes.
     pub repeat_slots: Vec<Vec<u32>>,
     /// Key index tables.

@@ -22,7 +22,7 @@ use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{
-    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_EDGE, NO_SLOT,
+    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
 };
 use crate::RunError;
 
@@ -418,9 +418,17 @@ impl Walker {
         node: u32,
         depth: usize,
     ) -> Result<bool, RunError> {
-        let guard = t.nodes[node as usize].guard;
+        let info = &t.nodes[node as usize];
+        let guard = info.guard;
         if guard == Guard::None {
             return Ok(true);
+        }
+        if let (false, Guard::Full(lo, _)) = (MOVES, guard) {
+            if info.dense != NO_DENSE {
+                // A check's key with one slot (no tags): a stamp.
+                let i = info.dense + st[lo as usize] as u32;
+                return Ok(self.seen[depth].insert_dense(i, t.dense_size));
+            }
         }
         let tags = match MOVES {
             true => self.tag_id(node)?,
