@@ -2,11 +2,13 @@
 """VecEnv throughput next to `rbg bench`, per CPU second, in one run.
 
   scripts/vec-vs-bench.py [--rbg PATH] [--python PATH] [--seconds S] [--rounds R]
-                          [--envs N] [--core C] [--fused] GAME...
+                          [--envs N] [--core C] [--fused] [--engine E] GAME...
 
 For every game the two take turns (rbg bench, VecEnv, rbg bench, ...), each
 in its own process on one thread (pinned to core C with --core):
-`rbg bench GAME --seconds S --json` (flat Monte Carlo: random playouts) and
+`rbg [--engine E] bench GAME --seconds S --json` (flat Monte Carlo: random
+playouts; `--engine native` compares with the native engine, the default is
+`rbg`'s own default) and
 `examples/vec_throughput.py GAME --envs N --threads 1 --json` (N games
 stepped by `rbg.VecEnv` with random actions, driven from Python; with
 `--fused`, by `VecEnv.step_random()`: the same actions drawn and applied in
@@ -39,7 +41,7 @@ def run(argv, core):
 def bench(a, game, seed):
     """`rbg bench`: states per CPU second."""
     taskset = ["taskset", "-c", str(a.core)] if a.core is not None else []
-    j = benchlib.bench_or_exit(a.rbg, game, a.seconds, seed, prefix=taskset)
+    j = benchlib.bench_or_exit(a.rbg, game, a.seconds, seed, engine=a.engine, prefix=taskset)
     return j["states"] / j["process_cpu_s"]
 
 
@@ -66,8 +68,10 @@ def main():
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--core", type=int, default=None)
     ap.add_argument("--fused", action="store_true", help="VecEnv.step_random() instead of step(random_actions())")
+    ap.add_argument("--engine", default=None, help="rbg bench's engine (interp or native; default: rbg's default)")
     a = ap.parse_args()
-    print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, median of states per CPU second\n")
+    engine = a.engine or "rbg's default engine"
+    print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, bench: {engine}, median of states per CPU second\n")
     print("| game | rbg bench | VecEnv | VecEnv / bench |")
     print("|---|---:|---:|---:|")
     ratios = []

@@ -2,10 +2,25 @@
 
 /// A list of moves stored flat (one allocation, reused between calls).
 /// Every move is a slice of atoms (`A` is the engine's [`crate::Game::Atom`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MoveList<A> {
     atoms: Vec<A>,
     ends: Vec<u32>,
+}
+
+impl<A: Clone> Clone for MoveList<A> {
+    fn clone(&self) -> Self {
+        MoveList {
+            atoms: self.atoms.clone(),
+            ends: self.ends.clone(),
+        }
+    }
+
+    /// Reuses the buffers of `self`.
+    fn clone_from(&mut self, o: &Self) {
+        self.atoms.clone_from(&o.atoms);
+        self.ends.clone_from(&o.ends);
+    }
 }
 
 impl<A> Default for MoveList<A> {

@@ -75,10 +75,7 @@ impl<G: Spec> Clone for Decision<G> {
     fn clone_from(&mut self, o: &Self) {
         self.base.clone_from(&o.base);
         self.turn = o.turn;
-        self.moves.clear();
-        for m in o.moves.iter() {
-            self.moves.push(m);
-        }
+        self.moves.clone_from(&o.moves);
         self.alive.clone_from(&o.alive);
         self.depth = o.depth;
         self.keys.clone_from(&o.keys);
