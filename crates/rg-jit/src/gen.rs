@@ -39,8 +39,16 @@ struct Gen<'a, 'b> {
     st: Value,
     /// Edge blocks (parameter: the any-assignment's symbol).
     edges: Vec<Block>,
-    /// Resume blocks, `0 ..= edges` (parameter: the frame's address).
+    /// Resume blocks, one per (node that can hold a frame, edge `j` from
+    /// its first to its end), numbered from the node's base
+    /// ([`frame_bases`]) (parameter: the frame's address).
     resume: Vec<Block>,
+    /// Per resume block: its node and `j`.
+    rnode: Vec<(u32, u32)>,
+    /// Per node, its first resume block (`u32::MAX`: never holds a frame).
+    bases: &'a [u32],
+    /// Per edge, its node.
+    edge_node: Vec<u32>,
     /// Backtrack.
     back: Block,
     /// Push a frame (parameters: first, next, node).
@@ -51,16 +59,58 @@ struct Gen<'a, 'b> {
     pures: &'a [Option<FuncRef>],
 }
 
+/// Per node, the number of its first resume block, for the nodes that can
+/// hold a frame (`begin`, where moves end, the targets of `Next::Frame`
+/// edges); `u32::MAX` for the others. A frame's `next` is its resume
+/// block's number.
+pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
+    let mut framed = vec![false; t.nodes.len()];
+    framed[0] = true;
+    for e in &t.edges {
+        if e.next == Next::Frame || matches!(e.op, Op::SetPlayer(_)) {
+            framed[e.to as usize] = true;
+        }
+    }
+    let mut count = 0;
+    t.nodes
+        .iter()
+        .zip(framed)
+        .map(|(n, f)| match f {
+            true => {
+                count += n.end - n.first + 1;
+                count - (n.end - n.first + 1)
+            }
+            false => u32::MAX,
+        })
+        .collect()
+}
+
 /// Emits the walk into `b` (signature [`rt::WalkFn`]); `sig` is the
 /// helpers' signature ([`Helper`]).
-pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef, pures: &[Option<FuncRef>]) {
+pub(crate) fn emit(
+    t: &Tables,
+    mut b: FunctionBuilder<'_>,
+    sig: SigRef,
+    pures: &[Option<FuncRef>],
+    bases: &[u32],
+) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
     let (ws, st, first, next) = (params[0], params[1], params[2], params[3]);
     let edges: Vec<Block> = t.edges.iter().map(|_| b.create_block()).collect();
-    let resume: Vec<Block> = (0..=t.edges.len()).map(|_| b.create_block()).collect();
+    let mut rnode = Vec::new();
+    let mut edge_node = vec![0; t.edges.len()];
+    for (n, info) in t.nodes.iter().enumerate() {
+        for i in info.first..info.end {
+            edge_node[i as usize] = n as u32;
+        }
+        if bases[n] != u32::MAX {
+            rnode.extend((info.first..=info.end).map(|j| (n as u32, j)));
+        }
+    }
+    let resume: Vec<Block> = rnode.iter().map(|_| b.create_block()).collect();
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
     let mut g = Gen {
         t,
@@ -70,6 +120,9 @@ pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef, pures: &
         st,
         edges,
         resume,
+        rnode,
+        bases,
+        edge_node,
         back,
         push,
         fail,
@@ -86,8 +139,8 @@ pub(crate) fn emit(t: &Tables, mut b: FunctionBuilder<'_>, sig: SigRef, pures: &
     );
     g.emit_push();
     g.emit_back();
-    for j in 0..g.resume.len() {
-        g.emit_resume(j);
+    for r in 0..g.resume.len() {
+        g.emit_resume(r);
     }
     for i in 0..g.edges.len() {
         g.emit_edge(i);
@@ -468,13 +521,17 @@ impl Gen<'_, '_> {
         self.dispatch(next, f);
     }
 
-    /// `R[j]`: the frame at `f` has edges `first .. j` left (and the
-    /// symbols below `sub` of edge `j`'s any-assignment).
-    fn emit_resume(&mut self, j: usize) {
-        let blk = self.resume[j];
+    /// Resume block `r` of (node, `j`): the frame at `f` has edges
+    /// `first .. j` left (and the symbols below `sub` of edge `j`'s
+    /// any-assignment).
+    fn emit_resume(&mut self, r: usize) {
+        let blk = self.resume[r];
+        let (n, j) = self.rnode[r];
+        let info = self.t.nodes[n as usize];
         let f = self.b.append_block_param(blk, I64);
         self.b.switch_to_block(blk);
-        if let Some(Op::AssignAny(_, (start, _))) = self.t.edges.get(j).map(|e| e.op) {
+        let op = self.t.edges.get(j as usize).map(|e| e.op);
+        if let (true, Some(Op::AssignAny(_, (start, _)))) = (j < info.end, op) {
             let sub = self.load(I32, f, Off::F_SUB);
             let (more, none) = (self.b.create_block(), self.b.create_block());
             self.b.ins().brif(sub, more, &[], none, &[]);
@@ -486,23 +543,30 @@ impl Gen<'_, '_> {
             let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
             let a = self.b.ins().iadd_imm(off, base);
             let sym = self.b.ins().uload16(I32, FLAGS, a, 0);
-            self.b.ins().jump(self.edges[j], &[BlockArg::Value(sym)]);
+            self.b
+                .ins()
+                .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
             self.b.switch_to_block(none);
         }
         let pop = self.b.create_block();
-        if j > 0 {
-            let first = self.load(I32, f, Off::F_FIRST);
-            let left = self
-                .b
-                .ins()
-                .icmp_imm(IntCC::UnsignedLessThan, first, j as i64);
+        if j > info.first {
             let take = self.b.create_block();
-            self.b.ins().brif(left, take, &[], pop, &[]);
+            if info.disjoint {
+                // The first edge left is the frame's.
+                let first = self.load(I32, f, Off::F_FIRST);
+                let left = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedLessThan, first, j as i64);
+                self.b.ins().brif(left, take, &[], pop, &[]);
+            } else {
+                self.b.ins().jump(take, &[]);
+            }
             self.b.switch_to_block(take);
             let i = j - 1;
-            let prev = self.b.ins().iconst(I32, i as i64);
+            let prev = self.b.ins().iconst(I32, r as i64 - 1);
             self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
-            let sym = match self.t.edges[i].op {
+            let sym = match self.t.edges[i as usize].op {
                 Op::AssignAny(_, (start, len)) => {
                     let sub = self.b.ins().iconst(I32, len as i64 - 1);
                     self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
@@ -511,7 +575,9 @@ impl Gen<'_, '_> {
                 _ => 0,
             };
             let sym = self.b.ins().iconst(I32, sym as i64);
-            self.b.ins().jump(self.edges[i], &[BlockArg::Value(sym)]);
+            self.b
+                .ins()
+                .jump(self.edges[i as usize], &[BlockArg::Value(sym)]);
         } else {
             self.b.ins().jump(pop, &[]);
         }
@@ -526,7 +592,10 @@ impl Gen<'_, '_> {
     /// target's comparison rejects resumes the frame at once (no write).
     fn filter(&mut self, i: usize, sym: Value) {
         let e = self.t.edges[i];
-        if e.filter == NO_EDGE {
+        // (An any-assignment at a node without frames is only ever taken
+        // in checks, which this code does not walk.)
+        let n = self.edge_node[i] as usize;
+        if e.filter == NO_EDGE || self.bases[n] == u32::MAX {
             return;
         }
         let (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) =
@@ -552,7 +621,10 @@ impl Gen<'_, '_> {
         let top = self.b.ins().iadd_imm(len, -1);
         let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
         let f = self.b.ins().iadd(frames, off);
-        self.b.ins().jump(self.resume[i], &[BlockArg::Value(f)]);
+        let r = self.bases[n] + (i as u32 - self.t.nodes[n].first);
+        self.b
+            .ins()
+            .jump(self.resume[r as usize], &[BlockArg::Value(f)]);
         self.b.switch_to_block(cont);
     }
 
@@ -670,19 +742,27 @@ impl Gen<'_, '_> {
             Next::Frame => {
                 let info = self.t.nodes[e.to as usize];
                 let node = self.b.ins().iconst(I32, e.to as i64);
+                let base = self.bases[e.to as usize];
                 let (first, next) = if info.disjoint {
                     let r = self.call_imm(rt::first_legal, e.to, 0);
                     self.check_failed(r);
                     let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
                     let f0 = self.b.ins().iconst(I32, info.first as i64);
-                    let r1 = self.b.ins().iadd_imm(r, 1);
                     let first = self.b.ins().select(none, f0, r);
-                    let next = self.b.ins().select(none, f0, r1);
+                    // Resume block of `r + 1`.
+                    let r1 = self
+                        .b
+                        .ins()
+                        .iadd_imm(r, base as i64 + 1 - info.first as i64);
+                    let b0 = self.b.ins().iconst(I32, base as i64);
+                    let next = self.b.ins().select(none, b0, r1);
                     (first, next)
                 } else {
                     (
                         self.b.ins().iconst(I32, info.first as i64),
-                        self.b.ins().iconst(I32, info.end as i64),
+                        self.b
+                            .ins()
+                            .iconst(I32, (base + info.end - info.first) as i64),
                     )
                 };
                 self.b.ins().jump(

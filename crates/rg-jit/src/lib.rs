@@ -39,6 +39,10 @@ use rt::WalkFn;
 /// grows with the function (about 40 IR instructions per edge).
 pub const MAX_EDGES: usize = 1_000;
 
+/// Edges of the searches of generated pure checks, all together, beyond
+/// which further pure checks are left to the interpreter.
+pub const MAX_PURE_EDGES: usize = 4_000;
+
 /// Why a game is not played by native code: the host, a Cranelift error, a
 /// game too large, or tables that fail the facts the code relies on.
 #[derive(Clone, Debug)]
@@ -60,6 +64,8 @@ pub(crate) struct Code {
     pub symbols: usize,
     /// The move walk.
     pub walk: WalkFn,
+    /// Per node, its first resume block (`gen::frame_bases`).
+    pub bases: Vec<u32>,
     /// Processor time spent generating the code.
     pub time: Duration,
     /// Owns the code's memory (freed on drop).
@@ -169,11 +175,14 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
     let t = game.tables();
     // Leaf pure checks: functions of their own.
     let mut pure_ids = Vec::new();
+    let mut pure_edges = 0;
     for c in 0..t.checks.len() {
-        if !gen::leaf_pure(t, c) {
+        let size = gen::leaf_pure(t, c);
+        if size == 0 || pure_edges + size > MAX_PURE_EDGES {
             pure_ids.push(None);
             continue;
         }
+        pure_edges += size;
         let pid = module
             .declare_function(&format!("pure_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
@@ -184,17 +193,26 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
+    if std::env::var_os("RG_JIT_TRACE").is_some() {
+        eprintln!(
+            "rg-jit: {} pure checks generated in {:?}",
+            pure_ids.iter().flatten().count(),
+            cpu_time().saturating_sub(start)
+        );
+    }
     ctx.func.signature = sig.clone();
     let helper = ctx.func.import_signature(sig);
     let pures: Vec<_> = pure_ids
         .iter()
         .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
         .collect();
+    let bases = gen::frame_bases(t);
     gen::emit(
         t,
         FunctionBuilder::new(&mut ctx.func, &mut fctx),
         helper,
         &pures,
+        &bases,
     );
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(
@@ -213,6 +231,7 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         // SAFETY: defined with the signature of `WalkFn` in the host's
         // default calling convention ("C").
         walk: unsafe { std::mem::transmute::<*const u8, WalkFn>(p) },
+        bases,
         time: cpu_time().saturating_sub(start),
         module: Some(module),
     })

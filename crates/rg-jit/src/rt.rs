@@ -15,9 +15,9 @@ use rg_engine::{NativeWalker, RunError, Sink, SinkMut};
 
 use crate::Code;
 
-/// The generated walk: `(workspace, semistate, first edge, next edge) ->
-/// 0 (done) or 1 (error in the workspace)`; the root's frame covers edges
-/// `first .. next`.
+/// The generated walk: `(workspace, semistate, first edge, resume block)
+/// -> 0 (done) or 1 (error in the workspace)`; the root's frame covers
+/// edges `first .. next`, `next`'s resume block given.
 pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
 
 /// Every helper the generated code calls: `(workspace, semistate, a, b)`.
@@ -579,6 +579,7 @@ impl Walker {
         // SAFETY: the code was generated for these tables and checked
         // (`safe.rs`); `st` is a semistate of this game (checked by
         // `moves`); the workspace's buffers match its capacity fields.
+        let next = code.bases[node as usize] + (next - info.first);
         let r = unsafe { (code.walk)(ws, st.as_mut_ptr(), first, next) };
         match r {
             0 => Ok(()),
@@ -593,6 +594,7 @@ impl NativeWalker for Walker {
         // (A maximum, not `all`: it vectorises.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
+            && self.ws.code.bases[node as usize] != u32::MAX
             && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < self.ws.code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing

@@ -14,30 +14,33 @@ use rg_engine::raw::{Op, Operand, Tables};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, FAILED};
 
-/// Whether check `c` is *leaf pure*: pure (no reachable edge assigns), and
-/// every edge reachable from its start (not expanding its target) is a
-/// no-op, a tag or a comparison of symbols or maps, at nodes without
-/// `@disjoint`: a plain search needing no nested check.
-pub(crate) fn leaf_pure(t: &Tables, c: usize) -> bool {
+/// If check `c` is *leaf pure*, the number of edges of its search, else 0.
+/// Leaf pure: pure (no reachable edge assigns), and every edge reachable
+/// from its start (not expanding its target) is a no-op, a tag or a
+/// comparison of symbols or maps, at nodes without `@disjoint`: a plain
+/// search needing no nested check.
+pub(crate) fn leaf_pure(t: &Tables, c: usize) -> usize {
     let check = t.checks[c];
     if !t.pure[c] || t.probes[c].is_some() || check.start == check.target {
-        return false;
+        return 0;
     }
+    let mut edges = 0;
     let mut seen = vec![false; t.nodes.len()];
     let mut stack = vec![check.start];
     seen[check.start as usize] = true;
     while let Some(n) = stack.pop() {
         let info = t.nodes[n as usize];
         if info.disjoint {
-            return false;
+            return 0;
         }
         for e in &t.edges[info.first as usize..info.end as usize] {
+            edges += 1;
             let simple = matches!(
                 e.op,
                 Op::Skip | Op::Tag(_) | Op::TagVar(_) | Op::Cmp(..) | Op::CmpMap(..)
             );
             if !simple {
-                return false;
+                return 0;
             }
             if e.to != check.target && !seen[e.to as usize] {
                 seen[e.to as usize] = true;
@@ -45,7 +48,7 @@ pub(crate) fn leaf_pure(t: &Tables, c: usize) -> bool {
             }
         }
     }
-    true
+    edges
 }
 
 /// Emits leaf pure check `c` as a function with the helpers' signature
@@ -65,6 +68,9 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
         st: params[1],
         edges: Vec::new(),
         resume: Vec::new(),
+        rnode: Vec::new(),
+        bases: &[],
+        edge_node: Vec::new(),
         back: fail,
         push: fail,
         fail,
@@ -91,30 +97,31 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
     let marks = g.ws_load(Off::MARKS);
     let pending = g.ws_load(Off::PENDING);
     g.b.ins().store(FLAGS, gen, marks, 4 * check.start as i32);
-    let start = g.b.ins().iconst(I32, check.start as i64);
+    // The start is local node 0.
+    let start = g.b.ins().iconst(I32, 0);
     g.b.ins().store(FLAGS, start, pending, 0);
     // The search: pop a node, expand it.
     let (lp, found, missed) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
     let len = g.b.append_block_param(lp, I64);
     let one = g.b.ins().iconst(I64, 1);
     g.b.ins().jump(lp, &[BlockArg::Value(one)]);
-    // Nodes of the search.
-    let mut nodes = vec![false; t.nodes.len()];
-    let mut stack = vec![check.start];
-    nodes[check.start as usize] = true;
-    while let Some(n) = stack.pop() {
-        let info = t.nodes[n as usize];
+    // Nodes of the search, numbered densely (`local`): pending entries
+    // are these numbers, so the dispatch table is the search's size.
+    let mut local = vec![u32::MAX; t.nodes.len()];
+    let mut order = vec![check.start];
+    local[check.start as usize] = 0;
+    let mut k = 0;
+    while k < order.len() {
+        let info = t.nodes[order[k] as usize];
+        k += 1;
         for e in &t.edges[info.first as usize..info.end as usize] {
-            if e.to != check.target && !nodes[e.to as usize] {
-                nodes[e.to as usize] = true;
-                stack.push(e.to);
+            if e.to != check.target && local[e.to as usize] == u32::MAX {
+                local[e.to as usize] = order.len() as u32;
+                order.push(e.to);
             }
         }
     }
-    let top = nodes.iter().rposition(|&x| x).unwrap_or(0);
-    let blocks: Vec<_> = (0..=top)
-        .map(|n| nodes[n].then(|| g.b.create_block()))
-        .collect();
+    let blocks: Vec<_> = order.iter().map(|_| g.b.create_block()).collect();
     g.b.switch_to_block(lp);
     let (pop, none) = (g.b.create_block(), g.b.create_block());
     g.b.ins().brif(len, pop, &[], none, &[]);
@@ -126,23 +133,22 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
     let a = g.b.ins().iadd(pending, off);
     let node = g.b.ins().load(I32, FLAGS, a, 0);
     let arg = [BlockArg::Value(len1)];
-    // Nodes outside the search are never pending.
+    // (Every pending number is a node of the search.)
     let dead = g.b.create_block();
     g.b.append_block_param(dead, I64);
     let calls: Vec<_> = blocks
         .iter()
-        .map(|blk| g.b.func.dfg.block_call(blk.unwrap_or(dead), &arg))
+        .map(|&blk| g.b.func.dfg.block_call(blk, &arg))
         .collect();
     let def = g.b.func.dfg.block_call(dead, &arg);
     let jt = g.b.create_jump_table(JumpTableData::new(def, &calls));
     g.b.ins().br_table(node, jt);
     g.b.switch_to_block(dead);
     g.b.ins().jump(missed, &[]);
-    for (n, blk) in blocks.iter().enumerate() {
-        let Some(blk) = *blk else { continue };
+    for (&n, &blk) in order.iter().zip(&blocks) {
         let mut len = g.b.append_block_param(blk, I64);
         g.b.switch_to_block(blk);
-        let info = t.nodes[n];
+        let info = t.nodes[n as usize];
         for i in (info.first..info.end).rev() {
             let e = t.edges[i as usize];
             let skip = g.b.create_block();
@@ -176,7 +182,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
                 g.b.ins().store(FLAGS, gen, marks, 4 * e.to as i32);
                 let off = g.b.ins().ishl_imm(len, 2);
                 let a = g.b.ins().iadd(pending, off);
-                let to = g.b.ins().iconst(I32, e.to as i64);
+                let to = g.b.ins().iconst(I32, local[e.to as usize] as i64);
                 g.b.ins().store(FLAGS, to, a, 0);
                 let len1 = g.b.ins().iadd_imm(len, 1);
                 g.b.ins().jump(skip, &[BlockArg::Value(len1)]);
