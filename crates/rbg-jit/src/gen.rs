@@ -43,8 +43,10 @@ pub(crate) enum Mode {
     /// The rules; what to do at a switch is the run-time mode (`RunMode`),
     /// a parameter of the function.
     Rules,
-    /// Pattern bodies: stop at the first accepting node.
-    Pattern,
+    /// The body of pattern `k` (an index of `Compiled::starts`): stop at
+    /// the first accepting node. One function per pattern keeps functions
+    /// small (register allocation grows faster than their size).
+    Pattern(u32),
 }
 
 /// What a rules walk does at a switch (the interpreter's `M`), passed as
@@ -64,8 +66,8 @@ pub(crate) enum RunMode {
 pub(crate) struct Callees {
     /// This mode's walk (for the next level).
     pub this: FuncRef,
-    /// The pattern walk.
-    pub pattern: FuncRef,
+    /// The pattern walks by pattern (or `None`: a probe decides it).
+    pub patterns: Vec<Option<FuncRef>>,
     /// Probe functions by pattern automaton (or `None`).
     pub probes: Vec<Option<FuncRef>>,
     /// Signature of helpers `(ws) -> ()`.
@@ -104,12 +106,12 @@ pub(crate) fn emit_entry(mut b: FunctionBuilder, callee: FuncRef, run: Option<Ru
 }
 
 /// The states a walk of `mode` handles: those reachable from the roots
-/// (the rules' start, or every pattern's start) without calling a pattern.
+/// (the rules' start, or the pattern's start) without calling a pattern.
 pub(crate) fn states_of(c: &Compiled, mode: Mode) -> Vec<bool> {
     let n = c.trans_off.len() - 1;
     let mut seen = vec![false; n];
     let mut todo: Vec<u32> = match mode {
-        Mode::Pattern => walked_patterns(c).collect(),
+        Mode::Pattern(k) => vec![c.starts[k as usize]],
         Mode::Rules => vec![c.starts[0]],
     };
     for &q in &todo {
@@ -138,11 +140,10 @@ pub(crate) fn states_of(c: &Compiled, mode: Mode) -> Vec<bool> {
     seen
 }
 
-/// The start states of the patterns decided by a walk (not by a probe).
-fn walked_patterns(c: &Compiled) -> impl Iterator<Item = u32> + '_ {
-    (1..c.starts.len())
-        .filter(|&k| c.probes.start[k] == NONE)
-        .map(|k| c.starts[k])
+/// The patterns decided by a walk (not by a probe), as indices of
+/// `Compiled::starts`.
+pub(crate) fn walked_patterns(c: &Compiled) -> impl Iterator<Item = u32> + '_ {
+    (1..c.starts.len() as u32).filter(|&k| c.probes.start[k as usize] == NONE)
 }
 
 /// The states a walk of `mode` can start at: the automata's starts, the
@@ -151,7 +152,7 @@ fn walked_patterns(c: &Compiled) -> impl Iterator<Item = u32> + '_ {
 fn roots(c: &Compiled, mode: Mode, members: &[bool]) -> Vec<bool> {
     let mut root = vec![false; members.len()];
     match mode {
-        Mode::Pattern => walked_patterns(c).for_each(|s| root[s as usize] = true),
+        Mode::Pattern(k) => root[c.starts[k as usize] as usize] = true,
         Mode::Rules => {
             root[c.starts[0] as usize] = true;
             // Where the keeper's prefix may hand over to the walk.
@@ -269,7 +270,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let ret1 = w.b.create_block();
         let targets = (0..members.len())
             .map(|s| match is_root[s] {
-                true if mode == Mode::Pattern && c.accepting[s] => Some(ret1),
+                true if matches!(mode, Mode::Pattern(_)) && c.accepting[s] => Some(ret1),
                 true => w.fr.blocks[s],
                 false => None,
             })
@@ -690,7 +691,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         if !self.fr.cands.contains(&to) {
             self.fr.cands.push(to);
         }
-        if self.mode == Mode::Pattern && self.c.accepting[to as usize] {
+        if matches!(self.mode, Mode::Pattern(_)) && self.c.accepting[to as usize] {
             self.b.ins().jump(self.fr.stop, &[]);
             return false;
         }
@@ -710,7 +711,7 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// Takes switch `sw` at `v`: records the move, or stops (keeping the
     /// switch for the keeper). Returns false when it ended the block.
     fn switch(&mut self, sw: &Tr, v: Value) -> bool {
-        if self.mode == Mode::Pattern {
+        if matches!(self.mode, Mode::Pattern(_)) {
             // Patterns contain no switches.
             return true;
         }
@@ -1090,7 +1091,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
         let level = self.level();
         let lvl = self.b.ins().iadd_imm(level, 1);
-        let call = self.b.ins().call(self.f.pattern, &[start, v, lvl]);
+        let walk = self.f.patterns[k as usize].expect("a walked pattern");
+        let call = self.b.ins().call(walk, &[start, v, lvl]);
         self.b.inst_results(call)[0]
     }
 

@@ -193,15 +193,16 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let walk_sig = sig(&[I32, I32, I32], Some(I32));
     let entry_sig = sig(&[ptr, I32, I32, I32, I32], Some(I32));
     let probe_sig = sig(&[ptr, I32], Some(I32));
-    let modes = [Mode::Rules, Mode::Pattern];
-    let ids: Vec<FuncId> = modes
-        .iter()
-        .map(|m| {
-            module
-                .declare_function(&format!("walk_{m:?}"), Linkage::Local, &walk_sig)
-                .map_err(err)
-        })
-        .collect::<Result<_, _>>()?;
+    let rules_id = module
+        .declare_function("rules", Linkage::Local, &walk_sig)
+        .map_err(err)?;
+    let mut pattern_ids: Vec<Option<FuncId>> = vec![None; c.starts.len()];
+    for k in gen::walked_patterns(&c) {
+        let id = module
+            .declare_function(&format!("pattern_{k}"), Linkage::Local, &walk_sig)
+            .map_err(err)?;
+        pattern_ids[k as usize] = Some(id);
+    }
     let probes = &c.probes;
     let probe_ids: Vec<Option<FuncId>> = (0..c.starts.len())
         .map(|k| {
@@ -233,18 +234,30 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let mut frame = 0;
     // (name, function, the function it calls for the next level, mode or
     // `None` for the keeper's, which calls the rules' walk).
-    let funcs = [
-        ("rules", ids[0], ids[0], Some(Mode::Rules)),
-        ("patterns", ids[1], ids[1], Some(Mode::Pattern)),
-        ("keeper", keeper_id, ids[0], None),
+    let mut funcs = vec![
+        ("rules".to_string(), rules_id, rules_id, Some(Mode::Rules)),
+        ("keeper".to_string(), keeper_id, rules_id, None),
     ];
+    for (k, id) in pattern_ids.iter().enumerate() {
+        if let Some(id) = *id {
+            funcs.push((
+                format!("pattern_{k}"),
+                id,
+                id,
+                Some(Mode::Pattern(k as u32)),
+            ));
+        }
+    }
     for (name, fid, this_id, mode) in funcs {
         ctx.func.signature = match mode {
             Some(_) => walk_sig.clone(),
             None => keeper_sig.clone(),
         };
         let this = module.declare_func_in_func(this_id, &mut ctx.func);
-        let pattern = module.declare_func_in_func(ids[1], &mut ctx.func);
+        let patterns = pattern_ids
+            .iter()
+            .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
+            .collect();
         let probe_refs = probe_ids
             .iter()
             .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
@@ -257,7 +270,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         let sig_grow = ctx.func.import_signature(sig(&[ptr, I64, I32], None));
         let callees = Callees {
             this,
-            pattern,
+            patterns,
             probes: probe_refs,
             sig_ws,
             sig_level,
@@ -303,7 +316,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     }
     // The functions Rust calls: they set the pinned register.
     let mut entries = [
-        (ids[0], entry_sig, None),
+        (rules_id, entry_sig, None),
         (keeper_id, keeper_entry_sig, Some(gen::RunMode::Keeper)),
     ]
     .into_iter()

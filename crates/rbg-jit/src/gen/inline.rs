@@ -146,7 +146,7 @@ impl Walk<'_, '_> {
             self.begin_level();
         }
         self.b.def_var(self.fr.v, v);
-        if self.mode == Mode::Pattern && self.c.accepting[a as usize] {
+        if matches!(self.mode, Mode::Pattern(_)) && self.c.accepting[a as usize] {
             // A pattern's level that starts accepting.
             self.leave(1);
         } else {
