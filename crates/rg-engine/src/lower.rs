@@ -416,7 +416,11 @@ fn bypass_skips(nodes: &[NodeInfo], edges: &mut [Edge], checks: &[Check]) {
 }
 
 /// The probe of check `c`, if its automaton has the shape [`Probe`] needs
-/// (a path of single edges, not `@disjoint`, from the start to the target).
+/// (a path of single edges, not `@disjoint`, from the start to the target)
+/// and no node between has a visited check: where one has (after
+/// `goals[p] = Score(*)`, whose symbols give one key), the walk drops the
+/// later symbols' states, so the check can be false although a symbol
+/// passes (`rg-language.md` §7.7; `program.rs` decides those).
 fn probe(
     nodes: &[NodeInfo],
     edges: &[Edge],
@@ -449,6 +453,10 @@ fn probe(
         steps += 1;
         if node == c.target {
             break;
+        }
+        if nodes[node as usize].guard != Guard::None {
+            conds.truncate(start);
+            return None;
         }
         if node == c.start || steps > nodes.len() {
             conds.truncate(start);

@@ -221,3 +221,34 @@ fn any_assignment_of_goals_after_a_merge_point_merges() {
     );
     assert_eq!(perft1(&g), 2);
 }
+
+#[test]
+fn a_check_drops_states_with_seen_keys_also_on_one_path() {
+    // `goals` is not in the key: the symbols of `goals[x] = Score(*)` give
+    // one key at c2, so only the first tried (the last, 1) goes on, and
+    // `goals[x] == 0` never holds: the check is false (rg-language.md
+    // §7.7), on a path of comparisons as on a branching automaton. The
+    // check's answer shows in perft: 2 moves if it holds, 1 if not.
+    let head = "begin, s: player = x;\ns, a: ? c1 -> c3;\na, b: $ yes;\na, b: $ yes2;\n\
+                s, d: ! c1 -> c3;\nd, b: $ no;\nb, end: player = keeper;\n\
+                c1, c2: goals[x] = Score(*);\n";
+    for (tail, holds) in [
+        ("c2, c3: goals[x] == 0;", false),
+        ("c2, c3: goals[x] == 1;", true),
+        (
+            "c2, c4: goals[x] == 0;\nc4, c3: ;\nc2, c5: goals[x] == 0;\nc5, c4: ;",
+            false,
+        ),
+        (
+            "c2, c4: goals[x] == 1;\nc4, c3: ;\nc2, c5: goals[x] == 0;\nc5, c4: ;",
+            true,
+        ),
+    ] {
+        let text = format!("{HEAD}{head}{tail}");
+        let want = if holds { 2 } else { 1 };
+        assert_eq!(perft1(&game(&format!("{head}{tail}"))), want, "{tail}");
+        let (_, checked) = rg_lang::parse_str(&text).unwrap();
+        let every = GameModel::with_every_check(checked).unwrap();
+        assert_eq!(perft1(&every), want, "{tail}");
+    }
+}
