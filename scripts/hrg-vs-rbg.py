@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """HRG against RBG in `rbg bench`, side by side (issue 14, item 4).
 
-  scripts/hrg-vs-rbg.py [--rbg PATH] [--seconds S] [--rounds R] [NAME...]
+  scripts/hrg-vs-rbg.py [--rbg PATH] [--seconds S] [--rounds R] [--hrg-engine E] [NAME...]
 
 For every game in both libraries (games/NAME.rbg and games/hrg/NAME.hrg;
 or the NAMEs given), each round runs the HRG version (RG engine), the RBG
 version with `--engine interp` and with `--engine native`, one after the
-other. Rates are playouts per CPU second of bench's playout loop (fair on a
+other (the HRG version with `--hrg-engine`: `interp`, the default, or
+`native`, rg-jit). Rates are playouts per CPU second of bench's playout loop (fair on a
 busy machine); a round's ratio compares the runs of that round. Prints a
 markdown table of the medians: HRG / RBG >= 1 means HRG is at least as fast.
 """
@@ -26,6 +27,7 @@ def main():
     p.add_argument("--rbg", default=RBG)
     p.add_argument("--seconds", type=float, default=5)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--hrg-engine", choices=["interp", "native"], default="interp")
     a = p.parse_args()
     hrg = {os.path.splitext(os.path.basename(f))[0] for f in glob.glob(os.path.join(root, "games/hrg/*.hrg"))}
     rbg = {os.path.splitext(os.path.basename(f))[0] for f in glob.glob(os.path.join(root, "games/*.rbg"))}
@@ -34,7 +36,7 @@ def main():
     for r in range(a.rounds):
         for n in names:
             row = rows[n]
-            h = bench(a.rbg, os.path.join(root, "games/hrg", n + ".hrg"), a.seconds, r + 1)
+            h = bench(a.rbg, os.path.join(root, "games/hrg", n + ".hrg"), a.seconds, r + 1, a.hrg_engine)
             i = bench(a.rbg, os.path.join(root, "games", n + ".rbg"), a.seconds, r + 1, "interp")
             nat = bench(a.rbg, os.path.join(root, "games", n + ".rbg"), a.seconds, r + 1, "native")
             row["hrg"].append(h)
