@@ -81,7 +81,11 @@ fn timed_on_terminal(args: &[&str]) -> (Vec<(Duration, String)>, String, Duratio
     while let Ok(c) = rx.recv_timeout(Duration::from_secs(2)) {
         chunks.push(c);
     }
-    (chunks, String::from_utf8_lossy(&out.stdout).into_owned(), took)
+    (
+        chunks,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        took,
+    )
 }
 
 fn game(name: &str) -> String {
