@@ -372,6 +372,7 @@ fn run_measured(args: &[&str]) -> (i32, u64) {
     // SAFETY: `rusage` is plain data; `wait4` fills it for our own child,
     // which `Child` has not reaped (it is never waited on).
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: see above; `status` and `usage` are live locals.
     let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as i32);
     (libc::WEXITSTATUS(status), usage.ru_maxrss as u64 * 1024)

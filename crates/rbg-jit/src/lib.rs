@@ -5,6 +5,42 @@
 //! same game played by that code. States, moves and move order are the
 //! interpreter's; the two engines are interchangeable.
 //!
+//! # Safety
+//!
+//! Generated code indexes without checks, in bounds by construction, as
+//! the interpreter does: vertices come from the state's position (a checked
+//! state) or from tables whose entries are vertices or `NONE` (tested
+//! before use); pieces come from the board, which only holds the game's
+//! pieces; directions, slots, sets, variables and rows are constants of the
+//! game's own tables; stack and move-prefix writes check the capacity and
+//! call a helper to grow; a level's stamps are indexed `slot * nv + v` in a
+//! buffer of `num_slots * nv`; a root state outside a function's jump table
+//! returns "no move". The code holds the tables' addresses, so the tables
+//! live in [`Code`] as long as the code does. Native recursion is one frame
+//! per level, bounded as the interpreter's (`gen/bound.rs`).
+//!
+//! # Performance notes
+//!
+//! - Code generation (`rbg check --timings`, `rbg bench`): Cranelift does
+//!   200-300k IR instructions per CPU second here, half in register
+//!   allocation: chess 150-250 ms (26k IR instructions for the rules, 28k
+//!   for the patterns), pentago 300-570 ms, international draughts
+//!   240-300 ms, arimaa 1.5-2.9 s. The verifier is off (it doubled the
+//!   time); `opt_level=none` saves ~25% but gives slower code. One function
+//!   per pattern, not one for all: chess -25% instructions per state.
+//! - Where the time goes (callgrind against the code `RBG_JIT_BIN` writes,
+//!   breakthrough flat MC): the rules walk ~4,400 instructions per state;
+//!   per pawn with a move the `[empty]` level ~150, ~70 of them overhead
+//!   (bounds, move prefix, stamps, the stop test); pop and dispatch ~17 per
+//!   node. Perft leaves pay ~320 instructions in Rust (`clone_from`,
+//!   `apply_raw`, the keeper loop) besides ~120 in the keeper function.
+//! - Tried: rbg2cpp's lazy modifiers (recording a move's final modifiers
+//!   without applying them): no suite game gains (moves end in a switch to
+//!   the keeper or in a pattern test).
+//! - What would move it: one function per level root of the rules (direct
+//!   calls instead of the root jump table, faster register allocation), a
+//!   generated `apply` and a state in one buffer (one copy per perft leaf).
+//!
 //! ```no_run
 //! let text = std::fs::read_to_string("games/ticTacToe.rbg").unwrap();
 //! let game = rbg_engine::GameModel::from_text(&text).unwrap();
@@ -103,6 +139,7 @@ pub(crate) struct Code {
 // SAFETY: the code and tables are immutable once made; the module is only
 // touched again to free it.
 unsafe impl Send for Code {}
+// SAFETY: as for `Send`: shared use only reads the code and tables.
 unsafe impl Sync for Code {}
 
 impl Drop for Code {

@@ -4,7 +4,9 @@
 //! only when full. Atoms are `ModApp`s (`repr(C)`: action, then vertex),
 //! copied as 8-byte blocks. Inline rather than a function: a call clobbers
 //! the caller-saved registers, so the walk spilled its live values around
-//! every recorded move.
+//! every recorded move: inline, breakthrough -10% instructions per state,
+//! reversi -2%, chess +0.4%, for ~35 IR instructions per switch (chess's
+//! rules +9%, reversi's +37%: its code generation 85-100 -> 100-135 ms).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};

@@ -2,6 +2,16 @@
 //! writes (`Ws`, a `repr(C)` struct whose field offsets the generator
 //! uses), the few helpers it calls (growing buffers, recording a move), and
 //! the per-thread [`Walker`] that implements [`NativeWalker`].
+//!
+//! The workspace lives in Cranelift's pinned register (r15 on x86-64, x21
+//! on aarch64, callee-saved for Rust): the two functions Rust calls
+//! (`gen::emit_entry`) save it, set it and store the run mode, and the
+//! walks read it and the buffer pointers from it at each use; a level's
+//! number, stack base and stamps live in a stack slot per inlining depth.
+//! So no value spans a whole walk function: such values were spilled
+//! anyway, and regalloc2 pays for each one per block it spans at every
+//! virtual register (183M instructions of chess's code generation, 29M
+//! after).
 
 use std::mem::offset_of;
 use std::sync::Arc;
@@ -329,11 +339,12 @@ pub(crate) extern "C" fn level_slow(ws: *mut Ws, level: u32) -> *mut LevelRec {
 /// Past `limits::MAX_LISTED_MODIFIERS` atoms it is a fault (the list still
 /// grows to `need`; the walk stops at its next modifier application).
 pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64, a: u32) {
-    // SAFETY: as in `grow_stack`; `out` points at the list of the running
-    // `legal_moves` call, and the generated code wrote the atoms and ends
-    // below the recorded lengths.
+    // SAFETY: as in `grow_stack`.
     let ws = unsafe { &mut *ws };
+    // SAFETY: `out` points at the list of the running `legal_moves` call.
     let (atoms, ends) = unsafe { (&mut *ws.out.0, &mut *ws.out.1) };
+    // SAFETY: the generated code wrote the atoms and ends below the
+    // recorded lengths, within the lists' capacities.
     unsafe {
         atoms.set_len(ws.out_atoms_len as usize);
         ends.set_len(ws.out_ends_len as usize);

@@ -75,6 +75,7 @@ pub(crate) struct Code {
 // SAFETY: the code and tables are immutable once made; the module is only
 // touched again to free it.
 unsafe impl Send for Code {}
+// SAFETY: as for `Send`: shared use only reads the code and tables.
 unsafe impl Sync for Code {}
 
 impl Drop for Code {

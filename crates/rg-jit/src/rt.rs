@@ -354,9 +354,9 @@ impl Ws {
             true => &self.vis[..self.tags_len as usize],
             false => &[],
         };
-        // SAFETY: the sink pointer is set by `moves` for the duration of
-        // the generated walk, from a `&mut` it holds.
         let recorded = match self.sink {
+            // SAFETY: the sink pointer is set by `moves` for the duration
+            // of the generated walk, from a `&mut` it holds.
             Some(SinkPtr::List(p)) => unsafe {
                 (*p).push(
                     tags,
@@ -370,6 +370,7 @@ impl Ws {
                 );
                 (*p).recorded()
             },
+            // SAFETY: as for `List`.
             Some(SinkPtr::Effects(p)) => unsafe {
                 (*p).push(
                     tags,
@@ -557,6 +558,7 @@ pub(crate) struct Walker {
 // SAFETY: the raw pointers in `Ws` point into buffers it owns; a walker is
 // used by one thread at a time (`&mut self`).
 unsafe impl Send for Walker {}
+// SAFETY: as for `Send`: every use takes `&mut self`.
 unsafe impl Sync for Walker {}
 
 impl Walker {
@@ -580,6 +582,7 @@ impl Walker {
         // (`safe.rs`); `st` is a semistate of this game (checked by
         // `moves`); the workspace's buffers match its capacity fields.
         let next = code.bases[node as usize] + (next - info.first);
+        // SAFETY: see above.
         let r = unsafe { (code.walk)(ws, st.as_mut_ptr(), first, next) };
         match r {
             0 => Ok(()),

@@ -4,6 +4,15 @@
 //! modifier budget with zero (and the budget's decrement); deep levels, a
 //! spent budget and faults call `rt::watch`, which logs the level to find a
 //! move that comes back to an earlier state and checks the limits.
+//!
+//! The native code does not call `PathLog::leave` (entering a level
+//! forgets deeper entries). A fault sets the budget to 0, so every level
+//! unwinds at its next modifier; the keeper keeps a stopped walk's move
+//! only without a fault (`Ws::faulted`). Levels are also limited to 1 MiB
+//! of native stack over the largest walk frame (Cranelift's `frame_size`:
+//! 5 KB for arimaa, so 153 levels; 200-1000 for chess and draughts, 2000
+//! for small games). Cost: ~3% more instructions per breakthrough playout,
+//! no difference in time beyond noise (alternated runs).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};

@@ -7,6 +7,8 @@
 //! complete; where the rules branch (or after `MAX_STEPS` states: the rules
 //! may loop) the rules walk goes on from that node in keeper mode; where
 //! nothing passes, or the walk finds no move, the log is undone.
+//! Breakthrough's keeper (`[$ me=100] [$ opp=0] ({? forward} [pawn] + ...)`)
+//! went from ~440 to ~116 instructions; breakthrough's perft 4 -25%.
 //!
 //! Function `(ws, q, v) -> moved`.
 

@@ -10,6 +10,13 @@
 //! then one store and its undo another. Likewise a modifier (of a piece or
 //! a variable) starts a new version of the pattern memo only where a
 //! pattern can be decided before it is undone.
+//!
+//! The marks come from a backward pass over the walk's steps (transitions,
+//! switch rows, the patterns called; never past a switch). Instructions per
+//! playout (callgrind, whole run with code generation): amazons -8.5%,
+//! englishDraughts -5%, internationalDraughts -2.6%, paperSoccer -2.8%,
+//! breakthrough -2.9%, chess -2.1%; reversi, mill, connect4, gomoku, hex
+//! within 1%.
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 use rbg_engine::raw::{Act, Compiled, Expr, Op, NONE};
