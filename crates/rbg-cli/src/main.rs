@@ -10,9 +10,10 @@ use rbg_cli::cmd;
 #[derive(Parser, Debug)]
 #[command(name = "rbg", version)]
 struct Cli {
-    /// Engine that plays the games: `interp` (the interpreter, the default)
-    /// or `native` (machine code generated at load time, x86-64 and aarch64;
-    /// for `.rg`/`.hrg` the move walks, games it does not take stay
+    /// Engine that plays the games: `native` (machine code generated at
+    /// load time; the default for `.rbg` on x86-64 and aarch64) or `interp`
+    /// (the interpreter; the default elsewhere and for `.rg`/`.hrg`, where
+    /// `native` generates the move walks and games it does not take stay
     /// interpreted with a note).
     #[arg(long, global = true, value_name = "ENGINE")]
     engine: Option<rbg_jit::Engine>,
@@ -55,7 +56,7 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
-    cmd::set_engine(cli.engine.unwrap_or_else(rbg_jit::Engine::default_for_host));
+    cmd::set_engine(cli.engine);
     // RG and HRG games: the interpreter unless `--engine native`.
     cmd::set_rg_engine(cli.engine.unwrap_or(rbg_jit::Engine::Interp));
     let code = match &cli.command {

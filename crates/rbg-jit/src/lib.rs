@@ -93,10 +93,14 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The default engine: the interpreter, until the native engine is
-    /// faster on every game.
+    /// The default engine: native code where Cranelift generates it
+    /// (x86-64 and aarch64), the interpreter elsewhere.
     pub fn default_for_host() -> Engine {
-        Engine::Interp
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            Engine::Native
+        } else {
+            Engine::Interp
+        }
     }
 
     /// Prepares `game` for this engine.

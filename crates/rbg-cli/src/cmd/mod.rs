@@ -104,11 +104,16 @@ pub fn engine_of(game: &AnyGame) -> (&'static str, Option<std::time::Duration>) 
     }
 }
 
-static ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
+/// The engine of RBG games, and whether `--engine` chose it.
+static ENGINE: OnceLock<(rbg_jit::Engine, bool)> = OnceLock::new();
 
-/// Sets the engine of every RBG game loaded by this process (`--engine`).
-pub fn set_engine(e: rbg_jit::Engine) {
-    let _ = ENGINE.set(e);
+/// Sets the engine of every RBG game loaded by this process: the one
+/// `--engine` chose, or the host's default.
+pub fn set_engine(chosen: Option<rbg_jit::Engine>) {
+    let _ = ENGINE.set(match chosen {
+        Some(e) => (e, true),
+        None => (rbg_jit::Engine::default_for_host(), false),
+    });
 }
 
 static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
@@ -126,13 +131,22 @@ pub fn rg_engine() -> rbg_jit::Engine {
 
 /// The engine chosen with `--engine` (or the host's default).
 pub fn engine() -> rbg_jit::Engine {
-    *ENGINE.get_or_init(rbg_jit::Engine::default_for_host)
+    ENGINE
+        .get_or_init(|| (rbg_jit::Engine::default_for_host(), false))
+        .0
 }
 
-/// The game played by the chosen engine; on failure prints the error.
+/// The game played by the chosen engine. Where the default engine (not
+/// one `--engine` chose) cannot play it, the interpreter does, after a
+/// note; otherwise a failure prints the error.
 pub fn prepare(game: GameModel) -> Option<GameModel> {
-    match engine().prepare(&game) {
+    let (engine, chosen) = *ENGINE.get_or_init(|| (rbg_jit::Engine::default_for_host(), false));
+    match engine.prepare(&game) {
         Ok(g) => Some(g),
+        Err(e) if !chosen => {
+            eprintln!("note: {e}; the game is played by the interpreter");
+            Some(game.interpreted())
+        }
         Err(e) => {
             eprintln!("error: {e}");
             None

@@ -89,9 +89,10 @@ fn run_inner(args: &ServeArgs) -> Result<i32, String> {
     positive("wait-limit", Some(args.wait_limit))?;
     let source = read_source(&args.game)?;
     let game = GameModel::load(&source).map_err(|d| d.to_string())?;
-    let game = super::engine()
-        .prepare(&game)
-        .map_err(|e| format!("error: {e}"))?;
+    // `prepare` prints why it failed.
+    let Some(game) = super::prepare(game) else {
+        return Ok(2);
+    };
     if args.players != game.num_players() {
         return Err(format!(
             "error: --players {} but {} declares {} player(s)",
