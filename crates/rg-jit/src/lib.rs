@@ -23,14 +23,13 @@ mod safe;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AbiParam, Signature};
-use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use jit_support::Memory;
 use rg_engine::{GameModel, Native, NativeWalker};
 
 use rt::WalkFn;
@@ -68,24 +67,9 @@ pub(crate) struct Code {
     pub bases: Vec<u32>,
     /// Processor time spent generating the code.
     pub time: Duration,
-    /// Owns the code's memory (freed on drop).
-    module: Option<JITModule>,
-}
-
-// SAFETY: the code and tables are immutable once made; the module is only
-// touched again to free it.
-unsafe impl Send for Code {}
-// SAFETY: as for `Send`: shared use only reads the code and tables.
-unsafe impl Sync for Code {}
-
-impl Drop for Code {
-    fn drop(&mut self) {
-        if let Some(m) = self.module.take() {
-            // SAFETY: every walker holds an `Arc<Code>`, so no code of this
-            // module can run any more.
-            unsafe { m.free_memory() };
-        }
-    }
+    /// The code's memory (walkers hold the `Code` by an `Arc`, so it
+    /// outlives every run of the code).
+    _memory: Memory,
 }
 
 struct Engineered {
@@ -125,45 +109,14 @@ pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
     })))
 }
 
-/// The calling thread's processor time (wall-clock time where it is not
-/// available): code generation is timed in processor time, which a busy
-/// machine does not inflate.
-fn cpu_time() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `clock_gettime` writes the timespec it is given.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
-            return Duration::new(t.tv_sec as u64, t.tv_nsec as u32);
-        }
-    }
-    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    EPOCH.get_or_init(Instant::now).elapsed()
-}
-
 fn err(e: impl fmt::Display) -> Error {
     Error(e.to_string())
 }
 
 fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
-    let start = cpu_time();
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").map_err(err)?;
-    flags.set("enable_verifier", "false").map_err(err)?;
-    flags.set("use_colocated_libcalls", "false").map_err(err)?;
-    flags.set("is_pic", "false").map_err(err)?;
-    let isa = cranelift_native::builder()
-        .map_err(err)?
-        .finish(settings::Flags::new(flags))
-        .map_err(err)?;
-    let call_conv = isa.default_call_conv();
-    let mut module = JITModule::new(JITBuilder::with_isa(
-        isa,
-        cranelift_module::default_libcall_names(),
-    ));
+    let start = jit_support::cpu_time();
+    let mut module = jit_support::module(false).map_err(Error)?;
+    let call_conv = module.isa().default_call_conv();
     let mut sig = Signature::new(call_conv);
     sig.params
         .extend([I64, I64, I32, I32].iter().map(|&t| AbiParam::new(t)));
@@ -198,7 +151,7 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         eprintln!(
             "rg-jit: {} pure checks generated in {:?}",
             pure_ids.iter().flatten().count(),
-            cpu_time().saturating_sub(start)
+            jit_support::cpu_time().saturating_sub(start)
         );
     }
     ctx.func.signature = sig.clone();
@@ -233,7 +186,7 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         // default calling convention ("C").
         walk: unsafe { std::mem::transmute::<*const u8, WalkFn>(p) },
         bases,
-        time: cpu_time().saturating_sub(start),
-        module: Some(module),
+        time: jit_support::cpu_time().saturating_sub(start),
+        _memory: Memory::new(module),
     })
 }
