@@ -110,10 +110,12 @@ static ENGINE: OnceLock<(rbg_jit::Engine, bool)> = OnceLock::new();
 /// Sets the engine of every RBG game loaded by this process: the one
 /// `--engine` chose, or the host's default.
 pub fn set_engine(chosen: Option<rbg_jit::Engine>) {
-    let _ = ENGINE.set(match chosen {
-        Some(e) => (e, true),
-        None => (rbg_jit::Engine::default_for_host(), false),
-    });
+    let _ = ENGINE.set(chosen.map_or_else(default_engine, |e| (e, true)));
+}
+
+/// The host's default engine, not chosen by `--engine`.
+fn default_engine() -> (rbg_jit::Engine, bool) {
+    (rbg_jit::Engine::default_for_host(), false)
 }
 
 static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
@@ -129,18 +131,11 @@ pub fn rg_engine() -> rbg_jit::Engine {
     *RG_ENGINE.get_or_init(|| rbg_jit::Engine::Interp)
 }
 
-/// The engine chosen with `--engine` (or the host's default).
-pub fn engine() -> rbg_jit::Engine {
-    ENGINE
-        .get_or_init(|| (rbg_jit::Engine::default_for_host(), false))
-        .0
-}
-
 /// The game played by the chosen engine. Where the default engine (not
 /// one `--engine` chose) cannot play it, the interpreter does, after a
 /// note; otherwise a failure prints the error.
 pub fn prepare(game: GameModel) -> Option<GameModel> {
-    let (engine, chosen) = *ENGINE.get_or_init(|| (rbg_jit::Engine::default_for_host(), false));
+    let (engine, chosen) = *ENGINE.get_or_init(default_engine);
     match engine.prepare(&game) {
         Ok(g) => Some(g),
         Err(e) if !chosen => {
