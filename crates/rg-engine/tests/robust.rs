@@ -5,56 +5,14 @@ use proptest::prelude::*;
 use rg_engine::perft::{perft, Counting};
 use rg_engine::playout::Playouts;
 use rg_engine::GameModel;
-
-const LABELS: &[&str] = &[
-    "",
-    "$ t",
-    "$ u",
-    "$$ v",
-    "v = V(*)",
-    "v = 1",
-    "v = w[v]",
-    "m[k] = v",
-    "m[v2k[v]] = 2",
-    "v == 2",
-    "m[a] != v",
-    "m == n",
-    "n = m",
-    "? n2 -> n4",
-    "! n1 -> n3",
-    "player = x",
-    "player = y",
-    "player = keeper",
-    "player = random",
-    "goals[x] = 1",
-    "goals[y] = Score(*)",
-    "visible[y] = 0",
-    "k = K(*)",
-];
-
-fn edge() -> impl Strategy<Value = String> {
-    (0usize..7, 0usize..7, prop::sample::select(LABELS)).prop_map(|(a, b, l)| {
-        let name = |i: usize| match i {
-            0 => "begin".to_string(),
-            1 => "end".to_string(),
-            i => format!("n{}", i - 1),
-        };
-        format!("{}, {}: {l};\n", name(a), name(b))
-    })
-}
+use testkit::random_rg::{self, PRAGMAS};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_games_never_panic(edges in prop::collection::vec(edge(), 1..14), pragma in 0usize..3) {
-        let mut text = String::from(
-            "type Player = {x, y};\ntype Score = {0, 1};\ntype V = {0, 1, 2};\ntype K = {a, b};\n\
-             var v: V = 0;\nvar k: K = a;\nvar m: K -> V = { :0 };\nvar n: K -> V = { a: 1, :0 };\n\
-             const w: V -> V = { 0: 1, 1: 2, :0 };\nconst v2k: V -> K = { 0: a, :b };\nbegin, end: player = keeper;\n",
-        );
-        text.extend(edges);
-        text.push_str(["", "@disjoint n1 : a b;\n", "@unique n2;\n@repeat n3 : v;\n"][pragma]);
+    fn random_games_never_panic(edges in random_rg::edges(1, 14), pragma in 0..PRAGMAS) {
+        let text = random_rg::game(&edges, pragma);
         let Ok(game) = GameModel::from_text(&text) else { return Ok(()) };
         let start = std::time::Instant::now();
         if std::env::var_os("ROBUST_TRACE").is_some() {

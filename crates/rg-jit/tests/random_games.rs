@@ -5,62 +5,18 @@
 
 use proptest::prelude::*;
 use rg_engine::{GameModel, MoveList, Mover};
-
-const ACTIONS: &[&str] = &[
-    "",
-    "$ p",
-    "$ q",
-    "$$ c",
-    "c = C(*)",
-    "c = 2",
-    "c = step[c]",
-    "row[s] = c",
-    "row[pick[c]] = 1",
-    "c != 1",
-    "row[s] == c",
-    "row == col",
-    "col = row",
-    "? m2 -> m4",
-    "! m1 -> m3",
-    "? m3 -> m5",
-    "player = a",
-    "player = b",
-    "player = keeper",
-    "player = random",
-    "goals[a] = 1",
-    "goals[b] = Score(*)",
-    "visible[b] = 0",
-    "s = S(*)",
-];
-
-fn edge() -> impl Strategy<Value = String> {
-    (0usize..8, 0usize..8, prop::sample::select(ACTIONS)).prop_map(|(x, y, act)| {
-        let name = |i: usize| match i {
-            0 => "begin".to_string(),
-            1 => "end".to_string(),
-            i => format!("m{}", i - 1),
-        };
-        format!("{}, {}: {act};\n", name(x), name(y))
-    })
-}
+use testkit::random_rg::{self, PRAGMAS};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
     fn native_lists_equal_the_interpreters(
-        edges in prop::collection::vec(edge(), 1..16),
-        pragma in 0usize..4,
+        edges in random_rg::edges(1, 16),
+        pragma in 0..PRAGMAS,
         seed in 0u64..1000,
     ) {
-        let mut text = String::from(
-            "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\ntype S = {x, y};\n\
-             var c: C = 0;\nvar s: S = x;\nvar row: S -> C = { :0 };\nvar col: S -> C = { x: 1, :0 };\n\
-             const step: C -> C = { 0: 1, 1: 2, :0 };\nconst pick: C -> S = { 0: x, :y };\n\
-             begin, end: player = keeper;\n",
-        );
-        text.extend(edges);
-        text.push_str(["", "@disjoint m1 : a b;\n", "@unique m2;\n@repeat m3 : c;\n", "@unique m4;\n"][pragma]);
+        let text = random_rg::game(&edges, pragma);
         let Ok(interp) = GameModel::from_text(&text) else { return Ok(()) };
         let native = match rg_jit::compile(&interp) {
             Ok(g) => g,

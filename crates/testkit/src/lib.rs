@@ -6,6 +6,9 @@
 //! - The RG examples' perft table.
 //! - The runner of a bad-input corpus: files whose first line says where the
 //!   error must be.
+//! - [`random_rg`]: random small RG games for property tests.
+
+pub mod random_rg;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
