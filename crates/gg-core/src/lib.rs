@@ -62,11 +62,36 @@ pub enum Turn {
 
 /// Why a move text was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError(pub String);
+pub enum MoveError {
+    /// The text is not written in the game's move notation.
+    Syntax(String),
+    /// A number of the text names nothing: `what` (e.g. "vertex") `found`,
+    /// where `1..=max` are the names.
+    OutOfRange {
+        /// What the number should name.
+        what: &'static str,
+        /// The number written.
+        found: u64,
+        /// The largest number that names one.
+        max: u64,
+    },
+    /// The text is well formed but no legal move here is written so (the
+    /// text, trimmed). Only engines that read a move against the legal
+    /// moves give it.
+    NotLegal(String),
+    /// Listing the legal moves failed (an improper game): the game's error.
+    Game(String),
+}
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            MoveError::Syntax(s) | MoveError::Game(s) => f.write_str(s),
+            MoveError::OutOfRange { what, found, max } => {
+                write!(f, "{what} {found} out of range 1..={max}")
+            }
+            MoveError::NotLegal(text) => write!(f, "`{text}` is not a legal move here"),
+        }
     }
 }
 

@@ -108,7 +108,7 @@ impl Reasoner<Gamble> for Gamble {
         text.trim()
             .parse()
             .map(|i| vec![i])
-            .map_err(|_| MoveError(format!("expected a number, found {text:?}")))
+            .map_err(|_| MoveError::Syntax(format!("expected a number, found {text:?}")))
     }
 }
 

@@ -112,6 +112,26 @@ fn play_hides_what_a_player_may_not_see_and_replay_shows_the_record() {
         out.ends_with("result: hider 1, seeker 0 (hider wins)\n"),
         "{out}"
     );
+    // Tags of no legal move are an illegal move; a word that is no symbol
+    // is a malformed one.
+    for (body, message) in [
+        (
+            "right\nright left\n",
+            ":2: error: illegal move `right left`: not one of the 2 legal moves of seeker\n",
+        ),
+        (
+            "middle\n",
+            ":1: error: malformed move `middle`: `middle` is not a symbol of this game\n",
+        ),
+    ] {
+        std::fs::write(record, body).unwrap();
+        let out = run(&["replay", cups, record], "");
+        assert_eq!(out.status.code(), Some(1), "{body}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("{record}{message}")
+        );
+    }
     std::fs::remove_file(record).ok();
 }
 

@@ -304,30 +304,32 @@ impl GameModel {
         let c = &self.inner.c;
         let nums: Vec<&str> = text.split_whitespace().collect();
         if nums.is_empty() || !nums.len().is_multiple_of(2) {
-            return Err(MoveError(format!(
+            return Err(MoveError::Syntax(format!(
                 "expected pairs `vertex modifier`, found {} number(s) in {text:?}",
                 nums.len()
             )));
         }
         let mut apps = Vec::with_capacity(nums.len() / 2);
         for pair in nums.chunks(2) {
-            let v: u64 = pair[0]
-                .parse()
-                .map_err(|_| MoveError(format!("expected a vertex number, found {:?}", pair[0])))?;
+            let v: u64 = pair[0].parse().map_err(|_| {
+                MoveError::Syntax(format!("expected a vertex number, found {:?}", pair[0]))
+            })?;
             let m: u64 = pair[1].parse().map_err(|_| {
-                MoveError(format!("expected a modifier number, found {:?}", pair[1]))
+                MoveError::Syntax(format!("expected a modifier number, found {:?}", pair[1]))
             })?;
             if v == 0 || v > c.num_vertices as u64 {
-                return Err(MoveError(format!(
-                    "vertex {v} out of range 1..={}",
-                    c.num_vertices
-                )));
+                return Err(MoveError::OutOfRange {
+                    what: "vertex",
+                    found: v,
+                    max: c.num_vertices as u64,
+                });
             }
             if m == 0 || m >= c.modifier_action.len() as u64 {
-                return Err(MoveError(format!(
-                    "modifier {m} out of range 1..={}",
-                    c.modifier_action.len() - 1
-                )));
+                return Err(MoveError::OutOfRange {
+                    what: "modifier",
+                    found: m,
+                    max: c.modifier_action.len() as u64 - 1,
+                });
             }
             apps.push(ModApp {
                 action: c.modifier_action[m as usize],

@@ -265,15 +265,17 @@ impl gg_core::Reasoner<GameModel> for Workspace {
             .split_whitespace()
             .find(|w| game.description().symbols.get(w).is_none())
         {
-            return Err(MoveError(format!("`{w}` is not a symbol of this game")));
+            return Err(MoveError::Syntax(format!(
+                "`{w}` is not a symbol of this game"
+            )));
         }
         let mut scratch = s.clone();
         self.r
             .moves(&mut scratch, &mut self.walks)
-            .map_err(|e| MoveError(game.error_text(&e)))?;
+            .map_err(|e| MoveError::Game(game.error_text(&e)))?;
         let i = game
             .find_move(&self.walks, text)
-            .ok_or_else(|| MoveError(format!("no legal move has the tags `{}`", text.trim())))?;
+            .ok_or_else(|| MoveError::NotLegal(text.trim().to_string()))?;
         let mut out = gg_core::MoveList::default();
         push_walk(&self.walks, i, &mut out);
         Ok(out.get(0).to_vec())

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use clap::Args;
+use gg_core::MoveError;
 use gg_games::with_game;
 use rbg_agents::Playthrough;
 
@@ -79,8 +80,11 @@ fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
             eprintln!("{file}:{}: error: {reason}", n + 1);
             1
         };
+        // An engine that reads moves against the legal ones says "not
+        // legal" here; the others are looked up below.
         let m = match p.parse(line) {
-            Ok(m) => m,
+            Ok(m) => Some(m),
+            Err(MoveError::NotLegal(_)) => None,
             Err(e) => return fail(format!("malformed move `{line}`: {e}")),
         };
         if p.is_over() {
@@ -90,7 +94,7 @@ fn replay<G: Presented>(args: &ReplayArgs, game: &G) -> i32 {
             Some(player) => (view.player(player), game.player_name(player)),
             None => ("chance".to_string(), "chance"),
         };
-        let Some(i) = p.find(&m) else {
+        let Some((m, i)) = m.and_then(|m| p.find(&m).map(|i| (m, i))) else {
             return fail(format!(
                 "illegal move `{line}`: not one of the {} legal moves of {mover}",
                 p.moves().len(),
