@@ -50,15 +50,47 @@ use crate::state::State;
 use rbg_lang::ast::CmpOp;
 use watch::{KeeperWatch, PathLog};
 
-// Modes of the walk (const generic parameter of `Searcher::node`).
-/// Report every move (stop never).
-const COLLECT: u8 = 0;
-/// Report whether any move exists (stop at the first).
-const EXISTS: u8 = 1;
-/// Decide a pattern: stop at the first accepting state.
-const PATTERN: u8 = 2;
-/// Keeper: apply the first move found and stop.
-const KEEPER: u8 = 3;
+/// What a walk is for: the type parameter of `Searcher::node`, one unit
+/// type per mode, so each mode is compiled on its own and the matches on
+/// [`Mode::KIND`] are folded and exhaustive.
+trait Mode {
+    const KIND: Kind;
+}
+
+/// The modes of the walk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Report every move (stop never).
+    Collect,
+    /// Report whether any move exists (stop at the first).
+    Exists,
+    /// Decide a pattern: stop at the first accepting state.
+    Pattern,
+    /// Keeper: apply the first move found and stop.
+    Keeper,
+}
+
+/// [`Kind::Collect`].
+struct Collect;
+/// [`Kind::Exists`].
+struct Exists;
+/// [`Kind::Pattern`].
+struct Pattern;
+/// [`Kind::Keeper`].
+struct Keeper;
+
+impl Mode for Collect {
+    const KIND: Kind = Kind::Collect;
+}
+impl Mode for Exists {
+    const KIND: Kind = Kind::Exists;
+}
+impl Mode for Pattern {
+    const KIND: Kind = Kind::Pattern;
+}
+impl Mode for Keeper {
+    const KIND: Kind = Kind::Keeper;
+}
 
 /// An applied modifier, for undoing it: the vertex and its previous piece,
 /// or the variable and its previous value.
@@ -247,7 +279,7 @@ impl Searcher {
         std::mem::swap(&mut self.out, out);
         self.cur.clear();
         self.begin_search();
-        self.root::<COLLECT>(g, s);
+        self.root::<Collect>(g, s);
         std::mem::swap(&mut self.out, out);
         self.end_search()
     }
@@ -256,7 +288,7 @@ impl Searcher {
     pub fn has_move(&mut self, g: &Compiled, s: &mut State) -> Result<bool, Fault> {
         self.cur.clear();
         self.begin_search();
-        let found = self.root::<EXISTS>(g, s);
+        let found = self.root::<Exists>(g, s);
         self.end_search().map(|()| found)
     }
 
@@ -311,7 +343,7 @@ impl Searcher {
         self.version = self.last_version;
     }
 
-    fn root<const M: u8>(&mut self, g: &Compiled, s: &mut State) -> bool {
+    fn root<M: Mode>(&mut self, g: &Compiled, s: &mut State) -> bool {
         g.check_state(s);
         self.new_version();
         let (q, v) = (s.rule_state, s.pos);
@@ -361,7 +393,7 @@ impl Searcher {
     /// a slot. Returns true to stop.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn push_targets<const M: u8, const TEST: bool>(
+    fn push_targets<M: Mode, const TEST: bool>(
         &mut self,
         g: &Compiled,
         s: &State,
@@ -388,7 +420,7 @@ impl Searcher {
     /// The walk keeps the last discovered successor of a node in `next`
     /// instead of pushing it, so chains of single successors never touch the
     /// stack.
-    fn node<const M: u8>(
+    fn node<M: Mode>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -402,7 +434,7 @@ impl Searcher {
         // Only the level's root needs this check: every other node is
         // discovered by a transition, and `found` ends a pattern walk when it
         // discovers an accepting node.
-        if M == PATTERN && g.accepting[q as usize] {
+        if M::KIND == Kind::Pattern && g.accepting[q as usize] {
             return true;
         }
         loop {
@@ -531,7 +563,7 @@ impl Searcher {
     /// accepting node is found. A node whose only transition is a switch
     /// (`Tr::ends`) is not kept: the switch is taken at once.
     #[inline(always)]
-    fn found<const M: u8>(&mut self, g: &Compiled, next: &mut (u32, u32), tr: &Tr, t: u32) -> bool {
+    fn found<M: Mode>(&mut self, g: &Compiled, next: &mut (u32, u32), tr: &Tr, t: u32) -> bool {
         if tr.ends {
             return self.switch::<M>(&g.transitions(tr.to)[0], t);
         }
@@ -545,9 +577,9 @@ impl Searcher {
     /// Takes switch `sw` at `v`: the move ends. Returns true to stop. (The
     /// keeper's switch is applied to the state by `complete_keeper`.)
     #[inline(always)]
-    fn switch<const M: u8>(&mut self, sw: &Tr, v: u32) -> bool {
-        match M {
-            COLLECT => {
+    fn switch<M: Mode>(&mut self, sw: &Tr, v: u32) -> bool {
+        match M::KIND {
+            Kind::Collect => {
                 self.out.push_with(
                     &self.cur,
                     ModApp {
@@ -561,8 +593,8 @@ impl Searcher {
                 }
                 false
             }
-            EXISTS => true,
-            KEEPER => {
+            Kind::Exists => true,
+            Kind::Keeper => {
                 self.switched = Switched {
                     player: sw.arg,
                     rule_state: sw.to,
@@ -571,14 +603,14 @@ impl Searcher {
                 true
             }
             // Patterns contain no switches (checked by the front end).
-            _ => false,
+            Kind::Pattern => false,
         }
     }
 
     /// Like [`Searcher::found`], for a node whose state `to` is not the
     /// transition's.
     #[inline(always)]
-    fn found_state<const M: u8>(
+    fn found_state<M: Mode>(
         &mut self,
         g: &Compiled,
         next: &mut (u32, u32),
@@ -589,7 +621,7 @@ impl Searcher {
             self.stack.push(*next);
         }
         *next = (to, t);
-        M == PATTERN && g.accepting[to as usize]
+        M::KIND == Kind::Pattern && g.accepting[to as usize]
     }
 
     /// After modifier `a` was applied at `v`: records it, walks the next
@@ -599,7 +631,7 @@ impl Searcher {
     /// Deep levels, an exhausted budget and faults take the watched path
     /// (`descend_watched`); the common case pays two comparisons.
     #[inline(always)]
-    fn descend<const M: u8>(
+    fn descend<M: Mode>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -619,7 +651,7 @@ impl Searcher {
     /// fault, on the limits, or when the state repeats an earlier level's.
     #[cold]
     #[inline(never)]
-    fn descend_watched<const M: u8>(
+    fn descend_watched<M: Mode>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -652,7 +684,7 @@ impl Searcher {
 
     /// The body of [`Searcher::descend`].
     #[inline(always)]
-    fn next_level<const M: u8>(
+    fn next_level<M: Mode>(
         &mut self,
         g: &Compiled,
         s: &mut State,
@@ -668,7 +700,7 @@ impl Searcher {
         let saved_version = self.version;
         self.new_version();
         let stop = self.node::<M>(g, s, a, v, level + 1);
-        if stop && M == KEEPER && self.fault.is_none() {
+        if stop && M::KIND == Kind::Keeper && self.fault.is_none() {
             return true;
         }
         self.version = saved_version;
@@ -701,11 +733,11 @@ pub fn is_step(op: Op) -> bool {
     )
 }
 
-/// Whether discovering a node through `tr` decides the walk: in `PATTERN`
+/// Whether discovering a node through `tr` decides the walk: in `Pattern` mode
 /// mode, when the node's state is accepting.
 #[inline(always)]
-fn accepts<const M: u8>(tr: &Tr) -> bool {
-    M == PATTERN && tr.accepting
+fn accepts<M: Mode>(tr: &Tr) -> bool {
+    M::KIND == Kind::Pattern && tr.accepting
 }
 
 /// The variable and value assignment action `a` sets in `s`, or `None` when

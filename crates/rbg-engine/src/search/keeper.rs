@@ -9,7 +9,7 @@
 //! for repetition from its `limits::WATCH_KEEPER_FROM`-th move (Brent's
 //! cycle detection, `watch::KeeperWatch`).
 
-use super::{assigned, is_step, Change, Searcher, KEEPER};
+use super::{assigned, is_step, Change, Keeper, Searcher};
 use crate::compile::{Compiled, Op, NONE};
 use crate::error::{limits, Fault, FaultKind};
 use crate::state::State;
@@ -50,7 +50,7 @@ impl Searcher {
                     // The state has not changed since the prefix's last
                     // version: its pattern results stay valid.
                     self.cur.clear();
-                    let moved = self.node::<KEEPER>(g, s, q, v, 0);
+                    let moved = self.node::<Keeper>(g, s, q, v, 0);
                     if moved && self.fault.is_none() {
                         let to = self.switched;
                         (s.player, s.rule_state, s.pos) = (to.player, to.rule_state, to.pos);

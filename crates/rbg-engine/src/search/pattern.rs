@@ -12,7 +12,7 @@
 //! rest of the current node's transitions (go's liberty tests: 20% more
 //! playouts/s).
 
-use super::{Searcher, PATTERN};
+use super::{Pattern, Searcher};
 use crate::compile::{Compiled, NONE};
 use crate::state::State;
 
@@ -63,7 +63,7 @@ impl Searcher {
         let saved_len = self.cur.len();
         let lvl = level + 1;
         let start = g.starts[k as usize];
-        let found = self.node::<PATTERN>(g, s, start, v, lvl);
+        let found = self.node::<Pattern>(g, s, start, v, lvl);
         self.cur.truncate(saved_len);
         found
     }
