@@ -5,8 +5,8 @@
 
 For every suite game (or the GAMEs named): whether `rbg translate GAME --to rg`
 succeeds and its CPU time, and the RG engine's speed on the translation relative
-to the RBG engines on the original: `rbg bench` of the `.rg`, of the `.rbg`
-with `--engine interp` and with `--engine native`, alternated R
+to the RBG engines on the original: `rbg bench` of the `.rg` and of the `.rbg`,
+each with `--engine interp` and with `--engine native`, alternated R
 rounds of S seconds each, rates in playouts per CPU second of the bench loop
 (`playouts_per_cpu_s`, so a loaded machine does not skew the ratio).
 
@@ -86,8 +86,8 @@ def main():
         subprocess.run(["nice", "cargo", "build", "--release", "-q", "-p", "rbg-cli"], cwd=ROOT, check=True)
     perft = perft_results(a.perft_log)
     tmp = tempfile.mkdtemp()
-    print("| game | translates (s) | perft equal (depths) | RG/RBG interp | RG/RBG native | RG playouts/CPU s |")
-    print("|---|---|---|---:|---:|---:|")
+    print("| game | translates (s) | perft equal (depths) | RG/RBG interp | RG interp/RBG native | RG/RBG native | RG playouts/CPU s |")
+    print("|---|---|---|---:|---:|---:|---:|")
     for g in a.games or games():
         src = os.path.join(SUITE, "games", g)
         rg = os.path.join(tmp, os.path.basename(g)[:-4] + ".rg")
@@ -97,12 +97,17 @@ def main():
         u = resource.getrusage(resource.RUSAGE_CHILDREN)
         took = u.ru_utime + u.ru_stime - t.ru_utime - t.ru_stime
         if p.returncode != 0:
-            print(f"| {g} | no: {p.stderr.strip()} | | | | |", flush=True)
+            print(f"| {g} | no: {p.stderr.strip()} | | | | | |", flush=True)
             continue
-        runs = {"rg": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
+        runs = {"rg": [0, 0.0], "rg-native": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
         errors = {}
         for _ in range(a.rounds):
-            for key, args, path in [("rg", None, rg), ("interp", "interp", src), ("native", "native", src)]:
+            for key, args, path in [
+                ("rg", "interp", rg),
+                ("rg-native", "native", rg),
+                ("interp", "interp", src),
+                ("native", "native", src),
+            ]:
                 if key in errors:
                     continue
                 r, err = bench(args, path, a.seconds)
@@ -113,17 +118,18 @@ def main():
                     runs[key][1] += r[1]
         rate = {k: (v[0] / v[1] if v[1] > 0 and v[0] > 0 else None) for k, v in runs.items()}
 
-        def ratio(k):
-            if "rg" in errors:
-                return "RG error: " + errors["rg"]
+        def ratio(k, rg="rg"):
+            if rg in errors:
+                return "RG error: " + errors[rg]
             if k in errors:
                 return "error: " + errors[k]
-            if rate["rg"] is None or rate[k] is None:
+            if rate[rg] is None or rate[k] is None:
                 return "no playout"
-            return f"{rate['rg'] / rate[k]:.2f}"
+            return f"{rate[rg] / rate[k]:.2f}"
 
         rg_rate = f"{rate['rg']:.1f}" if rate["rg"] else "-"
-        print(f"| {g} | yes ({took:.2f}) | {perft_cell(perft.get(g))} | {ratio('interp')} | {ratio('native')} | {rg_rate} |", flush=True)
+        cells = [ratio("interp"), ratio("native"), ratio("native", "rg-native")]
+        print(f"| {g} | yes ({took:.2f}) | {perft_cell(perft.get(g))} | {' | '.join(cells)} | {rg_rate} |", flush=True)
 
 
 if __name__ == "__main__":
