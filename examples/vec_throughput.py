@@ -5,7 +5,8 @@ A *state* is a player move, as ``rbg bench`` counts them; a move may take
 several actions (split moves). Rates are per wall-clock second and per CPU
 second of this process (all its threads). ``--fused`` steps with
 ``VecEnv.step_random()`` (the same random actions, drawn and applied in one
-call) instead of ``step(random_actions())``.
+call) instead of ``step(random_actions())``. ``--engine`` chooses the engine
+(``native`` or ``interp``; by default the one ``rbg.load_game`` picks).
 
     python examples/vec_throughput.py games/ticTacToe.rbg --envs 256 --threads 1 --seconds 10
 """
@@ -17,14 +18,14 @@ import time
 import rbg
 
 
-def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0, fused=False):
+def measure(game, envs=256, threads=1, seconds=10.0, seed=1, warmup=60.0, fused=False, engine=None):
     """Steps ``envs`` games with random actions for ``seconds``; returns a
     dict of counts (``states``, ``actions``, ``games``) and the wall-clock
     and CPU seconds they took. First warms up (at most ``warmup`` seconds)
     until the games have ended once on average, so that they are spread
     over their lengths as in a long run (``rbg bench`` plays whole games;
     openings can cost more or less than the rest)."""
-    env = rbg.VecEnv(game, envs, seed=seed, threads=threads)
+    env = rbg.VecEnv(game, envs, seed=seed, threads=threads, engine=engine)
     env.reset()
     step = env.step_random if fused else (lambda: env.step(env.random_actions()))
     start = time.perf_counter()
@@ -58,8 +59,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--fused", action="store_true", help="step with VecEnv.step_random()")
+    ap.add_argument("--engine", default=None, help="native or interp (default: load_game's)")
     args = ap.parse_args()
-    r = measure(args.game, args.envs, args.threads, args.seconds, args.seed, fused=args.fused)
+    r = measure(args.game, args.envs, args.threads, args.seconds, args.seed, fused=args.fused, engine=args.engine)
     if args.json:
         print(json.dumps(r))
         return

@@ -7,12 +7,12 @@
 For every game the two take turns (rbg bench, VecEnv, rbg bench, ...), each
 in its own process on one thread (pinned to core C with --core):
 `rbg [--engine E] bench GAME --seconds S --json` (flat Monte Carlo: random
-playouts; `--engine native` compares with the native engine, the default is
-`rbg`'s own default) and
-`examples/vec_throughput.py GAME --envs N --threads 1 --json` (N games
+playouts) and
+`examples/vec_throughput.py GAME --envs N --threads 1 [--engine E] --json` (N games
 stepped by `rbg.VecEnv` with random actions, driven from Python; with
 `--fused`, by `VecEnv.step_random()`: the same actions drawn and applied in
-one call). Both count
+one call). Both play with engine E (`native` or `interp`; by default each
+with its own default, the same one: native where the host has it). Both count
 states as player moves. Rates are per CPU second (user+sys: `rbg bench`'s
 whole process, VecEnv's measured loop), which stays fair on a busy machine.
 Prints a markdown table of the medians and their ratio (VecEnv / bench).
@@ -52,6 +52,8 @@ def vecenv(a, game, seed):
             "--seconds", str(a.seconds), "--seed", str(seed), "--json"]
     if a.fused:
         argv.append("--fused")
+    if a.engine:
+        argv += ["--engine", a.engine]
     line = run(argv, a.core)
     r = json.loads(line)
     return r["states"] / r["cpu_seconds"]
@@ -68,10 +70,10 @@ def main():
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--core", type=int, default=None)
     ap.add_argument("--fused", action="store_true", help="VecEnv.step_random() instead of step(random_actions())")
-    ap.add_argument("--engine", default=None, help="rbg bench's engine (interp or native; default: rbg's default)")
+    ap.add_argument("--engine", default=None, help="both sides' engine (interp or native; default: each one's default)")
     a = ap.parse_args()
-    engine = a.engine or "rbg's default engine"
-    print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, bench: {engine}, median of states per CPU second\n")
+    engine = a.engine or "the default engine"
+    print(f"{a.envs} envs, {a.seconds:g} s per run, {a.rounds} rounds, {engine}, median of states per CPU second\n")
     print("| game | rbg bench | VecEnv | VecEnv / bench |")
     print("|---|---:|---:|---:|")
     ratios = []

@@ -25,9 +25,9 @@ pub fn py_err(e: EnvError) -> PyErr {
 #[pyclass(module = "rbg", frozen)]
 pub struct Game {
     pub inner: Arc<dyn DynGame>,
-    /// What it was loaded from (a path or a description) and the language
-    /// asked for, to pickle it.
-    pub source: (String, Option<String>),
+    /// What it was loaded from (a path or a description), the language
+    /// and the engine asked for, to pickle it.
+    pub source: (String, Option<String>, Option<String>),
 }
 
 #[pymethods]
@@ -105,6 +105,20 @@ impl Game {
         })
     }
 
+    /// The engine that plays the game: `"native"` or `"interp"` for RBG,
+    /// `"rg-engine"` or RG's native engine's name.
+    #[getter]
+    fn engine(&self) -> String {
+        self.inner.engine_name().to_string()
+    }
+
+    /// Why the default engine could not play the game (the interpreter
+    /// does), or `None`.
+    #[getter]
+    fn engine_note(&self) -> Option<String> {
+        self.inner.engine_note().map(str::to_string)
+    }
+
     /// The engine's perft: the number of move sequences of length `depth`
     /// (as `rbg perft` counts them).
     fn perft(&self, py: Python<'_>, depth: usize) -> PyResult<u64> {
@@ -118,10 +132,11 @@ impl Game {
             .map(|p| self.inner.player_name(p))
             .collect();
         format!(
-            "<rbg.Game players=[{}] actions={} observation={}>",
+            "<rbg.Game players=[{}] actions={} observation={} engine={}>",
             names.join(", "),
             self.inner.num_distinct_actions(),
-            self.observation_tensor_size()
+            self.observation_tensor_size(),
+            self.inner.engine_name()
         )
     }
 
@@ -129,8 +144,8 @@ impl Game {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let load = py.import("rbg")?.getattr("load_game")?;
-        let (text, lang) = &slf.get().source;
-        (load, (text.clone(), lang.clone())).into_pyobject(py)
+        let (text, lang, engine) = &slf.get().source;
+        (load, (text.clone(), lang.clone(), engine.clone())).into_pyobject(py)
     }
 }
 

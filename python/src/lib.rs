@@ -18,18 +18,31 @@ use vec::VecEnv;
 /// or from a description's text (RBG unless `language` is `"rg"` or
 /// `"hrg"`). Raises `ValueError` with the error's location on a bad
 /// description.
+///
+/// `engine` is `"native"` (machine code generated at load time) or
+/// `"interp"` (the interpreter); by default RBG games are played by native
+/// code on x86-64 and aarch64 (the interpreter where code generation
+/// refuses a game: `Game.engine_note` says why) and RG/HRG games by the
+/// interpreter, as the `rbg` command does. Both engines give the same
+/// results. `ValueError` if a chosen RBG engine cannot play the game.
 #[pyfunction]
-#[pyo3(signature = (path_or_text, language=None))]
-fn load_game(py: Python<'_>, path_or_text: String, language: Option<String>) -> PyResult<Py<Game>> {
-    let (text, lang) = (path_or_text.clone(), language.clone());
+#[pyo3(signature = (path_or_text, language=None, engine=None))]
+pub(crate) fn load_game(
+    py: Python<'_>,
+    path_or_text: String,
+    language: Option<String>,
+    engine: Option<String>,
+) -> PyResult<Py<Game>> {
+    let (text, lang, eng) = (path_or_text.clone(), language.clone(), engine.clone());
     let inner = py
-        .detach(move || gg_env::load(&text, lang.as_deref()))
+        .detach(move || gg_env::load(&text, lang.as_deref(), eng.as_deref()))
         .map_err(py_err)?;
+    let (text, language) = source_of(path_or_text, language);
     Py::new(
         py,
         Game {
             inner,
-            source: source_of(path_or_text, language),
+            source: (text, language, engine),
         },
     )
 }

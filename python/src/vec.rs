@@ -220,19 +220,26 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     /// `n` games of `game` (a `Game`, a path or a description) on `threads`
-    /// threads (default: all cores).
+    /// threads (default: all cores). `engine` as for `load_game` (for a
+    /// path or a description; a `Game` keeps its own).
     #[new]
-    #[pyo3(signature = (game, n, seed=0, threads=None))]
+    #[pyo3(signature = (game, n, seed=0, threads=None, engine=None))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
         n: usize,
         seed: u64,
         threads: Option<usize>,
+        engine: Option<String>,
     ) -> PyResult<VecEnv> {
         let game: Py<Game> = match game.cast::<Game>() {
-            Ok(g) => g.clone().unbind(),
-            Err(_) => crate::load_game(py, game.extract()?, None)?,
+            Ok(g) if engine.is_none() => g.clone().unbind(),
+            Ok(_) => {
+                return Err(PyValueError::new_err(
+                    "engine= is for a path or a description: a Game keeps the engine it was loaded with",
+                ))
+            }
+            Err(_) => crate::load_game(py, game.extract()?, None, engine)?,
         };
         if n == 0 {
             return Err(PyValueError::new_err("a VecEnv needs at least one game"));

@@ -319,3 +319,25 @@ def test_agents(ttt_path):
     assert agent(state) in state.legal_actions()
     with pytest.raises(ValueError):
         rbg.Agent(game, "nonsense")
+
+
+def test_native_and_interpreter_states_agree(ttt_path):
+    """Along random plays, states of both engines show the same legal
+    actions, masks, observations and returns."""
+    games = {p.name: str(p) for p in suite_games()}
+    for path in [ttt_path] + [games[n] for n in ("chess.rbg", "reversi.rbg") if n in games]:
+        a = rbg.load_game(path, engine="native").new_initial_state()
+        b = rbg.load_game(path, engine="interp").new_initial_state()
+        rng = np.random.default_rng(3)
+        for _ in range(200):
+            assert a.legal_actions() == b.legal_actions()
+            assert np.array_equal(a.legal_actions_mask(), b.legal_actions_mask())
+            for p in range(2):
+                assert np.array_equal(a.observation_tensor(p), b.observation_tensor(p))
+            assert a.returns() == b.returns()
+            if a.is_terminal():
+                break
+            action = int(rng.choice(a.legal_actions()))
+            a.apply_action(action)
+            b.apply_action(action)
+        assert str(a) == str(b)

@@ -105,3 +105,47 @@ def test_step_random_is_step_of_random_actions(ttt_path):
             assert all(np.array_equal(x, y) for x, y in zip(fa, fb)), path
             masks = fa[1]
         assert a.counts() == b.counts()
+
+
+def engine_games(ttt_path):
+    """Games for comparing the engines: tic-tac-toe and, from the suite,
+    chess, draughts and hex."""
+    games = {p.name: str(p) for p in suite_games()}
+    names = ["chess.rbg", "englishDraughts.rbg", "hex.rbg"]
+    return [ttt_path] + [games[n] for n in names if n in games]
+
+
+def test_native_and_interpreter_give_the_same_frames(ttt_path):
+    """For a seed, the VecEnv played by native code and by the interpreter
+    give identical observations, masks, rewards, dones and actions."""
+    for path in engine_games(ttt_path):
+        native = rbg.VecEnv(path, 6, seed=5, threads=1, engine="native")
+        interp = rbg.VecEnv(path, 6, seed=5, threads=2, engine="interp")
+        assert all(np.array_equal(x, y) for x, y in zip(native.reset(), interp.reset()))
+        for step in range(60):
+            a, b = native.step_random(), interp.step_random()
+            assert all(np.array_equal(x, y) for x, y in zip(a, b)), (path, step)
+            acts = interp.random_actions()
+            assert np.array_equal(native.random_actions(), acts)
+            a, b = native.step(acts), interp.step(acts)
+            assert all(np.array_equal(x, y) for x, y in zip(a, b)), (path, step)
+        assert native.counts() == interp.counts()
+
+
+def test_engines_are_chosen_and_named(ttt_path):
+    """`engine=` picks the engine; the default is native for RBG (on hosts
+    with code generation) and the interpreter for RG."""
+    assert rbg.load_game(ttt_path, engine="interp").engine == "interp"
+    default = rbg.load_game(ttt_path)
+    assert default.engine in ("native", "interp")
+    if default.engine == "interp":
+        assert default.engine_note
+    else:
+        assert default.engine_note is None
+    with pytest.raises(ValueError, match="unknown engine"):
+        rbg.load_game(ttt_path, engine="fast")
+    with pytest.raises(ValueError, match="engine="):
+        rbg.VecEnv(default, 2, engine="interp")
+    dice = RG_EXAMPLES / "dicerace.rg"
+    if dice.exists():
+        assert rbg.load_game(str(dice)).engine == "rg-engine"

@@ -57,8 +57,19 @@ impl From<BatchError> for EnvError {
 
 /// Loads a game: from the file `path_or_text` names (language by its
 /// extension, unless `language` is given), else from the text itself
-/// (RBG unless `language` says `rg` or `hrg`).
-pub fn load(path_or_text: &str, language: Option<&str>) -> Result<Arc<dyn DynGame>, EnvError> {
+/// (RBG unless `language` says `rg` or `hrg`). It is played by `engine`
+/// (`interp` or `native`) or by the default one as `rbg` picks it (see
+/// `rbg_cli::cmd::with_engine`: native code for RBG where the host has it,
+/// the interpreter where that cannot play the game, and for RG).
+pub fn load(
+    path_or_text: &str,
+    language: Option<&str>,
+    engine: Option<&str>,
+) -> Result<Arc<dyn DynGame>, EnvError> {
+    let engine = engine
+        .map(|e| e.parse::<rbg_jit::Engine>())
+        .transpose()
+        .map_err(EnvError::Value)?;
     let lang = match language.map(str::to_ascii_lowercase).as_deref() {
         None => None,
         Some("rbg") => Some(Language::Rbg),
@@ -81,7 +92,10 @@ pub fn load(path_or_text: &str, language: Option<&str>) -> Result<Arc<dyn DynGam
         AnyGame::from_text(lang, "<text>", path_or_text.as_bytes())
     };
     let game = game.map_err(EnvError::Value)?;
-    Ok(with_game!(&game, g => EnvGame::new(g.clone())? as Arc<dyn DynGame>))
+    let (game, note) =
+        rbg_cli::cmd::with_engine(path_or_text, game, engine).map_err(EnvError::Value)?;
+    let name = rbg_cli::cmd::engine_of(&game).0;
+    Ok(with_game!(&game, g => EnvGame::new(g.clone(), name, note)? as Arc<dyn DynGame>))
 }
 
 /// A loaded game, whatever its engine.
@@ -103,6 +117,10 @@ pub trait DynGame: Send + Sync {
     /// `n` games stepped together on `threads` threads.
     fn new_batch(&self, n: usize, seed: u64, threads: usize)
         -> Result<Box<dyn DynBatch>, EnvError>;
+    /// The engine that plays it (`native`, `interp`, `rg-engine`, ...).
+    fn engine_name(&self) -> &str;
+    /// Why the default engine could not play the game, when it could not.
+    fn engine_note(&self) -> Option<&str>;
     /// The engine's perft: leaves at `depth`.
     fn perft(&self, depth: usize) -> Result<u64, EnvError>;
     /// An agent made from a spec (`random`, `flatmc:iterations=100`,
@@ -204,11 +222,18 @@ pub struct EnvGame<G: Spec> {
     pool: Arc<Pool<G>>,
     initial: Decision<G>,
     norm: Normaliser,
+    engine: (&'static str, Option<String>),
 }
 
 impl<G: Spec> EnvGame<G> {
-    /// Wraps a loaded game (computes its first decision).
-    pub fn new(game: G) -> Result<Arc<EnvGame<G>>, EnvError> {
+    /// Wraps a loaded game (computes its first decision) played by the
+    /// engine named `engine`, with why the default engine could not play
+    /// it (`note`), if it could not.
+    pub fn new(
+        game: G,
+        engine: &'static str,
+        note: Option<String>,
+    ) -> Result<Arc<EnvGame<G>>, EnvError> {
         let pool = Arc::new(Pool {
             game: game.clone(),
             free: Mutex::new(Vec::new()),
@@ -223,6 +248,7 @@ impl<G: Spec> EnvGame<G> {
             game,
             pool,
             initial,
+            engine: (engine, note),
         }))
     }
 }
@@ -266,6 +292,12 @@ impl<G: Spec> DynGame for EnvGame<G> {
     ) -> Result<Box<dyn DynBatch>, EnvError> {
         let b = Batch::new(&self.game, n, seed, threads).map_err(EnvError::Runtime)?;
         Ok(Box::new(b))
+    }
+    fn engine_name(&self) -> &str {
+        self.engine.0
+    }
+    fn engine_note(&self) -> Option<&str> {
+        self.engine.1.as_deref()
     }
     fn perft(&self, depth: usize) -> Result<u64, EnvError> {
         let c = gg_core::perft::perft(&self.game, depth).map_err(runtime)?;

@@ -237,7 +237,7 @@ fn rg_examples_through_actions() {
         if !p.extension().is_some_and(|x| x == "rg" || x == "hrg") {
             continue;
         }
-        let g = gg_env::load(p.to_str().unwrap(), None).unwrap();
+        let g = gg_env::load(p.to_str().unwrap(), None, None).unwrap();
         let s = g.new_initial_state();
         for depth in 1..=3 {
             let want = g.perft(depth).unwrap();
@@ -253,4 +253,38 @@ fn rg_examples_through_actions() {
         checked += 1;
     }
     assert!(checked >= 5);
+}
+
+/// On every suite game the native engine takes, a batch played by it
+/// gives the interpreter's frames and actions for the same seed.
+#[test]
+fn native_batches_equal_interpreted_ones() {
+    let mut compared = 0;
+    for path in suite_games() {
+        let g = load(&path);
+        let Ok(native) = rbg_jit::compile(&g) else {
+            continue;
+        };
+        let mut a = Batch::new(&g.interpreted(), 4, 11, 1).unwrap();
+        let mut b = Batch::new(&native, 4, 11, 2).unwrap();
+        let (mut fa, mut fb) = (gg_env::Frame::default(), gg_env::Frame::default());
+        a.reset_into(&mut fa).unwrap();
+        b.reset_into(&mut fb).unwrap();
+        for step in 0..40 {
+            let acts = a.step_random_into(&mut fa).unwrap();
+            assert_eq!(b.step_random_into(&mut fb).unwrap(), acts);
+            let what = format!("{} step {step}", path.display());
+            assert_eq!(fa.obs, fb.obs, "{what}");
+            assert_eq!(fa.masks, fb.masks, "{what}");
+            assert_eq!(fa.rewards, fb.rewards, "{what}");
+            assert_eq!(fa.dones, fb.dones, "{what}");
+            assert_eq!(fa.players, fb.players, "{what}");
+        }
+        assert_eq!(a.counts(), b.counts());
+        compared += 1;
+    }
+    assert!(
+        compared >= suite_games().len() / 2,
+        "native took too few games"
+    );
 }

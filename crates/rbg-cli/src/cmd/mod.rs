@@ -81,14 +81,51 @@ pub fn load_bytes(path: &str, name: &str, bytes: &[u8]) -> Option<AnyGame> {
 /// native code where the generator takes the game, else the interpreter
 /// (with a note saying why).
 pub fn prepare_rg(name: &str, game: rg_engine::GameModel) -> rg_engine::GameModel {
-    if rg_engine() != rbg_jit::Engine::Native {
-        return game;
+    let (game, note) = rg_with_engine(name, game, rg_engine());
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    game
+}
+
+/// An RG game played by `engine`: native code where the generator takes
+/// the game, else the interpreter, with a note saying why.
+pub fn rg_with_engine(
+    name: &str,
+    game: rg_engine::GameModel,
+    engine: rbg_jit::Engine,
+) -> (rg_engine::GameModel, Option<String>) {
+    if engine != rbg_jit::Engine::Native {
+        return (game, None);
     }
     match rg_jit::compile(&game) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("{name}: note: played by the interpreter: {e}");
-            game
+        Ok(g) => (g, None),
+        Err(e) => (
+            game,
+            Some(format!("{name}: note: played by the interpreter: {e}")),
+        ),
+    }
+}
+
+/// A loaded game of any language played by `chosen` (`None`: the default,
+/// the host's for RBG, see [`rbg_jit::Engine::default_for_host`], and the
+/// interpreter for RG), as the CLI's `--engine` does: where a default
+/// engine cannot play the game (or native code is chosen for an RG game
+/// it cannot take), the interpreter does and a note says why; an engine
+/// chosen for an RBG game that cannot play it is an error.
+pub fn with_engine(
+    name: &str,
+    game: AnyGame,
+    chosen: Option<rbg_jit::Engine>,
+) -> Result<(AnyGame, Option<String>), String> {
+    match game {
+        AnyGame::Rbg(g) => {
+            let (g, note) = rbg_with_engine(g, chosen.map_or_else(default_engine, |e| (e, true)))?;
+            Ok((AnyGame::Rbg(g), note))
+        }
+        AnyGame::Rg(g) => {
+            let (g, note) = rg_with_engine(name, g, chosen.unwrap_or(rbg_jit::Engine::Interp));
+            Ok((AnyGame::Rg(g), note))
         }
     }
 }
@@ -135,17 +172,34 @@ pub fn rg_engine() -> rbg_jit::Engine {
 /// one `--engine` chose) cannot play it, the interpreter does, after a
 /// note; otherwise a failure prints the error.
 pub fn prepare(game: GameModel) -> Option<GameModel> {
-    let (engine, chosen) = *ENGINE.get_or_init(default_engine);
-    match engine.prepare(&game) {
-        Ok(g) => Some(g),
-        Err(e) if !chosen => {
-            eprintln!("note: {e}; the game is played by the interpreter");
-            Some(game.interpreted())
+    match rbg_with_engine(game, *ENGINE.get_or_init(default_engine)) {
+        Ok((g, note)) => {
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+            Some(g)
         }
         Err(e) => {
             eprintln!("error: {e}");
             None
         }
+    }
+}
+
+/// `game` played by `engine` (and whether it was chosen rather than the
+/// default): the interpreter with a note where a default engine cannot
+/// play it, an error where a chosen one cannot.
+fn rbg_with_engine(
+    game: GameModel,
+    (engine, chosen): (rbg_jit::Engine, bool),
+) -> Result<(GameModel, Option<String>), String> {
+    match engine.prepare(&game) {
+        Ok(g) => Ok((g, None)),
+        Err(e) if !chosen => Ok((
+            game.interpreted(),
+            Some(format!("note: {e}; the game is played by the interpreter")),
+        )),
+        Err(e) => Err(e.to_string()),
     }
 }
 
