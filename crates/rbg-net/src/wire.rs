@@ -190,6 +190,7 @@ pub fn deadline_after(secs: f64) -> Option<Instant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use std::net::TcpListener;
 
     fn pair() -> (Conn, TcpStream) {
@@ -287,5 +288,74 @@ mod tests {
         }
         assert!(deadline_after(1e300).is_none());
         assert!(deadline_after(0.5).is_some());
+    }
+
+    /// What `recv` must give for `bytes` followed by a close: each NUL-ended
+    /// frame as text, or its bytes when not UTF-8; `TooLong` for a frame
+    /// (ended or not) over `max` bytes, and nothing after it; else `Closed`.
+    fn model(bytes: &[u8], max: usize) -> Vec<Result<String, Vec<u8>>> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        while let Some(i) = rest.iter().position(|&b| b == 0) {
+            if i > max {
+                return out;
+            }
+            out.push(String::from_utf8(rest[..i].to_vec()).map_err(|e| e.into_bytes()));
+            rest = &rest[i + 1..];
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Arbitrary bytes in arbitrary pieces: the frames of the model, in
+        /// order, then `TooLong` or `Closed`, never a panic or a hang.
+        #[test]
+        fn arbitrary_streams_are_framed_exactly(
+            bytes in prop::collection::vec(
+                prop_oneof![Just(0u8), Just(0xffu8), b'0'..=b'z'], 0..600),
+            cuts in prop::collection::vec(1usize..80, 1..20),
+            max in 0usize..40,
+        ) {
+            let (mut c, mut raw) = pair();
+            let sent = bytes.clone();
+            let writer = std::thread::spawn(move || {
+                let (mut at, mut k) = (0, 0);
+                while at < sent.len() {
+                    let n = cuts[k % cuts.len()].min(sent.len() - at);
+                    raw.write_all(&sent[at..at + n]).unwrap();
+                    raw.flush().unwrap();
+                    at += n;
+                    k += 1;
+                }
+            });
+            let want = model(&bytes, max);
+            for w in &want {
+                match (c.recv(max, soon()), w) {
+                    (Ok(got), Ok(text)) => prop_assert_eq!(&got, text),
+                    (Err(RecvError::NotUtf8(got)), Err(b)) => prop_assert_eq!(&got, b),
+                    (got, w) => prop_assert!(false, "got {:?}, expected {:?}", got, w),
+                }
+            }
+            writer.join().unwrap();
+            let tail = &bytes[bytes.iter().rposition(|&b| b == 0).map_or(0, |i| i + 1)..];
+            let framed: usize = want.iter().map(|w| w.as_ref().map_or_else(Vec::len, String::len) + 1).sum();
+            let end = c.recv(max, soon());
+            if framed < bytes.len() - tail.len() || tail.len() > max {
+                prop_assert!(matches!(end, Err(RecvError::TooLong)), "{:?}", end);
+            } else {
+                prop_assert!(matches!(end, Err(RecvError::Closed)), "{:?}", end);
+            }
+        }
+
+        /// Any text is a time, "no limit" or garbage, never a panic; the
+        /// manager's own format reads back.
+        #[test]
+        fn seconds_parse_any_text(text in ".{0,30}", secs in 0.0f64..1e8) {
+            let _ = parse_seconds(&text);
+            let back = parse_seconds(&format_seconds(Some(secs))).unwrap().unwrap();
+            prop_assert!((back - secs).abs() <= 1e-6, "{} {}", secs, back);
+        }
     }
 }
