@@ -57,6 +57,56 @@ struct Gen<'a, 'b> {
     fail: Block,
     /// Per check, its generated function (leaf pure checks).
     pures: &'a [Option<FuncRef>],
+    /// Per edge, the resume block to take when the edge fails having
+    /// changed nothing since the top frame was pushed or resumed
+    /// ([`clean_resumes`]).
+    clean: Vec<Option<u32>>,
+}
+
+/// Per edge, whether it runs on the state of the top frame and, if so, the
+/// resume block that frame's backtrack would take: then a failing
+/// comparison (or check, or move end) that changed nothing resumes the
+/// frame at once instead of restoring it. That holds for the edges of a
+/// node holding frames that no edge reaches inline (they are entered only
+/// from the node's resume blocks), and along inline chains from them of
+/// edges that change nothing, into nodes without frames reached from one
+/// edge only.
+fn clean_resumes(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<u32>> {
+    let mut inline_in = vec![0u32; t.edges.len()];
+    for e in &t.edges {
+        if let Next::Inline(k) = e.next {
+            inline_in[k as usize] += 1;
+        }
+    }
+    let mut clean = vec![None; t.edges.len()];
+    let mut work = Vec::new();
+    for (i, &n) in edge_node.iter().enumerate() {
+        let base = bases[n as usize];
+        if base != u32::MAX && inline_in[i] == 0 {
+            clean[i] = Some(base + i as u32 - t.nodes[n as usize].first);
+            work.push(i);
+        }
+    }
+    while let Some(i) = work.pop() {
+        let e = t.edges[i];
+        if let (Next::Inline(k), false, false) = (e.next, e.guard, mutates(e.op)) {
+            let k = k as usize;
+            let solo = inline_in[k] == 1 && bases[edge_node[k] as usize] == u32::MAX;
+            if solo && clean[k].is_none() {
+                clean[k] = clean[i];
+                work.push(k);
+            }
+        }
+    }
+    clean
+}
+
+/// Whether an edge's action can change the semistate or the tags.
+fn mutates(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::Skip | Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
+    )
 }
 
 /// Per node, the number of its first resume block, for the nodes that can
@@ -112,6 +162,7 @@ pub(crate) fn emit(
     }
     let resume: Vec<Block> = rnode.iter().map(|_| b.create_block()).collect();
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
+    let clean = clean_resumes(t, bases, &edge_node);
     let mut g = Gen {
         t,
         b,
@@ -127,6 +178,7 @@ pub(crate) fn emit(
         push,
         fail,
         pures,
+        clean,
     };
     let root = g.b.ins().iconst(I32, 0);
     g.b.ins().jump(
@@ -616,11 +668,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(fails, skip, &[], cont, &[]);
         self.b.switch_to_block(skip);
         // The frame is the top one: this edge is only entered from `R`.
-        let frames = self.ws_load(Off::FRAMES);
-        let len = self.ws_load(Off::FRAMES_LEN);
-        let top = self.b.ins().iadd_imm(len, -1);
-        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
-        let f = self.b.ins().iadd(frames, off);
+        let f = self.top_frame();
         let r = self.bases[n] + (i as u32 - self.t.nodes[n].first);
         self.b
             .ins()
@@ -628,8 +676,35 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(cont);
     }
 
-    /// `E[i](sym)`: edge `i`'s action, then its successor.
+    /// The top frame's address.
+    fn top_frame(&mut self) -> Value {
+        let frames = self.ws_load(Off::FRAMES);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let top = self.b.ins().iadd_imm(len, -1);
+        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
+        self.b.ins().iadd(frames, off)
+    }
+
+    /// `E[i](sym)`: edge `i`'s action, then its successor. Where the edge
+    /// fails having changed nothing on the top frame's state
+    /// ([`clean_resumes`]), it resumes that frame without restoring it.
     fn emit_edge(&mut self, i: usize) {
+        let undo = match self.clean[i] {
+            Some(r) if !mutates(self.t.edges[i].op) => Some((self.b.create_block(), r)),
+            _ => None,
+        };
+        self.emit_edge_body(i, undo.map_or(self.back, |(blk, _)| blk));
+        if let Some((blk, r)) = undo {
+            self.b.switch_to_block(blk);
+            let f = self.top_frame();
+            self.b
+                .ins()
+                .jump(self.resume[r as usize], &[BlockArg::Value(f)]);
+        }
+    }
+
+    /// Edge `i`'s block; `back` backtracks.
+    fn emit_edge_body(&mut self, i: usize, back: Block) {
         let blk = self.edges[i];
         let sym = self.b.append_block_param(blk, I32);
         self.b.switch_to_block(blk);
@@ -650,13 +725,13 @@ impl Gen<'_, '_> {
                 let b = self.operand(b);
                 let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
                 let fails = self.b.ins().icmp(cc, a, b);
-                self.exit_if(fails, self.back);
+                self.exit_if(fails, back);
             }
             Op::CmpMap(..) | Op::AssignMap(_) => {
                 let r = self.call_imm(rt::edge, i as u32, 0);
                 self.check_failed(r);
                 let fails = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
-                self.exit_if(fails, self.back);
+                self.exit_if(fails, back);
             }
             Op::Reach(c, positive) => {
                 let memo = self.ws_load(Off::MEMO);
@@ -684,7 +759,7 @@ impl Gen<'_, '_> {
                     IntCC::NotEqual
                 };
                 let fails = self.b.ins().icmp_imm(cc, r, 0);
-                self.exit_if(fails, self.back);
+                self.exit_if(fails, back);
             }
             Op::Assign(p, v) => {
                 let v = self.operand(v);
@@ -700,7 +775,7 @@ impl Gen<'_, '_> {
                 let node = self.b.ins().iconst(I32, e.to as i64);
                 let r = self.call(rt::record, v, node);
                 self.check_failed(r);
-                self.b.ins().jump(self.back, &[]);
+                self.b.ins().jump(back, &[]);
                 return;
             }
         }
@@ -708,7 +783,7 @@ impl Gen<'_, '_> {
             let r = self.call_imm(rt::visit, e.to, 0);
             self.check_failed(r);
             let seen = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
-            self.exit_if(seen, self.back);
+            self.exit_if(seen, back);
         }
         match e.next {
             Next::Inline(next) => {
@@ -775,7 +850,7 @@ impl Gen<'_, '_> {
                 );
             }
             Next::Dead => {
-                self.b.ins().jump(self.back, &[]);
+                self.b.ins().jump(back, &[]);
             }
         }
     }

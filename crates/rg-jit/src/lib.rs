@@ -176,6 +176,11 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
         );
     }
     module.define_function(id, &mut ctx).map_err(err)?;
+    // `RG_JIT_BIN=FILE` writes the walk's machine code (for `objdump -b
+    // binary -m i386:x86-64` beside callgrind's counts).
+    if let (Some(f), Some(cc)) = (std::env::var_os("RG_JIT_BIN"), ctx.compiled_code()) {
+        let _ = std::fs::write(f, cc.code_buffer());
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(err)?;
     let p = module.get_finalized_function(id);

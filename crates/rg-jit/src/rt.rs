@@ -347,43 +347,26 @@ impl Ws {
 
     /// Records the walk ending with `player = value` at `node`.
     fn record(&mut self, st: &[u16], player: u16, node: u32) -> Result<(), RunError> {
-        let player_slot = self.tables().player_slot;
-        let log = &self.log_buf[..self.log_len as usize];
-        let tags = &self.tags_buf[..self.tags_len as usize];
         let vis: &[u64] = match self.want_vis && self.tables().visible_slots.is_some() {
             true => &self.vis[..self.tags_len as usize],
             false => &[],
         };
+        let walk = Record {
+            tags: &self.tags_buf[..self.tags_len as usize],
+            vis,
+            log: &self.log_buf[..self.log_len as usize],
+            st,
+            player_slot: self.tables().player_slot,
+            player,
+            node,
+            tag_hash: self.tag_hash,
+        };
         let recorded = match self.sink {
             // SAFETY: the sink pointer is set by `moves` for the duration
             // of the generated walk, from a `&mut` it holds.
-            Some(SinkPtr::List(p)) => unsafe {
-                (*p).push(
-                    tags,
-                    vis,
-                    log.iter().map(|e| e.slot),
-                    st,
-                    player_slot,
-                    player,
-                    node,
-                    self.tag_hash,
-                );
-                (*p).recorded()
-            },
+            Some(SinkPtr::List(p)) => walk.push(unsafe { &mut *p }),
             // SAFETY: as for `List`.
-            Some(SinkPtr::Effects(p)) => unsafe {
-                (*p).push(
-                    tags,
-                    vis,
-                    log.iter().map(|e| e.slot),
-                    st,
-                    player_slot,
-                    player,
-                    node,
-                    self.tag_hash,
-                );
-                (*p).recorded()
-            },
+            Some(SinkPtr::Effects(p)) => walk.push(unsafe { &mut *p }),
             None => 0,
         };
         if recorded > MAX_RECORDED {
@@ -415,6 +398,35 @@ impl Ws {
             }
         }
         Ok(())
+    }
+}
+
+/// A walk to record, as [`Sink::push`] takes it.
+struct Record<'a> {
+    tags: &'a [u16],
+    vis: &'a [u64],
+    log: &'a [LogEntry],
+    st: &'a [u16],
+    player_slot: u32,
+    player: u16,
+    node: u32,
+    tag_hash: u64,
+}
+
+impl Record<'_> {
+    /// Pushes the walk to `sink`; what the sink holds then.
+    fn push(&self, sink: &mut impl Sink) -> usize {
+        sink.push(
+            self.tags,
+            self.vis,
+            self.log.iter().map(|e| e.slot),
+            self.st,
+            self.player_slot,
+            self.player,
+            self.node,
+            self.tag_hash,
+        );
+        sink.recorded()
     }
 }
 
