@@ -1,9 +1,11 @@
 //! Runs the built `rbg` binary on good and bad descriptions: check, expand,
 //! perft, bench, serve and client.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+mod common;
+use common::{rbg, run, temp, text};
 
 const GOOD: &str = "\
 // a one-square game: the only player puts a stone and wins
@@ -27,41 +29,10 @@ const BAD: &str = "\
 #rules = ->solo {empty} [stone [$ solo=1] ->> {}
 ";
 
-fn rbg() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rbg"))
-}
-
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rbg-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write(name: &str, text: &str) -> PathBuf {
-    let path = temp_dir().join(name);
+    let path = temp(name);
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = rbg()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
@@ -75,7 +46,7 @@ fn check_good_file() {
 
 #[test]
 fn check_good_stdin() {
-    let out = run_stdin(&["check", "-"], GOOD);
+    let out = run(&["check", "-"], GOOD);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     assert_eq!(text(&out.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
 }
@@ -90,10 +61,10 @@ fn check_accepts_a_byte_order_mark() {
         text(&out.stdout),
         format!("{}: {GOOD_SUMMARY}\n", file.display())
     );
-    let out = run_stdin(&["check", "-"], &with_bom);
+    let out = run(&["check", "-"], &with_bom);
     assert_eq!(text(&out.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
     // Columns on the first line do not count the mark.
-    let out = run_stdin(&["check", "-"], "\u{feff}#players = solo(1) @");
+    let out = run(&["check", "-"], "\u{feff}#players = solo(1) @");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).starts_with("<stdin>:1:20: error: unexpected character '@'"),
@@ -119,7 +90,7 @@ fn check_bad_file() {
 
 #[test]
 fn check_bad_stdin() {
-    let out = run_stdin(&["check", "-"], BAD);
+    let out = run(&["check", "-"], BAD);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("<stdin>:6:"), "stderr: {stderr}");
@@ -151,18 +122,18 @@ fn check_missing_file() {
 
 #[test]
 fn expand_prints_ll_rbg() {
-    let out = run_stdin(&["expand", "-"], GOOD);
+    let out = run(&["expand", "-"], GOOD);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
     let ll = text(&out.stdout);
     assert!(ll.contains("#board =\n  v[empty]{}\n"), "{ll}");
     // the printed text checks to the same summary
-    let again = run_stdin(&["check", "-"], &ll);
+    let again = run(&["check", "-"], &ll);
     assert_eq!(text(&again.stdout), format!("<stdin>: {GOOD_SUMMARY}\n"));
 }
 
 #[test]
 fn expand_bad_exit_1() {
-    let out = run_stdin(&["expand", "-"], BAD);
+    let out = run(&["expand", "-"], BAD);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
 }
@@ -207,7 +178,7 @@ fn start_serve(extra: &[&str]) -> (std::process::Child, u16, std::process::Child
 
 #[test]
 fn serve_and_clients_play_with_logs() {
-    let dir = temp_dir();
+    let dir = temp("");
     let (moves, results) = (dir.join("moves.log"), dir.join("results.log"));
     let (mut server, port, _err) = start_serve(&[
         "--deadline",
@@ -404,7 +375,7 @@ fn every_command_reads_the_game_from_standard_input() {
         ),
         (&["play", "-", "--agents", "random,random"][..], "result: "),
     ] {
-        let out = run_stdin(args, &ttt);
+        let out = run(args, &ttt);
         assert_eq!(
             out.status.code(),
             Some(0),

@@ -4,28 +4,11 @@
 //! bad HRG is reported at its line and column with exit code 1. Skipped with
 //! a message when the folder is missing, unless `CI=true`.
 
-use std::process::{Command, Output};
-
-fn rbg(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rbg"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+mod common;
+use common::{ok, run};
 
 fn perft(path: &str, depth: &str) -> String {
-    let out = rbg(&["perft", path, depth, "--json"]);
+    let out = run(&["perft", path, depth, "--json"], "");
     let json: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
     json["leaves"].to_string()
 }
@@ -48,9 +31,9 @@ fn hrg_examples_through_the_commands() {
         let path = path.to_str().unwrap();
         assert_eq!(perft(path, &depth), want, "{line:?}");
         let rg = tmp.join(line.file.replace(".hrg", ".rg"));
-        std::fs::write(&rg, ok(&rbg(&["translate", path, "--to", "rg"]))).unwrap();
+        std::fs::write(&rg, ok(&run(&["translate", path, "--to", "rg"], ""))).unwrap();
         let rg = rg.to_str().unwrap();
-        assert!(ok(&rbg(&["check", rg])).contains(": ok "));
+        assert!(ok(&run(&["check", rg], "")).contains(": ok "));
         assert_eq!(perft(rg, &depth), want, "{line:?} (printed RG)");
         checked += 1;
     }
@@ -73,7 +56,7 @@ fn bad_hrg_is_reported_in_the_hrg_text() {
         vec!["translate", path],
         vec!["perft", path, "1"],
     ] {
-        let out = rbg(&cmd);
+        let out = run(&cmd, "");
         assert_eq!(out.status.code(), Some(1), "{cmd:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -100,7 +83,7 @@ fn improper_hrg_is_reported_at_the_hrg_statement() {
         vec!["bench", path, "--seconds", "0.1"],
         vec!["play", path, "--agents", "random"],
     ] {
-        let out = rbg(&cmd);
+        let out = run(&cmd, "");
         assert_eq!(out.status.code(), Some(1), "{cmd:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(

@@ -1,51 +1,14 @@
 //! `rbg match`, `rbg play` and `rbg replay` on tic-tac-toe; `match` and `play`
 //! on every game of the library.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn rbg() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rbg"))
-}
+mod common;
+use common::{game_path, run, run_bytes, temp, text};
 
 fn ttt() -> String {
     game_path("ticTacToe.rbg")
-}
-
-fn game_path(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../games")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rbg-play-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn run(args: &[&str], input: &str) -> Output {
-    run_bytes(args, input.as_bytes())
-}
-
-fn run_bytes(args: &[&str], input: &[u8]) -> Output {
-    let mut child = rbg()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The command may exit before reading everything (broken pipe is fine).
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn json(out: &Output) -> serde_json::Value {

@@ -3,31 +3,8 @@
 //! match, bench, play (hiding what a player may not see) and replay work.
 //! Skipped with a message when the folder is missing, unless `CI=true`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rbg"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+mod common;
+use common::{ok, run};
 
 #[test]
 fn perft_of_every_rg_example_through_the_interface() {
