@@ -2,10 +2,12 @@
 //! answers (an error located in the file, or a cut game) within bounded
 //! time, never crashes or hangs (issue 12).
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{rbg, spawn};
 
 /// A one-player game on a 2x2 board with the given rules, written to a file.
 fn game(name: &str, rules: &str) -> String {
@@ -30,15 +32,7 @@ struct Run {
 /// Runs `rbg` with `input` on stdin; fails the test if it runs longer than
 /// `limit` (it is then killed).
 fn run(args: &[&str], input: &str, limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rbg"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The program may exit before reading its input.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let mut child = spawn(args, input.as_bytes());
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > limit {
@@ -281,7 +275,7 @@ fn numbers_are_checked() {
 fn a_served_improper_game_stops_the_manager_and_its_client_cleanly() {
     use std::io::Read;
     let path = game("served.rbg", "->a [e]*");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_rbg"))
+    let mut server = rbg()
         .args([
             "serve",
             &path,
@@ -362,7 +356,7 @@ fn network_times_are_checked() {
 #[cfg(target_os = "linux")]
 #[allow(clippy::zombie_processes)] // reaped by `wait4`
 fn run_measured(args: &[&str]) -> (i32, u64) {
-    let child = Command::new(env!("CARGO_BIN_EXE_rbg"))
+    let child = rbg()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

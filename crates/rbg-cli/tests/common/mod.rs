@@ -6,7 +6,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The `rbg` binary under test.
 pub fn rbg() -> Command {
@@ -20,6 +20,12 @@ pub fn run(args: &[&str], input: &str) -> Output {
 
 /// Runs `rbg args` with the bytes `input` on stdin.
 pub fn run_bytes(args: &[&str], input: &[u8]) -> Output {
+    spawn(args, input).wait_with_output().unwrap()
+}
+
+/// Starts `rbg args`, writes `input` to its stdin and closes it; its
+/// outputs are piped.
+pub fn spawn(args: &[&str], input: &[u8]) -> Child {
     let mut child = rbg()
         .args(args)
         .stdin(Stdio::piped())
@@ -29,7 +35,7 @@ pub fn run_bytes(args: &[&str], input: &[u8]) -> Output {
         .unwrap();
     // The command may exit before reading everything (broken pipe is fine).
     let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
+    child
 }
 
 /// Output bytes as text.
