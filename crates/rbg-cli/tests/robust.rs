@@ -2,6 +2,7 @@
 //! answers (an error located in the file, or a cut game) within bounded
 //! time, never crashes or hangs (issue 12).
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -30,22 +31,34 @@ struct Run {
 }
 
 /// Runs `rbg` with `input` on stdin; fails the test if it runs longer than
-/// `limit` (it is then killed).
+/// `limit` (it is then killed). Its outputs are read while it runs, so a
+/// full pipe never stalls it.
 fn run(args: &[&str], input: &str, limit: Duration) -> Run {
     let mut child = spawn(args, input.as_bytes());
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v).ok();
+            String::from_utf8_lossy(&v).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
     let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if start.elapsed() > limit {
             child.kill().ok();
             panic!("rbg {args:?} still running after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    let o = child.wait_with_output().unwrap();
+    };
     Run {
-        code: o.status.code(),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: status.code(),
+        out: out.join().unwrap(),
+        err: err.join().unwrap(),
     }
 }
 
@@ -273,7 +286,6 @@ fn numbers_are_checked() {
 
 #[test]
 fn a_served_improper_game_stops_the_manager_and_its_client_cleanly() {
-    use std::io::Read;
     let path = game("served.rbg", "->a [e]*");
     let mut server = rbg()
         .args([
