@@ -205,6 +205,19 @@ impl Effects {
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+
+    /// Appends walks given flat (the native engine records them in its own
+    /// buffers): the changes of all of them in order, and per walk the end
+    /// of its changes (counted from the first of `changes`) and its end node.
+    pub fn extend_flat(
+        &mut self,
+        changes: impl ExactSizeIterator<Item = (u32, u16)>,
+        ends: impl ExactSizeIterator<Item = (u32, u32)>,
+    ) {
+        let base = self.changes.len() as u32;
+        self.changes.extend(changes);
+        self.ends.extend(ends.map(|(end, node)| (base + end, node)));
+    }
 }
 
 impl Sink for Effects {

@@ -418,6 +418,75 @@ impl Gen<'_, '_> {
         self.ws_store(nv1, Off::NEXT_VERSION);
     }
 
+    /// Records the walk's move (`player = v`, ending at `node`) in the
+    /// workspace's change and end buffers, as `Effects::push`: the slots of
+    /// the undo log with their values now, then `player`.
+    fn record(&mut self, v: Value, node: u32) {
+        let len = self.ws_load(Off::LOG_LEN);
+        let cl = self.ws_load(Off::CHANGES_LEN);
+        let need = self.b.ins().iadd(cl, len);
+        let need = self.b.ins().iadd_imm(need, 1);
+        let cap = self.ws_load(Off::CHANGES_CAP);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, need, cap);
+        let el = self.ws_load(Off::ENDS_LEN);
+        let ecap = self.ws_load(Off::ENDS_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, el, ecap);
+        let grow = self.b.ins().bor(over, full);
+        let (more, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(more);
+        self.b.ins().brif(grow, more, &[], ok, &[]);
+        self.b.switch_to_block(more);
+        // (`need` stays below 2^32: the log and the changes are bounded.)
+        let need32 = self.b.ins().ireduce(I32, need);
+        let zero = self.b.ins().iconst(I32, 0);
+        let r = self.call(rt::grow_rec, need32, zero);
+        self.check_failed(r);
+        self.b.ins().jump(ok, &[]);
+        self.b.switch_to_block(ok);
+        let log = self.ws_load(Off::LOG);
+        let changes = self.ws_load(Off::CHANGES);
+        let off = self.b.ins().ishl_imm(cl, 3);
+        let dst = self.b.ins().iadd(changes, off);
+        // Copy loop over the log: `dst[i] = (slot, st[slot])`.
+        let (lp, body, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let i = self.b.append_block_param(lp, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(lp, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(lp);
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let off = self.b.ins().ishl_imm(i, 3);
+        let src = self.b.ins().iadd(log, off);
+        let slot = self.load(I32, src, 0);
+        let val = self.slot_at(slot);
+        let d = self.b.ins().iadd(dst, off);
+        self.b.ins().store(FLAGS, slot, d, 0);
+        self.b.ins().store(FLAGS, val, d, 4);
+        let i1 = self.b.ins().iadd_imm(i, 1);
+        self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
+        self.b.switch_to_block(done);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let d = self.b.ins().iadd(dst, off);
+        let ps = self.b.ins().iconst(I32, self.t.player_slot as i64);
+        self.b.ins().store(FLAGS, ps, d, 0);
+        self.b.ins().store(FLAGS, v, d, 4);
+        self.ws_store(need, Off::CHANGES_LEN);
+        let ends = self.ws_load(Off::ENDS);
+        let off = self.b.ins().ishl_imm(el, 3);
+        let a = self.b.ins().iadd(ends, off);
+        let need32 = self.b.ins().ireduce(I32, need);
+        self.b.ins().store(FLAGS, need32, a, 0);
+        let n = self.b.ins().iconst(I32, node as i64);
+        self.b.ins().store(FLAGS, n, a, 4);
+        let el1 = self.b.ins().iadd_imm(el, 1);
+        self.ws_store(el1, Off::ENDS_LEN);
+    }
+
     /// Pushes a tag (games whose `visible` cannot change).
     fn tag(&mut self, tag: Value, node: u32) {
         if self.t.visible_slots.is_some() {
@@ -772,9 +841,16 @@ impl Gen<'_, '_> {
             }
             Op::SetPlayer(v) => {
                 let v = self.operand(v);
+                let (inline, call) = (self.b.create_block(), self.b.create_block());
+                let flag = self.ws_load(Off::REC_INLINE);
+                self.b.ins().brif(flag, inline, &[], call, &[]);
+                self.b.switch_to_block(call);
                 let node = self.b.ins().iconst(I32, e.to as i64);
                 let r = self.call(rt::record, v, node);
                 self.check_failed(r);
+                self.b.ins().jump(back, &[]);
+                self.b.switch_to_block(inline);
+                self.record(v, e.to);
                 self.b.ins().jump(back, &[]);
                 return;
             }

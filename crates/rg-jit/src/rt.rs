@@ -11,7 +11,7 @@ use rg_engine::raw::{
     self, Guard, Op, Operand, Place, Prefixes, Seen, Tables, EMPTY, MAX_FRAMES, MAX_MOVE_KEYS,
     MAX_RECORDED, MAX_STEPS, MAX_TAGS,
 };
-use rg_engine::{NativeWalker, RunError, Sink, SinkMut};
+use rg_engine::{Effects, NativeWalker, RunError, Sink, SinkMut};
 
 use crate::Code;
 
@@ -34,6 +34,15 @@ pub(crate) const NO_LEGAL: u32 = u32::MAX - 1;
 pub(crate) struct LogEntry {
     pub slot: u32,
     pub old: u32,
+}
+
+/// A slot change of a recorded move (generated code records the moves of
+/// playouts, `Effects` sinks, itself).
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Change {
+    pub slot: u32,
+    pub value: u32,
 }
 
 /// A choice point, as the interpreter's: edges `first .. next` are still
@@ -84,6 +93,16 @@ pub(crate) struct Ws {
     pub mark_gen: u64,
     /// Their pending nodes (one per node).
     pub pending: *mut u32,
+    /// 1 when the generated code records the moves itself (an `Effects`
+    /// sink): every move's changes, then per move the end of its changes
+    /// and its end node (`[end, node]`).
+    pub rec_inline: u64,
+    pub changes: *mut Change,
+    pub changes_len: u64,
+    pub changes_cap: u64,
+    pub ends: *mut [u32; 2],
+    pub ends_len: u64,
+    pub ends_cap: u64,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -92,6 +111,8 @@ pub(crate) struct Ws {
     memo_buf: Vec<[u64; 2]>,
     marks_buf: Vec<u32>,
     pending_buf: Vec<u32>,
+    changes_buf: Vec<Change>,
+    ends_buf: Vec<[u32; 2]>,
     tag_ids: Vec<u32>,
     vis: Vec<u64>,
     prefixes: Prefixes,
@@ -133,6 +154,13 @@ impl Off {
     pub const MARKS: i32 = offset_of!(Ws, marks) as i32;
     pub const MARK_GEN: i32 = offset_of!(Ws, mark_gen) as i32;
     pub const PENDING: i32 = offset_of!(Ws, pending) as i32;
+    pub const REC_INLINE: i32 = offset_of!(Ws, rec_inline) as i32;
+    pub const CHANGES: i32 = offset_of!(Ws, changes) as i32;
+    pub const CHANGES_LEN: i32 = offset_of!(Ws, changes_len) as i32;
+    pub const CHANGES_CAP: i32 = offset_of!(Ws, changes_cap) as i32;
+    pub const ENDS: i32 = offset_of!(Ws, ends) as i32;
+    pub const ENDS_LEN: i32 = offset_of!(Ws, ends_len) as i32;
+    pub const ENDS_CAP: i32 = offset_of!(Ws, ends_cap) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -166,6 +194,15 @@ impl Ws {
             marks: std::ptr::null_mut(),
             mark_gen: 0,
             pending: std::ptr::null_mut(),
+            rec_inline: 0,
+            changes: std::ptr::null_mut(),
+            changes_len: 0,
+            changes_cap: 0,
+            ends: std::ptr::null_mut(),
+            ends_len: 0,
+            ends_cap: 0,
+            changes_buf: vec![Change::default(); 64],
+            ends_buf: vec![[0, 0]; 16],
             marks_buf: vec![0; t.nodes.len()],
             pending_buf: vec![0; t.nodes.len() + 1],
             log_buf: vec![LogEntry::default(); 256],
@@ -192,7 +229,43 @@ impl Ws {
         ws.memo = ws.memo_buf.as_mut_ptr();
         ws.marks = ws.marks_buf.as_mut_ptr();
         ws.pending = ws.pending_buf.as_mut_ptr();
+        ws.changes = ws.changes_buf.as_mut_ptr();
+        ws.changes_cap = ws.changes_buf.len() as u64;
+        ws.ends = ws.ends_buf.as_mut_ptr();
+        ws.ends_cap = ws.ends_buf.len() as u64;
         ws
+    }
+
+    /// Makes room for `need` changes and one more move (the generated
+    /// record), or fails as the interpreter does past [`MAX_RECORDED`].
+    fn grow_rec(&mut self, need: usize) -> Result<(), RunError> {
+        if need > MAX_RECORDED {
+            return Err(RunError::MovesTooLarge(MAX_RECORDED));
+        }
+        if need > self.changes_buf.len() {
+            let n = need.max(2 * self.changes_buf.len()).min(MAX_RECORDED);
+            self.changes_buf.resize(n, Change::default());
+            self.changes = self.changes_buf.as_mut_ptr();
+            self.changes_cap = n as u64;
+        }
+        if self.ends_len == self.ends_cap {
+            self.ends_buf.resize(2 * self.ends_buf.len(), [0, 0]);
+            self.ends = self.ends_buf.as_mut_ptr();
+            self.ends_cap = self.ends_buf.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Moves the moves the generated code recorded to `out`.
+    fn flush(&mut self, out: &mut Effects) {
+        let changes = &self.changes_buf[..self.changes_len as usize];
+        let ends = &self.ends_buf[..self.ends_len as usize];
+        out.extend_flat(
+            changes.iter().map(|c| (c.slot, c.value as u16)),
+            ends.iter().map(|&[end, node]| (end, node)),
+        );
+        self.changes_len = 0;
+        self.ends_len = 0;
     }
 
     fn tables(&self) -> &Tables {
@@ -345,31 +418,30 @@ impl Ws {
         }
     }
 
-    /// Records the walk ending with `player = value` at `node`.
+    /// Records the walk ending with `player = value` at `node` (in a move
+    /// list; the generated code records the moves of `Effects` itself).
     fn record(&mut self, st: &[u16], player: u16, node: u32) -> Result<(), RunError> {
+        let Some(SinkPtr::List(p)) = self.sink else {
+            return Ok(());
+        };
         let vis: &[u64] = match self.want_vis && self.tables().visible_slots.is_some() {
             true => &self.vis[..self.tags_len as usize],
             false => &[],
         };
-        let walk = Record {
-            tags: &self.tags_buf[..self.tags_len as usize],
+        // SAFETY: the sink pointer is set by `moves` for the duration of
+        // the generated walk, from a `&mut` it holds.
+        let list = unsafe { &mut *p };
+        list.push(
+            &self.tags_buf[..self.tags_len as usize],
             vis,
-            log: &self.log_buf[..self.log_len as usize],
+            self.log_buf[..self.log_len as usize].iter().map(|e| e.slot),
             st,
-            player_slot: self.tables().player_slot,
+            self.tables().player_slot,
             player,
             node,
-            tag_hash: self.tag_hash,
-        };
-        let recorded = match self.sink {
-            // SAFETY: the sink pointer is set by `moves` for the duration
-            // of the generated walk, from a `&mut` it holds.
-            Some(SinkPtr::List(p)) => walk.push(unsafe { &mut *p }),
-            // SAFETY: as for `List`.
-            Some(SinkPtr::Effects(p)) => walk.push(unsafe { &mut *p }),
-            None => 0,
-        };
-        if recorded > MAX_RECORDED {
+            self.tag_hash,
+        );
+        if list.recorded() > MAX_RECORDED {
             return Err(RunError::MovesTooLarge(MAX_RECORDED));
         }
         Ok(())
@@ -401,35 +473,6 @@ impl Ws {
     }
 }
 
-/// A walk to record, as [`Sink::push`] takes it.
-struct Record<'a> {
-    tags: &'a [u16],
-    vis: &'a [u64],
-    log: &'a [LogEntry],
-    st: &'a [u16],
-    player_slot: u32,
-    player: u16,
-    node: u32,
-    tag_hash: u64,
-}
-
-impl Record<'_> {
-    /// Pushes the walk to `sink`; what the sink holds then.
-    fn push(&self, sink: &mut impl Sink) -> usize {
-        sink.push(
-            self.tags,
-            self.vis,
-            self.log.iter().map(|e| e.slot),
-            self.st,
-            self.player_slot,
-            self.player,
-            self.node,
-            self.tag_hash,
-        );
-        sink.recorded()
-    }
-}
-
 /// The semistate of a helper call.
 ///
 /// # Safety
@@ -449,6 +492,14 @@ fn answer(ws: &mut Ws, r: Result<u32, RunError>) -> u32 {
 pub(crate) unsafe extern "C" fn grow_log(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
     (*ws).grow_log();
     0
+}
+
+/// Makes room for `a` recorded changes and one more move, or fails past
+/// [`MAX_RECORDED`].
+pub(crate) unsafe extern "C" fn grow_rec(ws: *mut Ws, _: *mut u16, need: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let r = ws.grow_rec(need as usize).map(|_| 0);
+    answer(ws, r)
 }
 
 /// Grows the frames, or fails past [`MAX_FRAMES`] (at node `a`).
@@ -623,6 +674,9 @@ impl NativeWalker for Walker {
         }
         let ws = &mut *self.ws;
         ws.want_vis = matches!(out, SinkMut::List(_));
+        ws.rec_inline = matches!(out, SinkMut::Effects(_)) as u64;
+        ws.changes_len = 0;
+        ws.ends_len = 0;
         ws.sink = Some(match out {
             SinkMut::List(l) => {
                 l.clear();
@@ -655,6 +709,10 @@ impl NativeWalker for Walker {
         if r.is_err() {
             ws.rollback(st, 0);
             ws.frames_len = 0;
+        }
+        if let Some(SinkPtr::Effects(p)) = ws.sink {
+            // SAFETY: as in `record`: `p` is the sink `moves` was given.
+            ws.flush(unsafe { &mut *p });
         }
         ws.sink = None;
         r

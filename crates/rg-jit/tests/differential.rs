@@ -1,7 +1,8 @@
 //! The native engine against the interpreter: along random plays of every
 //! RG example and every game of `games/hrg/`, each state's move list
 //! (tags, visibility, resulting states, in order) and errors are equal;
-//! the examples' perft through the native engine equals `perft.tsv`.
+//! playouts (moves recorded as effects only) take the same steps; the
+//! examples' perft through the native engine equals `perft.tsv`.
 
 use std::path::{Path, PathBuf};
 
@@ -123,6 +124,44 @@ fn native_moves_equal_the_interpreters() {
     for (k, path) in files.iter().enumerate() {
         let states = compare(path, 20, 400, 7 + k as u64);
         compared += (states > 0) as usize;
+    }
+    assert!(compared >= 14, "only {compared} games compared");
+}
+
+#[test]
+fn native_playouts_equal_the_interpreters() {
+    use gg_core::{Game, Reasoner, Turn};
+    let mut compared = 0;
+    for (k, path) in games().iter().enumerate() {
+        let interp = load(path);
+        let Ok(native) = rg_jit::compile(&interp) else {
+            continue;
+        };
+        compared += 1;
+        let (mut ri, mut rn) = (Game::reasoner(&interp), Game::reasoner(&native));
+        let (mut mi, mut mn) = (gg_core::MoveList::default(), gg_core::MoveList::default());
+        for play in 0..10 {
+            let seed = 1000 * k as u64 + play;
+            let (mut gi, mut gn) = (SmallRng::seed_from_u64(seed), SmallRng::seed_from_u64(seed));
+            let (Ok(mut si), Ok(mut sn)) =
+                (Game::initial_state(&interp), Game::initial_state(&native))
+            else {
+                panic!("{}: no initial state", path.display());
+            };
+            for step in 0..400 {
+                if Game::turn(&interp, &si) == Turn::Over {
+                    break;
+                }
+                let a = ri.play_random(&mut si, &mut mi, &mut gi);
+                let b = rn.play_random(&mut sn, &mut mn, &mut gn);
+                let at = format!("{}: play {play} step {step}", path.display());
+                assert_eq!(a, b, "{at}");
+                assert_eq!(si, sn, "{at}");
+                if !matches!(a, Ok(n) if n > 0) {
+                    break;
+                }
+            }
+        }
     }
     assert!(compared >= 14, "only {compared} games compared");
 }
