@@ -75,8 +75,9 @@ pub struct EdgeFacts<'a> {
 /// Edge visits the analysis may make in all (a fraction of a second).
 const ANALYSIS_BUDGET: usize = 1 << 25;
 
-/// The visited check of every node (`@unique` nodes given by `unique`).
-pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
+/// The visited check of every node (`@unique` nodes given by `unique`; the
+/// user variables a `@repeat` node keys on, as a bit set, by `repeat`).
+pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -> Vec<Guard> {
     let n = facts.per_node.len();
     let mut roots: Vec<(u32, bool)> = vec![(CheckedGame::BEGIN.0, true)];
     let mut is_root = vec![false; n];
@@ -105,7 +106,7 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool]) -> Vec<Guard> {
     // many roots), every node but the `@unique` ones is checked.
     let mut budget = ANALYSIS_BUDGET;
     for (root, moves) in roots {
-        if !region.analyse(facts, unique, root, moves, &mut guard, &mut budget) {
+        if !region.analyse(facts, unique, repeat, root, moves, &mut guard, &mut budget) {
             let all = Guard::Full(0, facts.slot_var.len() as u32);
             return unique
                 .iter()
@@ -160,10 +161,12 @@ impl Region {
 
     /// Analyses the region of `root`, marking the nodes it needs checked
     /// in `guard`; false when `budget` (edge visits) ran out.
+    #[allow(clippy::too_many_arguments)]
     fn analyse(
         &mut self,
         facts: &EdgeFacts,
         unique: &[bool],
+        repeat: &[Option<Vec<u64>>],
         root: u32,
         moves: bool,
         guard: &mut [bool],
@@ -211,7 +214,7 @@ impl Region {
                 _ => Some(Status::Checked),
             };
             if let Some(s) = status {
-                self.set(v, s, unique, guard);
+                self.set(v, s, unique, repeat, guard);
                 work.push(v);
             }
         }
@@ -227,7 +230,7 @@ impl Region {
                 }
                 let from = self.status[p as usize].clone().expect("resolved");
                 let s = self.step(facts, from, p, k, e);
-                self.set(q, s, unique, guard);
+                self.set(q, s, unique, repeat, guard);
                 work.push(q);
             }
         }
@@ -251,12 +254,28 @@ impl Region {
         range
     }
 
-    fn set(&mut self, v: u32, s: Status, unique: &[bool], guard: &mut [bool]) {
+    /// Records `v`'s status; marks `v` checked where its keys may repeat:
+    /// status `Checked`, or at a `@repeat` node (whose key is only its
+    /// variables and the tags) keys that may differ outside its variables.
+    fn set(
+        &mut self,
+        v: u32,
+        s: Status,
+        unique: &[bool],
+        repeat: &[Option<Vec<u64>>],
+        guard: &mut [bool],
+    ) {
         let s = match s {
             Status::Checked if unique[v as usize] => Status::Repeats,
             s => s,
         };
-        if s == Status::Checked {
+        let distinct = match (&s, &repeat[v as usize]) {
+            (Status::Checked, _) => false,
+            (Status::Unique(Some(vars)), Some(keyed)) => subset(vars, keyed),
+            (Status::Unique(None), Some(_)) => false,
+            _ => true,
+        };
+        if !distinct && !unique[v as usize] {
             guard[v as usize] = true;
         }
         self.status[v as usize] = Some(s);
@@ -265,7 +284,30 @@ impl Region {
     /// The status of the target of edge `k` of `p`, given `p`'s.
     fn step(&self, facts: &EdgeFacts, from: Status, p: u32, k: usize, e: &Edge) -> Status {
         let any = matches!(e.op, Op::AssignAny(..));
-        match (from, facts.writes[p as usize][k]) {
+        match (from, facts.writes[p as usize][k], e.op) {
+            // `$$ v` in a move walk: keys that differed in v now differ in
+            // their tags (a check's key has no tags).
+            (Status::Unique(Some(vars)), _, Op::TagVar(s))
+                if self.moves && (s as usize) < facts.slot_var.len() =>
+            {
+                return Status::Unique(Some(without(&vars, facts.slot_var[s as usize])));
+            }
+            (from, w, _) => self.step_write(facts, from, w, p, e, any),
+        }
+    }
+
+    /// [`Region::step`] for an edge other than a `$$` tag: what its write
+    /// `w` (if any) does to the keys.
+    fn step_write(
+        &self,
+        facts: &EdgeFacts,
+        from: Status,
+        w: Option<u32>,
+        p: u32,
+        e: &Edge,
+        any: bool,
+    ) -> Status {
+        match (from, w) {
             (Status::Repeats, _) => Status::Checked,
             // Several successors with one key.
             (_, None) if any => Status::Checked,
@@ -320,6 +362,21 @@ impl Region {
 fn contains(set: &[u64], v: u32) -> bool {
     set.get(v as usize / 64)
         .is_some_and(|w| w >> (v % 64) & 1 == 1)
+}
+
+fn without(set: &[u64], v: u32) -> Vec<u64> {
+    let mut out = set.to_vec();
+    if let Some(w) = out.get_mut(v as usize / 64) {
+        *w &= !(1 << (v % 64));
+    }
+    out
+}
+
+/// Whether every member of `a` is in `b`.
+fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter()
+        .enumerate()
+        .all(|(i, &w)| w & !b.get(i).copied().unwrap_or(0) == 0)
 }
 
 fn with(set: &[u64], v: u32) -> Vec<u64> {

@@ -222,7 +222,21 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         slot_var: &slot_var,
         var_slots: &var_slots,
     };
-    let mut guards = analysis::guards(&facts, &unique);
+    // Each `@repeat` node's key variables, as a bit set.
+    let repeat_vars: Vec<Option<Vec<u64>>> = repeat
+        .iter()
+        .map(|slots| {
+            slots.as_ref().map(|slots| {
+                let mut set = vec![0u64; g.user_variables().div_ceil(64)];
+                for &s in slots {
+                    let v = slot_var[s as usize] as usize;
+                    set[v / 64] |= 1 << (v % 64);
+                }
+                set
+            })
+        })
+        .collect();
+    let mut guards = analysis::guards(&facts, &unique, &repeat_vars);
     if check_all {
         for (guard, &u) in guards.iter_mut().zip(&unique) {
             if !u {
@@ -233,7 +247,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let mut repeat_slots = Vec::new();
     for (i, guard) in guards.into_iter().enumerate() {
         nodes[i].guard = match &repeat[i] {
-            Some(slots) if !unique[i] => {
+            // A `@repeat` node whose keys cannot repeat needs no check.
+            Some(slots) if !unique[i] && guard != Guard::None => {
                 repeat_slots.push(slots.clone());
                 Guard::Repeat(repeat_slots.len() as u32 - 1)
             }
