@@ -75,9 +75,45 @@ pub struct EdgeFacts<'a> {
 /// Edge visits the analysis may make in all (a fraction of a second).
 const ANALYSIS_BUDGET: usize = 1 << 25;
 
+/// What the keys of a node's visits in one enumeration (after its own
+/// visited check) can differ in besides the tags, over every region.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Distinct {
+    /// In these user variables (a bit set; empty: visited at most once per
+    /// tag sequence, or never).
+    Vars(Vec<u64>),
+    /// In any user variable.
+    Anywhere,
+    /// Keys may repeat (`@unique`, or not analysed).
+    Repeats,
+}
+
+impl Distinct {
+    /// What two regions' facts allow together.
+    fn join(&self, other: &Distinct) -> Distinct {
+        match (self, other) {
+            (Distinct::Repeats, _) | (_, Distinct::Repeats) => Distinct::Repeats,
+            (Distinct::Anywhere, _) | (_, Distinct::Anywhere) => Distinct::Anywhere,
+            (Distinct::Vars(a), Distinct::Vars(b)) => {
+                let n = a.len().max(b.len());
+                let at = |s: &Vec<u64>, i: usize| s.get(i).copied().unwrap_or(0);
+                Distinct::Vars((0..n).map(|i| at(a, i) | at(b, i)).collect())
+            }
+        }
+    }
+}
+
+/// The analysis' results per node.
+pub struct Guards {
+    /// The visited check.
+    pub guard: Vec<Guard>,
+    /// What the keys of its visits differ in.
+    pub distinct: Vec<Distinct>,
+}
+
 /// The visited check of every node (`@unique` nodes given by `unique`; the
 /// user variables a `@repeat` node keys on, as a bit set, by `repeat`).
-pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -> Vec<Guard> {
+pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -> Guards {
     let n = facts.per_node.len();
     let mut roots: Vec<(u32, bool)> = vec![(CheckedGame::BEGIN.0, true)];
     let mut is_root = vec![false; n];
@@ -99,19 +135,25 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -
     }
     // Per node: whether it is checked, and the slots written in the
     // regions it is in (an empty range: none).
-    let mut guard = vec![false; n];
+    let mut out = Out {
+        guard: vec![false; n],
+        distinct: vec![Distinct::Vars(Vec::new()); n],
+    };
     let mut written = vec![(u32::MAX, 0u32); n];
     let mut region = Region::new(n);
     // Regions may overlap: past a budget of edge visits (a huge game with
     // many roots), every node but the `@unique` ones is checked.
     let mut budget = ANALYSIS_BUDGET;
     for (root, moves) in roots {
-        if !region.analyse(facts, unique, repeat, root, moves, &mut guard, &mut budget) {
+        if !region.analyse(facts, unique, repeat, root, moves, &mut out, &mut budget) {
             let all = Guard::Full(0, facts.slot_var.len() as u32);
-            return unique
-                .iter()
-                .map(|&u| if u { Guard::None } else { all })
-                .collect();
+            return Guards {
+                guard: unique
+                    .iter()
+                    .map(|&u| if u { Guard::None } else { all })
+                    .collect(),
+                distinct: vec![Distinct::Repeats; n],
+            };
         }
         let (lo, hi) = region.written(facts);
         for &v in &region.nodes {
@@ -119,14 +161,25 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -
             *w = (w.0.min(lo), w.1.max(hi));
         }
     }
-    guard
-        .into_iter()
-        .zip(written)
-        .map(|(g, (lo, hi))| match g {
-            true => Guard::Full(lo.min(hi), hi),
-            false => Guard::None,
-        })
-        .collect()
+    Guards {
+        guard: out
+            .guard
+            .into_iter()
+            .zip(written)
+            .map(|(g, (lo, hi))| match g {
+                true => Guard::Full(lo.min(hi), hi),
+                false => Guard::None,
+            })
+            .collect(),
+        distinct: out.distinct,
+    }
+}
+
+/// What the regions' analyses gather per node.
+struct Out {
+    /// Checked in some region.
+    guard: Vec<bool>,
+    distinct: Vec<Distinct>,
 }
 
 /// Workspace of one region's analysis (reused between regions).
@@ -169,7 +222,7 @@ impl Region {
         repeat: &[Option<Vec<u64>>],
         root: u32,
         moves: bool,
-        guard: &mut [bool],
+        out: &mut Out,
         budget: &mut usize,
     ) -> bool {
         for &v in &self.nodes {
@@ -214,7 +267,7 @@ impl Region {
                 _ => Some(Status::Checked),
             };
             if let Some(s) = status {
-                self.set(v, s, unique, repeat, guard);
+                self.set(v, s, unique, repeat, out);
                 work.push(v);
             }
         }
@@ -230,8 +283,15 @@ impl Region {
                 }
                 let from = self.status[p as usize].clone().expect("resolved");
                 let s = self.step(facts, from, p, k, e);
-                self.set(q, s, unique, repeat, guard);
+                self.set(q, s, unique, repeat, out);
                 work.push(q);
+            }
+        }
+        // (Every node of a region is resolved; should one not be, nothing
+        // is assumed about its keys.)
+        for &v in &self.nodes {
+            if self.status[v as usize].is_none() {
+                out.distinct[v as usize] = Distinct::Repeats;
             }
         }
         true
@@ -263,7 +323,7 @@ impl Region {
         s: Status,
         unique: &[bool],
         repeat: &[Option<Vec<u64>>],
-        guard: &mut [bool],
+        out: &mut Out,
     ) {
         let s = match s {
             Status::Checked if unique[v as usize] => Status::Repeats,
@@ -275,9 +335,16 @@ impl Region {
             (Status::Unique(None), Some(_)) => false,
             _ => true,
         };
-        if !distinct && !unique[v as usize] {
-            guard[v as usize] = true;
-        }
+        let checked = !distinct && !unique[v as usize];
+        out.guard[v as usize] |= checked;
+        let here = match (&s, &repeat[v as usize]) {
+            (Status::Single, _) => Distinct::Vars(Vec::new()),
+            (Status::Unique(Some(vars)), _) => Distinct::Vars(vars.clone()),
+            (Status::Checked, Some(keyed)) if checked => Distinct::Vars(keyed.clone()),
+            (Status::Repeats, _) => Distinct::Repeats,
+            _ => Distinct::Anywhere,
+        };
+        out.distinct[v as usize] = out.distinct[v as usize].join(&here);
         self.status[v as usize] = Some(s);
     }
 
@@ -373,7 +440,7 @@ fn without(set: &[u64], v: u32) -> Vec<u64> {
 }
 
 /// Whether every member of `a` is in `b`.
-fn subset(a: &[u64], b: &[u64]) -> bool {
+pub(crate) fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter()
         .enumerate()
         .all(|(i, &w)| w & !b.get(i).copied().unwrap_or(0) == 0)

@@ -26,6 +26,7 @@ mod analysis;
 mod error;
 pub mod forward;
 mod layout;
+mod local;
 mod lower;
 mod maps;
 pub mod moves;

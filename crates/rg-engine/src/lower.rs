@@ -14,7 +14,7 @@ use crate::tables::{
     Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
-use crate::{analysis, program, shortcut};
+use crate::{analysis, local, program, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -166,6 +166,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             guard: Guard::None,
             disjoint: false,
             dense: NO_DENSE,
+            local: NO_DENSE,
+            local_slot: NO_SLOT,
         });
     }
     let mut unique = vec![false; nodes.len()];
@@ -236,7 +238,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             })
         })
         .collect();
-    let mut guards = analysis::guards(&facts, &unique, &repeat_vars);
+    let analysis::Guards {
+        guard: mut guards,
+        distinct,
+    } = analysis::guards(&facts, &unique, &repeat_vars);
     if check_all {
         for (guard, &u) in guards.iter_mut().zip(&unique) {
             if !u {
@@ -278,6 +283,21 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             _ => Next::Frame,
         };
     }
+    let local_size = match check_all {
+        true => 0,
+        false => {
+            let writes: Vec<Option<u32>> = writes.iter().flatten().copied().collect();
+            let facts = local::LocalFacts {
+                writes: &writes,
+                var_slots: &var_slots,
+                distinct: &distinct,
+                repeat: &repeat_vars,
+                checks: &checks,
+                symbols: g.symbols.len() as u32,
+            };
+            local::local_checks(&mut nodes, &edges, &facts)
+        }
+    };
     let pure = if check_all {
         vec![false; checks.len()]
     } else {
@@ -364,6 +384,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         programs,
         program,
         dense_size,
+        local_size,
         has_unique: unique.iter().any(|&u| u),
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),

@@ -206,6 +206,11 @@ pub struct NodeInfo {
     /// a check's dense visited set (one stamp per symbol of the slot;
     /// `seen.rs`); [`NO_DENSE`] otherwise.
     pub dense: u32,
+    /// For a local visited check (`local.rs`): where its stamps start;
+    /// [`NO_DENSE`] otherwise.
+    pub local: u32,
+    /// The slot a local check keys on ([`NO_SLOT`]: none, one stamp).
+    pub local_slot: u32,
 }
 
 /// No dense visited set (see [`NodeInfo::dense`]).
@@ -270,6 +275,8 @@ pub struct Tables {
     pub has_unique: bool,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).
     pub dense_size: u32,
+    /// Stamps of the local visited checks (`local.rs`).
+    pub local_size: u32,
     /// Slots kept in the key at `@repeat` nodes.
     pub repeat_slots: Vec<Vec<u32>>,
     /// Key index tables.

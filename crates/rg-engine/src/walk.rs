@@ -55,6 +55,8 @@ struct Frame {
     hash: u64,
     tag_hash: u64,
     version: u64,
+    /// A number no other frame had (the local visited checks' stamps).
+    number: u64,
 }
 
 /// The nodes one pure check has reached (stamped with its generation).
@@ -88,6 +90,9 @@ pub struct Walker {
     marks: Vec<Marks>,
     /// Pure checks' nodes to expand (nested searches above their callers').
     pending: Vec<u32>,
+    /// Local visited checks' stamps (`local.rs`): the number of the frame
+    /// a (node, key) was last seen under.
+    stamps: Vec<u64>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
@@ -458,6 +463,23 @@ impl Walker {
         }
     }
 
+    /// A local visited check (`local.rs`): whether the key is new under
+    /// the frame numbered `number` (and records it).
+    #[inline]
+    fn stamp(&mut self, t: &Tables, st: &[u16], base: u32, slot: u32, number: u64) -> bool {
+        if self.stamps.len() != t.local_size as usize {
+            self.stamps = vec![0; t.local_size as usize];
+        }
+        let key = match slot {
+            NO_SLOT => 0,
+            s => st[s as usize] as u32,
+        };
+        let at = &mut self.stamps[(base + key) as usize];
+        let new = *at != number;
+        *at = number;
+        new
+    }
+
     /// The number of the current tag sequence.
     #[inline]
     fn tag_id(&mut self, node: u32) -> Result<u32, RunError> {
@@ -485,6 +507,7 @@ impl Walker {
         } else {
             (info.first, info.end)
         };
+        let number = self.fresh_version();
         self.frames.push(Frame {
             next,
             first,
@@ -494,6 +517,7 @@ impl Walker {
             hash: self.hash,
             tag_hash: self.tag_hash,
             version: self.version,
+            number,
         });
         Ok(())
     }
@@ -918,8 +942,18 @@ impl Walker {
                     found = true;
                     break 'frames;
                 }
-                if e.guard && !self.visit::<MOVES>(t, st, e.to, depth)? {
-                    continue 'frames;
+                if e.guard {
+                    let info = &t.nodes[e.to as usize];
+                    let new = if info.local != NO_DENSE {
+                        // Frame `top` is the choice node before `e.to`.
+                        let number = self.frames[top].number;
+                        self.stamp(t, st, info.local, info.local_slot, number)
+                    } else {
+                        self.visit::<MOVES>(t, st, e.to, depth)?
+                    };
+                    if !new {
+                        continue 'frames;
+                    }
                 }
                 match e.next {
                     Next::Inline(next) => {

@@ -1,0 +1,186 @@
+//! Local visited checks: a checked node whose visits can repeat a key only
+//! within one visit of the choice node before it gets stamps instead of a
+//! hashed visited set.
+//!
+//! Node q qualifies when every path into q (final edges) comes from one
+//! node p that pushes a frame, through nodes the walk follows inline (one
+//! edge, no `T(*)`, not `@disjoint`, no region's start), with no tags and no
+//! `player` assignments on the way. Then, while the walk reaches q, p's
+//! frame is on top. Keys of q's visits from one visit of p differ only in
+//! the variables W written on the way; keys from two visits of p differ
+//! where p's keys do (`analysis::Distinct`: V besides the tags, which no
+//! edge on the way adds to), and stay different when W misses V. At a
+//! `@repeat` node (key: its variables R and the tags) V must lie in R and
+//! only W ∩ R counts. So the reference drops exactly the visits whose W
+//! values repeat within one visit of p: a stamp per (q, W value) holding
+//! the number of p's frame (`walk.rs`). W of more than one slot keeps the
+//! hashed check.
+
+use crate::analysis::{subset, Distinct};
+use crate::tables::{Check, Edge, Guard, NodeInfo, Op, NO_DENSE, NO_SLOT};
+
+/// Nodes between the frame node and the checked node at most.
+const MAX_BETWEEN: usize = 64;
+/// Stamps of all local checks at most.
+const MAX_STAMPS: u32 = 1 << 20;
+
+/// What the choice of local checks needs about the lowered game.
+pub struct LocalFacts<'a> {
+    /// Per edge of [`crate::Tables::edges`], the user variable it writes.
+    pub writes: &'a [Option<u32>],
+    /// Per user variable, its slots.
+    pub var_slots: &'a [(u32, u32)],
+    /// Per node, what its keys differ in.
+    pub distinct: &'a [Distinct],
+    /// Per `@repeat` node, its key variables (a bit set).
+    pub repeat: &'a [Option<Vec<u64>>],
+    /// The reachability checks (their starts begin walks).
+    pub checks: &'a [Check],
+    /// Number of symbols (a slot's values).
+    pub symbols: u32,
+}
+
+/// Sets [`NodeInfo::local`] and [`NodeInfo::local_slot`] of every node
+/// that qualifies; gives the number of stamps.
+pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) -> u32 {
+    let n = nodes.len();
+    let mut source = vec![0u32; edges.len()];
+    let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Where a walk starts (its node's frame is pushed whatever its edges).
+    let mut root = vec![false; n];
+    root[rg_lang::checked::CheckedGame::BEGIN.0 as usize] = true;
+    for (v, info) in nodes.iter().enumerate() {
+        for i in info.first..info.end {
+            source[i as usize] = v as u32;
+            let e = &edges[i as usize];
+            incoming[e.to as usize].push(i);
+            if matches!(e.op, Op::SetPlayer(_)) {
+                root[e.to as usize] = true;
+            }
+        }
+    }
+    for c in facts.checks {
+        root[c.start as usize] = true;
+    }
+    let inline = |v: usize| {
+        let info = &nodes[v];
+        info.end == info.first + 1
+            && !info.disjoint
+            && !root[v]
+            && !matches!(edges[info.first as usize].op, Op::AssignAny(..))
+    };
+    let mut size = 0u32;
+    let mut local = vec![(NO_DENSE, NO_SLOT); n];
+    let mut member = vec![false; n];
+    let mut between: Vec<usize> = Vec::new();
+    for q in 0..n {
+        if nodes[q].guard == Guard::None || root[q] {
+            continue;
+        }
+        let key = key_slot(q, &incoming, &source, edges, facts, &inline, &mut member, &mut between);
+        for &v in &between {
+            member[v] = false;
+        }
+        between.clear();
+        let Some(slot) = key else { continue };
+        let stamps = if slot == NO_SLOT { 1 } else { facts.symbols };
+        if size + stamps > MAX_STAMPS {
+            break;
+        }
+        local[q] = (size, slot);
+        size += stamps;
+    }
+    for (info, (base, slot)) in nodes.iter_mut().zip(local) {
+        info.local = base;
+        info.local_slot = slot;
+    }
+    size
+}
+
+/// The key slot of q's local check ([`NO_SLOT`]: none, one stamp), if q
+/// qualifies; `member` and `between` hold the nodes passed on the way.
+#[allow(clippy::too_many_arguments)]
+fn key_slot(
+    q: usize,
+    incoming: &[Vec<u32>],
+    source: &[u32],
+    edges: &[Edge],
+    facts: &LocalFacts,
+    inline: &dyn Fn(usize) -> bool,
+    member: &mut [bool],
+    between: &mut Vec<usize>,
+) -> Option<u32> {
+    let mut written: Vec<u64> = Vec::new();
+    let mut frame: Option<usize> = None;
+    let mut stack = vec![q];
+    while let Some(v) = stack.pop() {
+        for &i in &incoming[v] {
+            let e = &edges[i as usize];
+            if matches!(e.op, Op::Tag(_) | Op::TagVar(_) | Op::SetPlayer(_)) {
+                return None;
+            }
+            if let Some(w) = facts.writes[i as usize] {
+                insert(&mut written, w);
+            }
+            let s = source[i as usize] as usize;
+            if s == q {
+                return None;
+            }
+            if inline(s) {
+                if !member[s] {
+                    if between.len() >= MAX_BETWEEN {
+                        return None;
+                    }
+                    member[s] = true;
+                    between.push(s);
+                    stack.push(s);
+                }
+            } else if *frame.get_or_insert(s) != s {
+                return None;
+            }
+        }
+    }
+    let p = frame?;
+    let repeat = facts.repeat[q].as_deref();
+    let key: Vec<u64> = match (&facts.distinct[p], repeat) {
+        (Distinct::Repeats, _) => return None,
+        (Distinct::Anywhere, None) if is_empty(&written) => written,
+        (Distinct::Anywhere, _) => return None,
+        (Distinct::Vars(v), r) => {
+            if intersects(v, &written) || r.is_some_and(|r| !subset(v, r)) {
+                return None;
+            }
+            match r {
+                Some(r) => written.iter().zip(r).map(|(a, b)| a & b).collect(),
+                None => written,
+            }
+        }
+    };
+    let mut slots = key.iter().enumerate().flat_map(|(i, &word)| {
+        (0..64).filter(move |b| word >> b & 1 == 1).map(move |b| i * 64 + b)
+    });
+    match (slots.next(), slots.next()) {
+        (None, _) => Some(NO_SLOT),
+        (Some(v), None) => {
+            let (lo, hi) = facts.var_slots[v];
+            (hi == lo + 1).then_some(lo)
+        }
+        _ => None,
+    }
+}
+
+fn insert(set: &mut Vec<u64>, v: u32) {
+    let i = v as usize / 64;
+    if set.len() <= i {
+        set.resize(i + 1, 0);
+    }
+    set[i] |= 1 << (v % 64);
+}
+
+fn is_empty(set: &[u64]) -> bool {
+    set.iter().all(|&w| w == 0)
+}
+
+fn intersects(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
