@@ -14,7 +14,8 @@
 //! only W ∩ R counts. So the reference drops exactly the visits whose W
 //! values repeat within one visit of p: a stamp per (q, W value) holding
 //! the number of p's frame (`walk.rs`). W of more than one slot keeps the
-//! hashed check.
+//! hashed check. The edges into q may all be one tag (`$ t` or `$$ v`,
+//! v then joins W): the tags at q are p's and that one.
 
 use crate::analysis::{subset, Distinct};
 use crate::tables::{Check, Edge, Guard, NodeInfo, Op, NO_DENSE, NO_SLOT};
@@ -30,6 +31,8 @@ pub struct LocalFacts<'a> {
     pub writes: &'a [Option<u32>],
     /// Per user variable, its slots.
     pub var_slots: &'a [(u32, u32)],
+    /// Per user slot, its variable.
+    pub slot_var: &'a [u32],
     /// Per node, what its keys differ in.
     pub distinct: &'a [Distinct],
     /// Per `@repeat` node, its key variables (a bit set).
@@ -111,12 +114,35 @@ fn key_slot(
     between: &mut Vec<usize>,
 ) -> Option<u32> {
     let mut written: Vec<u64> = Vec::new();
+    // Edges into q may all be one tag: then the tags at q are p's and that
+    // one, equal when (for `$$ v`) v's values are.
+    let tag = |op: Op| matches!(op, Op::Tag(_) | Op::TagVar(_));
+    let tagged = incoming[q].iter().filter(|&&i| tag(edges[i as usize].op));
+    match tagged.count() {
+        0 => {}
+        n if n == incoming[q].len() => {}
+        _ => return None,
+    }
+    let last = incoming[q].first().map(|&i| edges[i as usize].op);
+    if let Some(op @ (Op::Tag(_) | Op::TagVar(_))) = last {
+        let same = |other: Op| match (other, op) {
+            (Op::Tag(a), Op::Tag(b)) => a == b,
+            (Op::TagVar(a), Op::TagVar(b)) => a == b,
+            _ => false,
+        };
+        if !incoming[q].iter().all(|&i| same(edges[i as usize].op)) {
+            return None;
+        }
+        if let Op::TagVar(slot) = op {
+            insert(&mut written, *facts.slot_var.get(slot as usize)?);
+        }
+    }
     let mut frame: Option<usize> = None;
     let mut stack = vec![q];
     while let Some(v) = stack.pop() {
         for &i in &incoming[v] {
             let e = &edges[i as usize];
-            if matches!(e.op, Op::Tag(_) | Op::TagVar(_) | Op::SetPlayer(_)) {
+            if (v != q && tag(e.op)) || matches!(e.op, Op::SetPlayer(_)) {
                 return None;
             }
             if let Some(w) = facts.writes[i as usize] {

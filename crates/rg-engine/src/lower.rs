@@ -263,12 +263,15 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     // One-slot keys of checks get dense visited sets, up to 2^20 stamps.
     let mut dense_size = 0u32;
     for n in nodes.iter_mut() {
-        if let Guard::Full(lo, hi) = n.guard {
-            let symbols = g.symbols.len() as u32;
-            if !check_all && hi == lo + 1 && dense_size + symbols <= 1 << 20 {
-                n.dense = dense_size;
-                dense_size += symbols;
-            }
+        let one_slot = match n.guard {
+            Guard::Full(lo, hi) => hi == lo + 1,
+            Guard::Repeat(i) => repeat_slots[i as usize].len() == 1,
+            Guard::None => false,
+        };
+        let symbols = g.symbols.len() as u32;
+        if !check_all && one_slot && dense_size + symbols <= 1 << 20 {
+            n.dense = dense_size;
+            dense_size += symbols;
         }
     }
     bypass_skips(&nodes, &mut edges, &checks);
@@ -290,6 +293,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             let facts = local::LocalFacts {
                 writes: &writes,
                 var_slots: &var_slots,
+                slot_var: &slot_var,
                 distinct: &distinct,
                 repeat: &repeat_vars,
                 checks: &checks,

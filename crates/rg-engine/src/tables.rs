@@ -202,7 +202,7 @@ pub struct NodeInfo {
     pub guard: Guard,
     /// `@disjoint`: only the first legal edge (file order) is taken.
     pub disjoint: bool,
-    /// For a [`Guard::Full`] comparing one slot: where its keys start in
+    /// For a [`Guard::Full`] or [`Guard::Repeat`] comparing one slot: where its keys start in
     /// a check's dense visited set (one stamp per symbol of the slot;
     /// `seen.rs`); [`NO_DENSE`] otherwise.
     pub dense: u32,

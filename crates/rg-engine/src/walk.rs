@@ -428,12 +428,15 @@ impl Walker {
         if guard == Guard::None {
             return Ok(true);
         }
-        if let (false, Guard::Full(lo, _)) = (MOVES, guard) {
-            if info.dense != NO_DENSE {
-                // A check's key with one slot (no tags): a stamp.
-                let i = info.dense + st[lo as usize] as u32;
-                return Ok(self.seen[depth].insert_dense(i, t.dense_size));
-            }
+        if !MOVES && info.dense != NO_DENSE {
+            // A check's key with one slot (no tags): a stamp.
+            let slot = match guard {
+                Guard::Full(lo, _) => lo,
+                Guard::Repeat(i) => t.repeat_slots[i as usize][0],
+                Guard::None => unreachable!("checked"),
+            };
+            let i = info.dense + st[slot as usize] as u32;
+            return Ok(self.seen[depth].insert_dense(i, t.dense_size));
         }
         let tags = match MOVES {
             true => self.tag_id(node)?,
