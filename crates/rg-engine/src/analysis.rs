@@ -357,7 +357,7 @@ impl Region {
             (Status::Unique(Some(vars)), _, Op::TagVar(s))
                 if self.moves && (s as usize) < facts.slot_var.len() =>
             {
-                return Status::Unique(Some(without(&vars, facts.slot_var[s as usize])));
+                Status::Unique(Some(without(&vars, facts.slot_var[s as usize])))
             }
             (from, w, _) => self.step_write(facts, from, w, p, e, any),
         }

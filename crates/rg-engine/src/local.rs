@@ -80,7 +80,16 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
         if nodes[q].guard == Guard::None || root[q] {
             continue;
         }
-        let key = key_slot(q, &incoming, &source, edges, facts, &inline, &mut member, &mut between);
+        let key = key_slot(
+            q,
+            &incoming,
+            &source,
+            edges,
+            facts,
+            &inline,
+            &mut member,
+            &mut between,
+        );
         for &v in &between {
             member[v] = false;
         }
@@ -117,25 +126,17 @@ fn key_slot(
     // Edges into q may all be one tag: then the tags at q are p's and that
     // one, equal when (for `$$ v`) v's values are.
     let tag = |op: Op| matches!(op, Op::Tag(_) | Op::TagVar(_));
-    let tagged = incoming[q].iter().filter(|&&i| tag(edges[i as usize].op));
-    match tagged.count() {
-        0 => {}
-        n if n == incoming[q].len() => {}
-        _ => return None,
+    let first = incoming[q].first().map(|&i| edges[i as usize].op);
+    let same = |other: Op| match (other, first) {
+        (Op::Tag(a), Some(Op::Tag(b))) => a == b,
+        (Op::TagVar(a), Some(Op::TagVar(b))) => a == b,
+        (other, _) => !tag(other) && !first.is_some_and(tag),
+    };
+    if !incoming[q].iter().all(|&i| same(edges[i as usize].op)) {
+        return None;
     }
-    let last = incoming[q].first().map(|&i| edges[i as usize].op);
-    if let Some(op @ (Op::Tag(_) | Op::TagVar(_))) = last {
-        let same = |other: Op| match (other, op) {
-            (Op::Tag(a), Op::Tag(b)) => a == b,
-            (Op::TagVar(a), Op::TagVar(b)) => a == b,
-            _ => false,
-        };
-        if !incoming[q].iter().all(|&i| same(edges[i as usize].op)) {
-            return None;
-        }
-        if let Op::TagVar(slot) = op {
-            insert(&mut written, *facts.slot_var.get(slot as usize)?);
-        }
+    if let Some(Op::TagVar(slot)) = first {
+        insert(&mut written, *facts.slot_var.get(slot as usize)?);
     }
     let mut frame: Option<usize> = None;
     let mut stack = vec![q];
@@ -183,7 +184,9 @@ fn key_slot(
         }
     };
     let mut slots = key.iter().enumerate().flat_map(|(i, &word)| {
-        (0..64).filter(move |b| word >> b & 1 == 1).map(move |b| i * 64 + b)
+        (0..64)
+            .filter(move |b| word >> b & 1 == 1)
+            .map(move |b| i * 64 + b)
     });
     match (slots.next(), slots.next()) {
         (None, _) => Some(NO_SLOT),
