@@ -252,3 +252,23 @@ fn a_check_drops_states_with_seen_keys_also_on_one_path() {
         assert_eq!(perft1(&every), want, "{tail}");
     }
 }
+
+#[test]
+fn walks_meeting_after_one_choice_merge_within_that_choice_only() {
+    // Three visits of p (k = 0, 1, 2, told apart by the tag `$$ k`), each
+    // with two edges into q: q's key repeats (v = 1 twice for k = 0) only
+    // within one visit of p, and v = 2 under k = 1 and k = 2 stays two
+    // walks (`local.rs`: q keeps stamps per visit of p). With `@repeat q :
+    // ;` the key is the tags only: one walk per k.
+    let head = "type V = {0, 1, 2};\nvar k: V = 0;\nvar v: V = 0;\n\
+                const f: V -> V = { 0: 1, 1: 1, :2 };\nconst g: V -> V = { 0: 1, 1: 2, :0 };\n\
+                begin, s: player = x;\ns, p0: k = V(*);\np0, p: $$ k;\n\
+                p, q: v = f[k];\np, q: v = g[k];\nq, r: $$ v;\nr, e: player = keeper;\ne, end: ;\n";
+    for (pragma, want) in [("", 5), ("@repeat q : ;\n", 3), ("@repeat q : v;\n", 5)] {
+        let text = format!("{HEAD}{head}{pragma}");
+        assert_eq!(perft1(&game(&format!("{head}{pragma}"))), want, "{pragma}");
+        let (_, checked) = rg_lang::parse_str(&text).unwrap();
+        let every = GameModel::with_every_check(checked).unwrap();
+        assert_eq!(perft1(&every), want, "{pragma}");
+    }
+}
