@@ -57,56 +57,94 @@ struct Gen<'a, 'b> {
     fail: Block,
     /// Per check, its generated function (leaf pure checks).
     pures: &'a [Option<FuncRef>],
-    /// Per edge, the resume block to take when the edge fails having
-    /// changed nothing since the top frame was pushed or resumed
-    /// ([`clean_resumes`]).
-    clean: Vec<Option<u32>>,
+    /// Per edge, what it runs on relative to the top frame
+    /// ([`chains`]).
+    chain: Vec<Option<Chain>>,
 }
 
-/// Per edge, whether it runs on the state of the top frame and, if so, the
-/// resume block that frame's backtrack would take: then a failing
-/// comparison (or check, or move end) that changed nothing resumes the
-/// frame at once instead of restoring it. That holds for the edges of a
-/// node holding frames that no edge reaches inline (they are entered only
-/// from the node's resume blocks), and along inline chains from them of
-/// edges that change nothing, into nodes without frames reached from one
-/// edge only.
-fn clean_resumes(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<u32>> {
+/// An edge that runs on the top frame's state changed by a known path: the
+/// frame's resume block, and the log entries and tags pushed since it was
+/// pushed or resumed.
+#[derive(Clone, Copy)]
+struct Chain {
+    resume: u32,
+    logs: u32,
+    tags: u32,
+}
+
+impl Chain {
+    /// After edge action `op` (`None`: a map assignment, whose log entries
+    /// are not known).
+    fn after(self, op: Op) -> Option<Chain> {
+        let (logs, tags) = match op {
+            Op::AssignMap(_) => return None,
+            Op::Assign(..) | Op::AssignAny(..) => (1, 0),
+            Op::Tag(_) | Op::TagVar(_) => (0, 1),
+            _ => (0, 0),
+        };
+        Some(Chain {
+            logs: self.logs + logs,
+            tags: self.tags + tags,
+            ..self
+        })
+    }
+}
+
+/// Per edge, the top frame's resume block and what the path from the
+/// frame pushed, when they are known: for the edges of a node holding
+/// frames that no edge reaches inline (entered only from the node's resume
+/// blocks, on the frame's state), and along inline chains from them into
+/// nodes without frames reached from one edge only. Such an edge
+/// backtracks by undoing what it knows and jumping to the resume block
+/// (nothing to undo: a failing comparison or check resumes the frame at
+/// once) instead of the generic backtrack.
+fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
+    // Inline entries from the edges move walks can take (those reachable
+    // from nodes holding frames: walks start at them).
+    let mut reached: Vec<bool> = bases.iter().map(|&b| b != u32::MAX).collect();
+    let mut stack: Vec<u32> = (0..reached.len() as u32)
+        .filter(|&n| reached[n as usize])
+        .collect();
+    while let Some(n) = stack.pop() {
+        let info = t.nodes[n as usize];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            if !reached[e.to as usize] {
+                reached[e.to as usize] = true;
+                stack.push(e.to);
+            }
+        }
+    }
     let mut inline_in = vec![0u32; t.edges.len()];
-    for e in &t.edges {
-        if let Next::Inline(k) = e.next {
+    for (e, &n) in t.edges.iter().zip(edge_node) {
+        if let (Next::Inline(k), true) = (e.next, reached[n as usize]) {
             inline_in[k as usize] += 1;
         }
     }
-    let mut clean = vec![None; t.edges.len()];
+    let mut chain = vec![None; t.edges.len()];
     let mut work = Vec::new();
     for (i, &n) in edge_node.iter().enumerate() {
         let base = bases[n as usize];
         if base != u32::MAX && inline_in[i] == 0 {
-            clean[i] = Some(base + i as u32 - t.nodes[n as usize].first);
+            chain[i] = Some(Chain {
+                resume: base + i as u32 - t.nodes[n as usize].first,
+                logs: 0,
+                tags: 0,
+            });
             work.push(i);
         }
     }
     while let Some(i) = work.pop() {
         let e = t.edges[i];
-        if let (Next::Inline(k), false, false) = (e.next, e.guard, mutates(e.op)) {
+        if let (Next::Inline(k), Some(c)) = (e.next, chain[i].and_then(|c| c.after(e.op))) {
             let k = k as usize;
             let solo = inline_in[k] == 1 && bases[edge_node[k] as usize] == u32::MAX;
-            if solo && clean[k].is_none() {
-                clean[k] = clean[i];
+            if solo && chain[k].is_none() {
+                chain[k] = Some(c);
                 work.push(k);
             }
         }
     }
-    clean
-}
-
-/// Whether an edge's action can change the semistate or the tags.
-fn mutates(op: Op) -> bool {
-    !matches!(
-        op,
-        Op::Skip | Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
-    )
+    chain
 }
 
 /// Per node, the number of its first resume block, for the nodes that can
@@ -162,7 +200,7 @@ pub(crate) fn emit(
     }
     let resume: Vec<Block> = rnode.iter().map(|_| b.create_block()).collect();
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
-    let clean = clean_resumes(t, bases, &edge_node);
+    let chain = chains(t, bases, &edge_node);
     let mut g = Gen {
         t,
         b,
@@ -178,7 +216,7 @@ pub(crate) fn emit(
         push,
         fail,
         pures,
-        clean,
+        chain,
     };
     let root = g.b.ins().iconst(I32, 0);
     g.b.ins().jump(
@@ -755,21 +793,65 @@ impl Gen<'_, '_> {
     }
 
     /// `E[i](sym)`: edge `i`'s action, then its successor. Where the edge
-    /// fails having changed nothing on the top frame's state
-    /// ([`clean_resumes`]), it resumes that frame without restoring it.
+    /// knows its top frame and what was pushed since ([`chains`]), it
+    /// backtracks by undoing that and resuming the frame directly.
     fn emit_edge(&mut self, i: usize) {
-        let undo = match self.clean[i] {
-            Some(r) if !mutates(self.t.edges[i].op) => Some((self.b.create_block(), r)),
+        let e = self.t.edges[i];
+        let exits = e.guard
+            || e.next == Next::Dead
+            || matches!(
+                e.op,
+                Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
+            );
+        let undo = match self.chain[i].and_then(|c| c.after(e.op)) {
+            Some(c) if exits => Some((self.b.create_block(), c)),
             _ => None,
         };
         self.emit_edge_body(i, undo.map_or(self.back, |(blk, _)| blk));
-        if let Some((blk, r)) = undo {
+        if let Some((blk, c)) = undo {
             self.b.switch_to_block(blk);
-            let f = self.top_frame();
-            self.b
-                .ins()
-                .jump(self.resume[r as usize], &[BlockArg::Value(f)]);
+            self.undo(c);
         }
+    }
+
+    /// Backtracks over chain `c`: the log entries and tags it pushed are
+    /// undone (the hashes and version restored from the frame), then the
+    /// frame resumes.
+    fn undo(&mut self, c: Chain) {
+        let f = self.top_frame();
+        if c.logs > 0 {
+            let len = self.ws_load(Off::LOG_LEN);
+            let log = self.ws_load(Off::LOG);
+            let off = self.b.ins().ishl_imm(len, 3);
+            let end = self.b.ins().iadd(log, off);
+            // Newest first: a slot written twice gets its oldest value.
+            for j in 1..=c.logs as i32 {
+                let slot = self.load(I32, end, -8 * j);
+                let old = self.load(I32, end, -8 * j + 4);
+                let a = self.st_addr(slot);
+                let old16 = self.b.ins().ireduce(I16, old);
+                self.b.ins().store(FLAGS, old16, a, 0);
+            }
+            let len = self.b.ins().iadd_imm(len, -(c.logs as i64));
+            self.ws_store(len, Off::LOG_LEN);
+            for (from, to) in [(Off::F_HASH, Off::HASH), (Off::F_VERSION, Off::VERSION)] {
+                let v = self.load(I64, f, from);
+                self.ws_store(v, to);
+            }
+        }
+        if c.tags > 0 {
+            let tags = self.load(I32, f, Off::F_TAGS);
+            let tags = self.b.ins().uextend(I64, tags);
+            self.ws_store(tags, Off::TAGS_LEN);
+            let ids = self.ws_load(Off::TAG_IDS_LEN);
+            let ids = self.b.ins().umin(ids, tags);
+            self.ws_store(ids, Off::TAG_IDS_LEN);
+            let v = self.load(I64, f, Off::F_TAG_HASH);
+            self.ws_store(v, Off::TAG_HASH);
+        }
+        self.b
+            .ins()
+            .jump(self.resume[c.resume as usize], &[BlockArg::Value(f)]);
     }
 
     /// Edge `i`'s block; `back` backtracks.

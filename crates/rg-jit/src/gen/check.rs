@@ -75,7 +75,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
         push: fail,
         fail,
         pures: &[],
-        clean: Vec::new(),
+        chain: Vec::new(),
     };
     // A fresh stamp (stamps wrap: the helper clears the marks).
     let gen = g.ws_load(Off::MARK_GEN);
