@@ -1,6 +1,6 @@
 """Where the tests find games: the repository's ``games/``, the RBG suite
 (``RBG_SUITE`` or ``../shared/rbg-suite`` beside the repository) and the RG
-examples (``../shared/rg/examples``)."""
+examples (``RG_EXAMPLES`` or ``../shared/rg/examples``)."""
 
 import os
 import pathlib
@@ -9,7 +9,7 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SUITE = pathlib.Path(os.environ.get("RBG_SUITE", REPO.parent / "shared" / "rbg-suite"))
-RG_EXAMPLES = REPO.parent / "shared" / "rg" / "examples"
+RG_EXAMPLES = pathlib.Path(os.environ.get("RG_EXAMPLES", REPO.parent / "shared" / "rg" / "examples"))
 
 
 def suite_games():

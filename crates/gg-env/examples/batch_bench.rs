@@ -3,9 +3,10 @@
 //! process on one thread, alternating; for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
-//! `step_random_into`, as `VecEnv.step_random()` does).
+//! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
+//! played by the interpreter instead of the default engine).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average. With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -30,6 +31,11 @@ fn main() {
     let bytes = std::fs::read(path).expect("readable game");
     let game = AnyGame::from_text(Language::of_path(path), path, &bytes).expect("valid game");
     let flag = |f: &str| args[5.min(args.len())..].iter().any(|a| a == f);
+    let engine = flag("interp").then_some(rbg_jit::Engine::Interp);
+    let (game, note) = rbg_cli::cmd::with_engine(path, game, engine).expect("an engine");
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     let (only_batch, fused) = (flag("batch"), flag("fused"));
     with_game!(&game, g => run(g, seconds, envs, rounds, only_batch, fused));
 }
