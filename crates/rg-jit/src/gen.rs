@@ -278,6 +278,20 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(cont);
     }
 
+    /// When `cond`, calls helper `f(a, 0)` in a cold block (it grows a
+    /// buffer, or fails the walk); then goes on.
+    fn grow_if(&mut self, cond: Value, f: Helper, a: Value) {
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(cond, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let zero = self.b.ins().iconst(I32, 0);
+        let r = self.call(f, a, zero);
+        self.check_failed(r);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
     /// Fails the walk when a helper's answer is [`FAILED`].
     fn check_failed(&mut self, r: Value) {
         let bad = self.b.ins().icmp_imm(IntCC::Equal, r, FAILED as i64);
@@ -412,13 +426,8 @@ impl Gen<'_, '_> {
         let len = self.ws_load(Off::LOG_LEN);
         let cap = self.ws_load(Off::LOG_CAP);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-        let (grow, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(full, grow, &[], cont, &[]);
-        self.b.switch_to_block(grow);
-        self.call_imm(rt::grow_log, 0, 0);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.grow_if(full, rt::grow_log, zero);
         let log = self.ws_load(Off::LOG);
         let off = self.b.ins().ishl_imm(len, 3);
         let e = self.b.ins().iadd(log, off);
@@ -470,17 +479,9 @@ impl Gen<'_, '_> {
         let ecap = self.ws_load(Off::ENDS_CAP);
         let full = self.b.ins().icmp(IntCC::Equal, el, ecap);
         let grow = self.b.ins().bor(over, full);
-        let (more, ok) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(more);
-        self.b.ins().brif(grow, more, &[], ok, &[]);
-        self.b.switch_to_block(more);
         // (`need` stays below 2^32: the log and the changes are bounded.)
         let need32 = self.b.ins().ireduce(I32, need);
-        let zero = self.b.ins().iconst(I32, 0);
-        let r = self.call(rt::grow_rec, need32, zero);
-        self.check_failed(r);
-        self.b.ins().jump(ok, &[]);
-        self.b.switch_to_block(ok);
+        self.grow_if(grow, rt::grow_rec, need32);
         let log = self.ws_load(Off::LOG);
         let changes = self.ws_load(Off::CHANGES);
         let off = self.b.ins().ishl_imm(cl, 3);
@@ -572,15 +573,7 @@ impl Gen<'_, '_> {
         let len = self.ws_load(Off::FRAMES_LEN);
         let cap = self.ws_load(Off::FRAMES_CAP);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-        let (grow, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(full, grow, &[], cont, &[]);
-        self.b.switch_to_block(grow);
-        let zero = self.b.ins().iconst(I32, 0);
-        let r = self.call(rt::grow_frames, node, zero);
-        self.check_failed(r);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        self.grow_if(full, rt::grow_frames, node);
         let frames = self.ws_load(Off::FRAMES);
         let off = self.b.ins().imul_imm(len, Off::FRAME_SIZE);
         let f = self.b.ins().iadd(frames, off);
