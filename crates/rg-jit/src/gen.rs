@@ -614,6 +614,36 @@ impl Gen<'_, '_> {
         self.b.ins().br_table(next, jt);
     }
 
+    /// Undoes the log entry at `e + off`: its slot gets its old value.
+    fn undo_entry(&mut self, e: Value, off: i32) {
+        let slot = self.load(I32, e, off);
+        let old = self.load(I32, e, off + 4);
+        let a = self.st_addr(slot);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, a, 0);
+    }
+
+    /// The tags of frame `f`: their number (and how many have numbers) and
+    /// hash.
+    fn restore_tags(&mut self, f: Value) {
+        let tags = self.load(I32, f, Off::F_TAGS);
+        let tags = self.b.ins().uextend(I64, tags);
+        self.ws_store(tags, Off::TAGS_LEN);
+        let ids = self.ws_load(Off::TAG_IDS_LEN);
+        let ids = self.b.ins().umin(ids, tags);
+        self.ws_store(ids, Off::TAG_IDS_LEN);
+        let v = self.load(I64, f, Off::F_TAG_HASH);
+        self.ws_store(v, Off::TAG_HASH);
+    }
+
+    /// The key hash and version of frame `f` (its semistate's).
+    fn restore_hash(&mut self, f: Value) {
+        for (from, to) in [(Off::F_HASH, Off::HASH), (Off::F_VERSION, Off::VERSION)] {
+            let v = self.load(I64, f, from);
+            self.ws_store(v, to);
+        }
+    }
+
     /// Backtrack: restore the top frame's state, resume it (or return 0).
     fn emit_back(&mut self) {
         self.b.switch_to_block(self.back);
@@ -647,28 +677,12 @@ impl Gen<'_, '_> {
         let dec = self.b.ins().iadd_imm(cur, -1);
         let off = self.b.ins().ishl_imm(dec, 3);
         let e = self.b.ins().iadd(log, off);
-        let slot = self.load(I32, e, 0);
-        let old = self.load(I32, e, 4);
-        let a = self.st_addr(slot);
-        let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, a, 0);
+        self.undo_entry(e, 0);
         self.b.ins().jump(lp, &[BlockArg::Value(dec)]);
         self.b.switch_to_block(after);
         self.ws_store(target, Off::LOG_LEN);
-        let tags = self.load(I32, f, Off::F_TAGS);
-        let tags = self.b.ins().uextend(I64, tags);
-        self.ws_store(tags, Off::TAGS_LEN);
-        let ids = self.ws_load(Off::TAG_IDS_LEN);
-        let ids = self.b.ins().umin(ids, tags);
-        self.ws_store(ids, Off::TAG_IDS_LEN);
-        for (from, to) in [
-            (Off::F_HASH, Off::HASH),
-            (Off::F_TAG_HASH, Off::TAG_HASH),
-            (Off::F_VERSION, Off::VERSION),
-        ] {
-            let v = self.load(I64, f, from);
-            self.ws_store(v, to);
-        }
+        self.restore_tags(f);
+        self.restore_hash(f);
         let next = self.load(I32, f, Off::F_NEXT);
         self.dispatch(next, f);
     }
@@ -819,28 +833,14 @@ impl Gen<'_, '_> {
             let end = self.b.ins().iadd(log, off);
             // Newest first: a slot written twice gets its oldest value.
             for j in 1..=c.logs as i32 {
-                let slot = self.load(I32, end, -8 * j);
-                let old = self.load(I32, end, -8 * j + 4);
-                let a = self.st_addr(slot);
-                let old16 = self.b.ins().ireduce(I16, old);
-                self.b.ins().store(FLAGS, old16, a, 0);
+                self.undo_entry(end, -8 * j);
             }
             let len = self.b.ins().iadd_imm(len, -(c.logs as i64));
             self.ws_store(len, Off::LOG_LEN);
-            for (from, to) in [(Off::F_HASH, Off::HASH), (Off::F_VERSION, Off::VERSION)] {
-                let v = self.load(I64, f, from);
-                self.ws_store(v, to);
-            }
+            self.restore_hash(f);
         }
         if c.tags > 0 {
-            let tags = self.load(I32, f, Off::F_TAGS);
-            let tags = self.b.ins().uextend(I64, tags);
-            self.ws_store(tags, Off::TAGS_LEN);
-            let ids = self.ws_load(Off::TAG_IDS_LEN);
-            let ids = self.b.ins().umin(ids, tags);
-            self.ws_store(ids, Off::TAG_IDS_LEN);
-            let v = self.load(I64, f, Off::F_TAG_HASH);
-            self.ws_store(v, Off::TAG_HASH);
+            self.restore_tags(f);
         }
         self.b
             .ins()
