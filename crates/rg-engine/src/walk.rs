@@ -59,6 +59,17 @@ struct Frame {
     number: u64,
 }
 
+/// A check's result in a semistate (its key hash and every slot): the same
+/// check asked again in an equal semistate under another version (a
+/// translation's end-of-turn check copy, then the move walk, assign the
+/// same values) takes it without a walk.
+#[derive(Clone, Default)]
+struct Held {
+    hash: u64,
+    result: bool,
+    slots: Vec<u16>,
+}
+
 /// The nodes one pure check has reached (stamped with its generation).
 #[derive(Clone, Default)]
 struct Marks {
@@ -82,6 +93,8 @@ pub struct Walker {
     vis: Vec<u64>,
     seen: Vec<Seen>,
     memo: Vec<(u64, bool)>,
+    /// Per check: the last semistate a walk or program decided it in.
+    held: Vec<Held>,
     /// Check starts being evaluated (for recursion).
     active: Vec<u32>,
     scratch: Vec<u16>,
@@ -267,6 +280,7 @@ impl Walker {
     pub fn new(t: &Tables) -> Walker {
         Walker {
             memo: vec![(0, false); t.checks.len()],
+            held: vec![Held::default(); t.checks.len()],
             next_version: 1,
             ..Walker::default()
         }
@@ -565,6 +579,13 @@ impl Walker {
         if self.active.len() >= MAX_CHECK_DEPTH {
             return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
         }
+        let held = &self.held[c as usize];
+        if held.hash == self.hash && !held.slots.is_empty() && held.slots[..] == st[..] {
+            let r = held.result;
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
+        let hash = self.hash;
         self.active.push(check.start);
         let r = if let Some(p) = t.programs[c as usize] {
             match p.writes {
@@ -578,6 +599,11 @@ impl Walker {
         };
         self.active.pop();
         self.memo[c as usize] = (self.version, r);
+        let held = &mut self.held[c as usize];
+        held.hash = hash;
+        held.result = r;
+        held.slots.clear();
+        held.slots.extend_from_slice(st);
         Ok(r)
     }
 
