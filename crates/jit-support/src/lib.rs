@@ -9,13 +9,16 @@ use std::time::{Duration, Instant};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 
-/// A JIT module for the host: optimised for speed, no verifier (it doubled
-/// the generation time), no position-independent code; with `pinned_reg`,
-/// Cranelift's pinned register is reserved for the generated code.
-pub fn module(pinned_reg: bool) -> Result<JITModule, String> {
+/// A JIT module for the host: no verifier (it doubled the generation
+/// time), no position-independent code; with `optimise`, Cranelift's
+/// optimisations (`opt_level=speed`: the e-graph pass, alias analysis),
+/// else none; with `pinned_reg`, Cranelift's pinned register is reserved
+/// for the generated code.
+pub fn module(pinned_reg: bool, optimise: bool) -> Result<JITModule, String> {
     let err = |e: &dyn std::fmt::Display| e.to_string();
     let mut flags = settings::builder();
-    flags.set("opt_level", "speed").map_err(|e| err(&e))?;
+    let opt_level = if optimise { "speed" } else { "none" };
+    flags.set("opt_level", opt_level).map_err(|e| err(&e))?;
     flags.set("enable_verifier", "false").map_err(|e| err(&e))?;
     flags
         .set("use_colocated_libcalls", "false")

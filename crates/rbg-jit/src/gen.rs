@@ -1,7 +1,9 @@
 //! Code generation of the walks: the interpreter's `Searcher::node`
 //! (`rbg-engine/src/search.rs`) specialised to one game and one mode.
 //!
-//! One function per mode walks one level: `(ws, q0, v0, level) -> stop`.
+//! One function per mode walks one level: `(q0, v0, level, cell, old) ->
+//! stop`, the workspace in the pinned register; `cell` and `old` are what
+//! the modifier that started the level replaced (`NONE`: no modifier).
 //! Every automaton state of the function is a block; a state's transitions
 //! are emitted inline in order, with their operands (direction offsets,
 //! piece sets as bit masks, slots, target states) as immediates. The node
@@ -83,8 +85,13 @@ pub(crate) struct Callees {
 /// Emits a function that Rust calls, `(ws, args.., [run]) -> r`: it saves
 /// the pinned register (callee-saved for Rust), sets it to `ws`, stores
 /// the run mode (`run`, or its last parameter) in the workspace, calls
-/// `callee` with `args` and restores the register.
-pub(crate) fn emit_entry(mut b: FunctionBuilder, callee: FuncRef, run: Option<RunMode>) {
+/// `callee` with `args` and `extra` and restores the register.
+pub(crate) fn emit_entry(
+    mut b: FunctionBuilder,
+    callee: FuncRef,
+    run: Option<RunMode>,
+    extra: &[i64],
+) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -97,6 +104,7 @@ pub(crate) fn emit_entry(mut b: FunctionBuilder, callee: FuncRef, run: Option<Ru
     b.ins().store(FLAGS, run, ws, Off::RUN);
     let saved = b.ins().get_pinned_reg(I64);
     b.ins().set_pinned_reg(ws);
+    p.extend(extra.iter().map(|&x| b.ins().iconst(I32, x)));
     let call = b.ins().call(callee, &p);
     let r = b.inst_results(call)[0];
     b.ins().set_pinned_reg(saved);
@@ -261,6 +269,27 @@ impl<'a, 'b> Walk<'a, 'b> {
         let (q0, v0, level) = (params[0], params[1], params[2]);
         let members = states_of(c, mode);
         let mut w = Walk::new(c, mode, b, f, level, &members);
+        // Called at a modifier (`cell` is not `NONE`): check the bounds and
+        // record the modifier (`descend`).
+        let (cell, old) = (params[3], params[4]);
+        let (pro, go, stopped, body) = (
+            w.b.create_block(),
+            w.b.create_block(),
+            w.b.create_block(),
+            w.b.create_block(),
+        );
+        w.b.append_block_param(stopped, I32);
+        let modified = w.b.ins().icmp_imm(IntCC::NotEqual, cell, NONE as i64);
+        w.b.ins().brif(modified, pro, &[], body, &[]);
+        w.b.switch_to_block(pro);
+        w.bound((q0, v0, level), (cell, old), go, stopped);
+        w.b.switch_to_block(go);
+        w.record_modifier(q0, v0);
+        w.b.ins().jump(body, &[]);
+        w.b.switch_to_block(stopped);
+        let r = w.b.block_params(stopped)[0];
+        w.b.ins().return_(&[r]);
+        w.b.switch_to_block(body);
         if c.num_slots > 0 {
             w.begin_level();
         }
@@ -1092,7 +1121,9 @@ impl<'a, 'b> Walk<'a, 'b> {
         let level = self.level();
         let lvl = self.b.ins().iadd_imm(level, 1);
         let walk = self.f.patterns[k as usize].expect("a walked pattern");
-        let call = self.b.ins().call(walk, &[start, v, lvl]);
+        let none = self.b.ins().iconst(I32, NONE as i64);
+        let zero = self.b.ins().iconst(I32, 0);
+        let call = self.b.ins().call(walk, &[start, v, lvl, none, zero]);
         self.b.inst_results(call)[0]
     }
 
@@ -1254,6 +1285,34 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.switch_to_block(done);
     }
 
+    /// Appends modifier `a` applied at `v` (i32 values) to the move
+    /// prefix, in a rules walk: returns the prefix's length before it.
+    fn record_modifier(&mut self, a: Value, v: Value) -> Option<Value> {
+        if self.mode != Mode::Rules {
+            return None;
+        }
+        let len = self.wload(I64, Off::CUR_LEN);
+        let cap = self.wload(I64, Off::CUR_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(full, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let ws = self.ws();
+        let f = self.b.ins().iconst(I64, rt::grow_cur as *const () as i64);
+        self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+        let cur = self.wload(I64, Off::CUR);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let addr = self.b.ins().iadd(cur, off);
+        self.b.ins().store(FLAGS, a, addr, 0);
+        self.b.ins().store(FLAGS, v, addr, 4);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.wstore(len1, Off::CUR_LEN);
+        Some(len)
+    }
+
     /// After modifier `a` was applied at `v`, replacing `change` (a cell
     /// and its old value, see `rt::watch`): walks the next level within the
     /// bounds (`bound.rs`) and undoes the modifier with `undo`, unless the
@@ -1270,31 +1329,23 @@ impl<'a, 'b> Walk<'a, 'b> {
     ) -> bool {
         let (go, undone) = (self.b.create_block(), self.b.create_block());
         self.b.append_block_param(undone, I32);
-        self.bound(a, v, change, go, undone);
-        self.b.switch_to_block(go);
+        let inline = self.inline_members(a);
+        let av = self.b.ins().iconst(I32, a as i64);
+        let level = self.level();
+        let lvl = self.b.ins().iadd_imm(level, 1);
+        // A called level checks the bounds and records the modifier itself
+        // (one copy per function instead of one per modifier).
         let mut cur_len = None;
-        if self.mode == Mode::Rules {
-            let len = self.wload(I64, Off::CUR_LEN);
-            let cap = self.wload(I64, Off::CUR_CAP);
-            let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-            let (grow, cont) = (self.b.create_block(), self.b.create_block());
-            self.b.set_cold_block(grow);
-            self.b.ins().brif(full, grow, &[], cont, &[]);
-            self.b.switch_to_block(grow);
-            let ws = self.ws();
-            let f = self.b.ins().iconst(I64, rt::grow_cur as *const () as i64);
-            self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
-            self.b.ins().jump(cont, &[]);
-            self.b.switch_to_block(cont);
-            let cur = self.wload(I64, Off::CUR);
-            let off = self.b.ins().ishl_imm(len, 3);
-            let addr = self.b.ins().iadd(cur, off);
-            let av = self.b.ins().iconst(I32, a as i64);
-            self.b.ins().store(FLAGS, av, addr, 0);
-            self.b.ins().store(FLAGS, v, addr, 4);
-            let len1 = self.b.ins().iadd_imm(len, 1);
-            self.wstore(len1, Off::CUR_LEN);
-            cur_len = Some(len);
+        if inline.is_some() {
+            self.bound((av, v, lvl), change, go, undone);
+            self.b.switch_to_block(go);
+            cur_len = self.record_modifier(av, v);
+        } else {
+            self.b.ins().jump(go, &[]);
+            self.b.switch_to_block(go);
+            if self.mode == Mode::Rules {
+                cur_len = Some(self.wload(I64, Off::CUR_LEN));
+            }
         }
         // A new version for the memo, where a pattern can be decided
         // before the modifier is undone.
@@ -1308,13 +1359,13 @@ impl<'a, 'b> Walk<'a, 'b> {
             self.wstore(last, Off::VERSION);
             saved = Some(ver);
         }
-        let stopped = match self.inline_level(a, v) {
-            Some(stopped) => stopped,
+        let stopped = match inline {
+            Some(members) => self.inline_level(a, v, &members),
             None => {
-                let av = self.b.ins().iconst(I32, a as i64);
-                let level = self.level();
-                let lvl = self.b.ins().iadd_imm(level, 1);
-                let call = self.b.ins().call(self.f.this, &[av, v, lvl]);
+                let call = self
+                    .b
+                    .ins()
+                    .call(self.f.this, &[av, v, lvl, change.0, change.1]);
                 self.b.inst_results(call)[0]
             }
         };

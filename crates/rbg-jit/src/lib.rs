@@ -22,12 +22,17 @@
 //! # Performance notes
 //!
 //! - Code generation (`rbg check --timings`, `rbg bench`): Cranelift does
-//!   200-300k IR instructions per CPU second here, half in register
-//!   allocation: chess 150-250 ms (26k IR instructions for the rules, 28k
-//!   for the patterns), pentago 300-570 ms, international draughts
-//!   240-300 ms, arimaa 1.5-2.9 s. The verifier is off (it doubled the
-//!   time); `opt_level=none` saves ~25% but gives slower code. One function
-//!   per pattern, not one for all: chess -25% instructions per state.
+//!   ~300k IR instructions per CPU second here, in proportion to the IR
+//!   (not to a function's size): chess 73k IR, pentago 112k, arimaa 335k.
+//!   The verifier is off (it doubled the time), and so are Cranelift's
+//!   optimisations (`opt_level=none`: generation -30%; the code was as
+//!   fast side by side, some games faster: the e-graph's merged values
+//!   lived longer). A called level checks its bounds and records its
+//!   modifier itself (one copy per function, not per modifier: arimaa -18%
+//!   IR, pentago -12%); levels that decide a pattern are not inlined
+//!   (chess -15% IR). One function per pattern, not one for all: chess -25%
+//!   instructions per state. One function per level (tried) copies states
+//!   shared by levels: IR +12% on chess, x5 on arimaa, no faster.
 //! - Where the time goes (callgrind against the code `RBG_JIT_BIN` writes,
 //!   breakthrough flat MC): the rules walk ~4,400 instructions per state;
 //!   per pawn with a move the `[empty]` level ~150, ~70 of them overhead
@@ -37,9 +42,9 @@
 //! - Tried: rbg2cpp's lazy modifiers (recording a move's final modifiers
 //!   without applying them): no suite game gains (moves end in a switch to
 //!   the keeper or in a pattern test).
-//! - What would move it: one function per level root of the rules (direct
-//!   calls instead of the root jump table, faster register allocation), a
-//!   generated `apply` and a state in one buffer (one copy per perft leaf).
+//! - What would move it: less IR per transition (an `Off` and its level
+//!   ~140 IR instructions; chess's 50 ms needs ~17k in all), a generated
+//!   `apply` and a state in one buffer (one copy per perft leaf).
 //!
 //! ```no_run
 //! let text = std::fs::read_to_string("games/ticTacToe.rbg").unwrap();
@@ -173,8 +178,10 @@ fn err(e: impl fmt::Display) -> Error {
 fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
     // The workspace lives in the pinned register while generated code runs
-    // (set by the entry functions), so no value spans a whole walk.
-    let mut module = jit_support::module(true).map_err(Error)?;
+    // (set by the entry functions), so no value spans a whole walk. Without
+    // Cranelift's optimisations: generation -30%, the code as fast (see the
+    // performance notes).
+    let mut module = jit_support::module(true, false).map_err(Error)?;
     let call_conv = module.isa().default_call_conv();
     let ptr = I64;
     let sig = |params: &[cranelift_codegen::ir::Type], ret: Option<cranelift_codegen::ir::Type>| {
@@ -183,7 +190,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         s.returns.extend(ret.map(AbiParam::new));
         s
     };
-    let walk_sig = sig(&[I32, I32, I32], Some(I32));
+    let walk_sig = sig(&[I32; 5], Some(I32));
     let entry_sig = sig(&[ptr, I32, I32, I32, I32], Some(I32));
     let probe_sig = sig(&[ptr, I32], Some(I32));
     let rules_id = module
@@ -309,18 +316,23 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     }
     // The functions Rust calls: they set the pinned register.
     let mut entries = [
-        (rules_id, entry_sig, None),
-        (keeper_id, keeper_entry_sig, Some(gen::RunMode::Keeper)),
+        (rules_id, entry_sig, None, &[NONE as i64, 0][..]),
+        (keeper_id, keeper_entry_sig, Some(gen::RunMode::Keeper), &[]),
     ]
     .into_iter()
     .enumerate()
-    .map(|(i, (target, entry_sig, run))| {
+    .map(|(i, (target, entry_sig, run, extra))| {
         let id = module
             .declare_function(&format!("entry_{i}"), Linkage::Local, &entry_sig)
             .map_err(err)?;
         ctx.func.signature = entry_sig;
         let callee = module.declare_func_in_func(target, &mut ctx.func);
-        gen::emit_entry(FunctionBuilder::new(&mut ctx.func, &mut fctx), callee, run);
+        gen::emit_entry(
+            FunctionBuilder::new(&mut ctx.func, &mut fctx),
+            callee,
+            run,
+            extra,
+        );
         module.define_function(id, &mut ctx).map_err(err)?;
         module.clear_context(&mut ctx);
         Ok(id)

@@ -115,7 +115,7 @@ fn err(e: impl fmt::Display) -> Error {
 
 fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
-    let mut module = jit_support::module(false).map_err(Error)?;
+    let mut module = jit_support::module(false, true).map_err(Error)?;
     let call_conv = module.isa().default_call_conv();
     let mut sig = Signature::new(call_conv);
     sig.params

@@ -1,7 +1,9 @@
 //! The bounds of a walk, as the interpreter's `Searcher::descend`: before a
-//! modifier starts the next level, the common case pays one comparison of
-//! the level with `limits::WATCH_FROM_LEVEL` and one of the search's
-//! modifier budget with zero (and the budget's decrement); deep levels, a
+//! modifier starts the next level (at the entry of the called walk, which
+//! gets the modifier as parameters, or before an inlined level), the
+//! common case pays one comparison of the level with
+//! `limits::WATCH_FROM_LEVEL` and one of the search's modifier budget with
+//! zero (and the budget's decrement); deep levels, a
 //! spent budget and faults call `rt::watch`, which logs the level to find a
 //! move that comes back to an earlier state and checks the limits.
 //!
@@ -15,7 +17,7 @@
 //! no difference in time beyond noise (alternated runs).
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use rbg_engine::limits::WATCH_FROM_LEVEL;
 
@@ -23,21 +25,18 @@ use super::{Walk, FLAGS};
 use crate::rt::{self, Off};
 
 impl Walk<'_, '_> {
-    /// Before modifier `a`, applied at `v` and replacing `(cell, old)`,
-    /// starts the next level: continues at `go`, or at `stopped` with 1
-    /// (the walk stops; the modifier is still to be undone). Ends the
-    /// current block.
+    /// Before modifier `a` (an i32), applied at `v` and replacing
+    /// `(cell, old)`, starts level `lvl`: continues at `go`, or at
+    /// `stopped` with 1 (the walk stops; the modifier is still to be
+    /// undone). Ends the current block.
     pub(super) fn bound(
         &mut self,
-        a: u32,
-        v: Value,
+        (a, v, lvl): (Value, Value, Value),
         (cell, old): (Value, Value),
         go: Block,
         stopped: Block,
     ) {
-        let level = self.level();
         let b = &mut self.b;
-        let lvl = b.ins().iadd_imm(level, 1);
         let deep = b.ins().icmp_imm(
             IntCC::UnsignedGreaterThanOrEqual,
             lvl,
@@ -59,11 +58,10 @@ impl Walk<'_, '_> {
         b.ins().jump(go, &[]);
         b.switch_to_block(slow);
         let f = b.ins().iconst(I64, rt::watch as *const () as i64);
-        let av = b.ins().iconst(I32, a as i64);
         let ws = b.ins().get_pinned_reg(I64);
         let call = b
             .ins()
-            .call_indirect(self.f.sig_watch, f, &[ws, av, v, lvl, cell, old]);
+            .call_indirect(self.f.sig_watch, f, &[ws, a, v, lvl, cell, old]);
         // Nonzero (1) when it stops.
         let stop = b.inst_results(call)[0];
         b.ins()

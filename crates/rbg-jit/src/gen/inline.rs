@@ -5,9 +5,9 @@
 //! visited stamps, pop loop and dispatch, exactly as the called walk would
 //! run them. Its end (no node left, or a stop) jumps back to the
 //! modifier, which undoes itself as after a call. Levels whose states are
-//! few transitions are inlined, a few deep, within a budget of transitions
-//! per function (half the function's transitions: code generation time
-//! grows with the code).
+//! few transitions and decide no pattern are inlined, a few deep, within a
+//! budget of transitions per function (half the function's transitions:
+//! code generation time grows with the code).
 //!
 //! Breakthrough -8% instructions per state, chess -2%, reversi +1%
 //! (callgrind). Inlining every small level three deep (twice the
@@ -64,6 +64,10 @@ fn level_states(c: &Compiled, q: u32) -> Option<(Vec<bool>, usize)> {
                 // Only levels that end in switches: a level with modifiers
                 // grew the code more than it saved (reversi, chess).
                 Op::Off | Op::Assign => return None,
+                // Nor levels that decide a pattern: the test is most of
+                // such a level's code (chess: 14% of its IR in copies of
+                // `{! check} ->opp`), the call saved a small part of it.
+                Op::Pattern => return None,
                 Op::Switch => {}
                 Op::ShiftSwitch => {
                     for p in 0..c.num_pieces {
@@ -126,11 +130,10 @@ impl Frame {
 }
 
 impl Walk<'_, '_> {
-    /// Walks the level that modifier `a` (applied at `v`) starts, inline,
-    /// when it is small enough: returns whether it stopped (an i32), with
-    /// the block after the level current. `None`: the caller calls the
-    /// walk.
-    pub(super) fn inline_level(&mut self, a: u32, v: Value) -> Option<Value> {
+    /// The states of the level that modifier `a` starts, when it is small
+    /// enough to be inlined here (its transitions are taken from the
+    /// budget); `None`: the caller calls the level's walk.
+    pub(super) fn inline_members(&mut self, a: u32) -> Option<Vec<bool>> {
         if self.fr.depth >= MAX_DEPTH {
             return None;
         }
@@ -139,6 +142,13 @@ impl Walk<'_, '_> {
             return None;
         }
         self.inline_budget -= count;
+        Some(members)
+    }
+
+    /// Walks the level of `members` that modifier `a` (applied at `v`)
+    /// starts, inline: returns whether it stopped (an i32), with the block
+    /// after the level current.
+    pub(super) fn inline_level(&mut self, a: u32, v: Value, members: &[bool]) -> Value {
         // The level's node found last is read after the inlined level:
         // defined again at its exit, so that the SSA construction does not
         // look it up through every block of the inlined level.
@@ -147,9 +157,9 @@ impl Walk<'_, '_> {
         self.b.append_block_param(exit, I32);
         let level = self.level();
         let level = self.b.ins().iadd_imm(level, 1);
-        let fr = self.frame(level, &members, Some(exit), self.fr.depth + 1);
+        let fr = self.frame(level, members, Some(exit), self.fr.depth + 1);
         let parent = std::mem::replace(&mut self.fr, fr);
-        if has_slots(self.c, &members) {
+        if has_slots(self.c, members) {
             self.begin_level();
         }
         self.b.def_var(self.fr.v, v);
@@ -160,12 +170,12 @@ impl Walk<'_, '_> {
             let entry = self.fr.blocks[a as usize].expect("the level's root");
             self.b.ins().jump(entry, &[]);
         }
-        self.level_body(&members);
+        self.level_body(members);
         self.fr = parent;
         self.b.switch_to_block(exit);
         for (x, val) in saved {
             self.b.def_var(x, val);
         }
-        Some(self.b.block_params(exit)[0])
+        self.b.block_params(exit)[0]
     }
 }

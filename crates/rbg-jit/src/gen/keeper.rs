@@ -168,7 +168,8 @@ impl Walk<'_, '_> {
         }
         w.b.switch_to_block(w.fr.dispatch);
         let (q, v) = (w.b.use_var(w.fr.q), w.b.use_var(w.fr.v));
-        let call = w.b.ins().call(f.this, &[q, v, level]);
+        let (none, zero) = (w.b.ins().iconst(I32, NONE as i64), w.b.ins().iconst(I32, 0));
+        let call = w.b.ins().call(f.this, &[q, v, level, none, zero]);
         let moved = w.b.inst_results(call)[0];
         let done = w.b.create_block();
         w.b.ins().brif(moved, done, &[], stuck, &[]);
