@@ -120,6 +120,8 @@ pub(crate) struct Ws {
     /// The interpreter, for reachability checks.
     interp: raw::Walker,
     map_writes: Vec<(u32, u16)>,
+    /// The key of a `@repeat` visited check (reused).
+    repeat_vars: Vec<u16>,
     st_len: usize,
     sink: Option<SinkPtr>,
     want_vis: bool,
@@ -215,6 +217,7 @@ impl Ws {
             seen: Seen::default(),
             interp: raw::Walker::new(t),
             map_writes: Vec::new(),
+            repeat_vars: Vec::new(),
             st_len: t.initial.len(),
             sink: None,
             want_vis: false,
@@ -348,13 +351,16 @@ impl Ws {
                     .insert(h, node, &st[lo as usize..hi as usize], tags)
             }
             Guard::Repeat(i) => {
-                let mut vars = Vec::new();
+                let mut vars = std::mem::take(&mut self.repeat_vars);
+                vars.clear();
                 let mut h = self.tag_hash.rotate_left(29) ^ node_mix;
                 for &s in &t.repeat_slots[i as usize] {
                     vars.push(st[s as usize]);
                     h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
                 }
-                self.seen.insert(raw::mix(h), node, &vars, tags)
+                let r = self.seen.insert(raw::mix(h), node, &vars, tags);
+                self.repeat_vars = vars;
+                r
             }
             Guard::None => Ok(true),
         }
