@@ -668,20 +668,33 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.ins().store(FLAGS, gen, a, 0);
     }
 
-    /// Pushes node (q, v) on the stack.
-    fn push(&mut self, q: Value, v: Value) {
-        let len = self.wload(I64, Off::STACK_LEN);
-        let cap = self.wload(I64, Off::STACK_CAP);
+    /// The length of the workspace buffer whose length and capacity are at
+    /// `len_off` and `cap_off`, after calling `grow` (cold) when it is full:
+    /// there is room for one more entry.
+    fn grow_if_full(
+        &mut self,
+        len_off: i32,
+        cap_off: i32,
+        grow: extern "C" fn(*mut rt::Ws),
+    ) -> Value {
+        let len = self.wload(I64, len_off);
+        let cap = self.wload(I64, cap_off);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-        let (grow, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(full, grow, &[], cont, &[]);
-        self.b.switch_to_block(grow);
+        let (grow_block, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow_block);
+        self.b.ins().brif(full, grow_block, &[], cont, &[]);
+        self.b.switch_to_block(grow_block);
         let ws = self.ws();
-        let f = self.b.ins().iconst(I64, rt::grow_stack as *const () as i64);
+        let f = self.b.ins().iconst(I64, grow as *const () as i64);
         self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
+        len
+    }
+
+    /// Pushes node (q, v) on the stack.
+    fn push(&mut self, q: Value, v: Value) {
+        let len = self.grow_if_full(Off::STACK_LEN, Off::STACK_CAP, rt::grow_stack);
         let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len, 3);
         let a = self.b.ins().iadd(stack, off);
@@ -1291,18 +1304,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         if self.mode != Mode::Rules {
             return None;
         }
-        let len = self.wload(I64, Off::CUR_LEN);
-        let cap = self.wload(I64, Off::CUR_CAP);
-        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-        let (grow, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(full, grow, &[], cont, &[]);
-        self.b.switch_to_block(grow);
-        let ws = self.ws();
-        let f = self.b.ins().iconst(I64, rt::grow_cur as *const () as i64);
-        self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        let len = self.grow_if_full(Off::CUR_LEN, Off::CUR_CAP, rt::grow_cur);
         let cur = self.wload(I64, Off::CUR);
         let off = self.b.ins().ishl_imm(len, 3);
         let addr = self.b.ins().iadd(cur, off);
