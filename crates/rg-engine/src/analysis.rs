@@ -34,6 +34,7 @@
 
 use rg_lang::checked::CheckedGame;
 
+use crate::bits::{self, contains, subset, with, without};
 use crate::tables::{Access, Check, Edge, Guard, KeyStep, Op, Operand, Place, NO_SLOT};
 
 /// What the keys of a node's visits in one enumeration can differ in.
@@ -94,11 +95,7 @@ impl Distinct {
         match (self, other) {
             (Distinct::Repeats, _) | (_, Distinct::Repeats) => Distinct::Repeats,
             (Distinct::Anywhere, _) | (_, Distinct::Anywhere) => Distinct::Anywhere,
-            (Distinct::Vars(a), Distinct::Vars(b)) => {
-                let n = a.len().max(b.len());
-                let at = |s: &Vec<u64>, i: usize| s.get(i).copied().unwrap_or(0);
-                Distinct::Vars((0..n).map(|i| at(a, i) | at(b, i)).collect())
-            }
+            (Distinct::Vars(a), Distinct::Vars(b)) => Distinct::Vars(bits::union(a, b)),
         }
     }
 }
@@ -424,36 +421,6 @@ impl Region {
             _ => None,
         }
     }
-}
-
-fn contains(set: &[u64], v: u32) -> bool {
-    set.get(v as usize / 64)
-        .is_some_and(|w| w >> (v % 64) & 1 == 1)
-}
-
-fn without(set: &[u64], v: u32) -> Vec<u64> {
-    let mut out = set.to_vec();
-    if let Some(w) = out.get_mut(v as usize / 64) {
-        *w &= !(1 << (v % 64));
-    }
-    out
-}
-
-/// Whether every member of `a` is in `b`.
-pub(crate) fn subset(a: &[u64], b: &[u64]) -> bool {
-    a.iter()
-        .enumerate()
-        .all(|(i, &w)| w & !b.get(i).copied().unwrap_or(0) == 0)
-}
-
-fn with(set: &[u64], v: u32) -> Vec<u64> {
-    let mut out = set.to_vec();
-    let i = v as usize / 64;
-    if out.len() <= i {
-        out.resize(i + 1, 0);
-    }
-    out[i] |= 1 << (v % 64);
-    out
 }
 
 impl EdgeFacts<'_> {

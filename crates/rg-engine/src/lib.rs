@@ -23,6 +23,7 @@
 //! identity is its tag sequence.
 
 mod analysis;
+mod bits;
 mod error;
 pub mod forward;
 mod layout;

@@ -17,7 +17,8 @@
 //! hashed check. The edges into q may all be one tag (`$ t` or `$$ v`,
 //! v then joins W): the tags at q are p's and that one.
 
-use crate::analysis::{subset, Distinct};
+use crate::analysis::Distinct;
+use crate::bits::{insert, intersects, is_empty, subset};
 use crate::tables::{Check, Edge, Guard, NodeInfo, Op, NO_DENSE, NO_SLOT};
 
 /// Nodes between the frame node and the checked node at most.
@@ -196,20 +197,4 @@ fn key_slot(
         }
         _ => None,
     }
-}
-
-fn insert(set: &mut Vec<u64>, v: u32) {
-    let i = v as usize / 64;
-    if set.len() <= i {
-        set.resize(i + 1, 0);
-    }
-    set[i] |= 1 << (v % 64);
-}
-
-fn is_empty(set: &[u64]) -> bool {
-    set.iter().all(|&w| w == 0)
-}
-
-fn intersects(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }

@@ -14,7 +14,7 @@ use crate::tables::{
     Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
 };
 use crate::LoadError;
-use crate::{analysis, local, program, shortcut};
+use crate::{analysis, bits, local, program, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -231,8 +231,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             slots.as_ref().map(|slots| {
                 let mut set = vec![0u64; g.user_variables().div_ceil(64)];
                 for &s in slots {
-                    let v = slot_var[s as usize] as usize;
-                    set[v / 64] |= 1 << (v % 64);
+                    bits::insert(&mut set, slot_var[s as usize]);
                 }
                 set
             })
