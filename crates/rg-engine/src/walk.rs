@@ -285,6 +285,7 @@ impl Walker {
         Walker {
             memo: vec![(0, false); t.checks.len()],
             held: vec![Held::default(); t.checks.len()],
+            stamps: vec![0; t.local_size as usize],
             next_version: 1,
             ..Walker::default()
         }
@@ -487,10 +488,7 @@ impl Walker {
     /// A local visited check (`local.rs`): whether the key is new under
     /// the frame numbered `number` (and records it).
     #[inline]
-    fn stamp(&mut self, t: &Tables, st: &[u16], base: u32, slot: u32, number: u64) -> bool {
-        if self.stamps.len() != t.local_size as usize {
-            self.stamps = vec![0; t.local_size as usize];
-        }
+    fn stamp(&mut self, st: &[u16], base: u32, slot: u32, number: u64) -> bool {
         let key = match slot {
             NO_SLOT => 0,
             s => st[s as usize] as u32,
@@ -985,7 +983,7 @@ impl Walker {
                     let new = if info.local != NO_DENSE {
                         // Frame `top` is the choice node before `e.to`.
                         let number = self.frames[top].number;
-                        self.stamp(t, st, info.local, info.local_slot, number)
+                        self.stamp(st, info.local, info.local_slot, number)
                     } else {
                         self.visit::<MOVES>(t, st, e.to, depth)?
                     };
