@@ -57,8 +57,6 @@ fn main() {
     }
     let cli = Cli::parse();
     cmd::set_engine(cli.engine);
-    // RG and HRG games: the interpreter unless `--engine native`.
-    cmd::set_rg_engine(cli.engine.unwrap_or(rbg_jit::Engine::Interp));
     let code = match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Expand(a) => cmd::expand::run(a),

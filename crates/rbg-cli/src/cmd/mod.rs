@@ -108,8 +108,8 @@ pub fn rg_with_engine(
 }
 
 /// A loaded game of any language played by `chosen` (`None`: the default,
-/// the host's for RBG, see [`rbg_jit::Engine::default_for_host`], and the
-/// interpreter for RG), as the CLI's `--engine` does: where a default
+/// the host's for RBG, see [`rbg_jit::Engine::default_for_host`], and
+/// [`RG_DEFAULT`] for RG), as the CLI's `--engine` does: where a default
 /// engine cannot play the game (or native code is chosen for an RG game
 /// it cannot take), the interpreter does and a note says why; an engine
 /// chosen for an RBG game that cannot play it is an error.
@@ -124,7 +124,7 @@ pub fn with_engine(
             Ok((AnyGame::Rbg(g), note))
         }
         AnyGame::Rg(g) => {
-            let (g, note) = rg_with_engine(name, g, chosen.unwrap_or(rbg_jit::Engine::Interp));
+            let (g, note) = rg_with_engine(name, g, chosen.unwrap_or(RG_DEFAULT));
             Ok((AnyGame::Rg(g), note))
         }
     }
@@ -144,10 +144,12 @@ pub fn engine_of(game: &AnyGame) -> (&'static str, Option<std::time::Duration>) 
 /// The engine of RBG games, and whether `--engine` chose it.
 static ENGINE: OnceLock<(rbg_jit::Engine, bool)> = OnceLock::new();
 
-/// Sets the engine of every RBG game loaded by this process: the one
-/// `--engine` chose, or the host's default.
+/// Sets the engine of every game loaded by this process: the one
+/// `--engine` chose, or the default (the host's for RBG, [`RG_DEFAULT`]
+/// for RG and HRG).
 pub fn set_engine(chosen: Option<rbg_jit::Engine>) {
     let _ = ENGINE.set(chosen.map_or_else(default_engine, |e| (e, true)));
+    let _ = RG_ENGINE.set(chosen.unwrap_or(RG_DEFAULT));
 }
 
 /// The host's default engine, not chosen by `--engine`.
@@ -155,17 +157,15 @@ fn default_engine() -> (rbg_jit::Engine, bool) {
     (rbg_jit::Engine::default_for_host(), false)
 }
 
-static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
+/// The engine of RG and HRG games unless `--engine` chooses: the
+/// interpreter (native code is not faster on every game).
+pub const RG_DEFAULT: rbg_jit::Engine = rbg_jit::Engine::Interp;
 
-/// Sets the engine of every RG and HRG game loaded by this process
-/// (`--engine`; the interpreter by default).
-pub fn set_rg_engine(e: rbg_jit::Engine) {
-    let _ = RG_ENGINE.set(e);
-}
+static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
 
 /// The engine chosen for RG games.
 pub fn rg_engine() -> rbg_jit::Engine {
-    *RG_ENGINE.get_or_init(|| rbg_jit::Engine::Interp)
+    *RG_ENGINE.get_or_init(|| RG_DEFAULT)
 }
 
 /// The game played by the chosen engine. Where the default engine (not
