@@ -1,4 +1,5 @@
-//! Code generation: one function for the move walk of every node.
+//! Code generation: the move walk of every node, in one function (or a
+//! few for large games: [`Parts`]; edges walks never take get no code).
 //!
 //! The walk is the interpreter's (`rg-engine/src/walk.rs`), with the
 //! dispatch done at generation time: every edge is a block `E[i]` whose
@@ -9,9 +10,11 @@
 //! backtrack block. Frames live in the workspace as in the interpreter;
 //! `R[j]` resumes a frame whose edges `first .. j` are left, so the
 //! backtrack block restores the frame's state and jumps through a table
-//! on `j`. Visited checks, reachability checks (memoised inline), moves'
+//! on `j` (a resume block of another function returns its number to the
+//! caller's loop, `rt.rs`, which calls that function). Visited checks, reachability checks (memoised inline), moves'
 //! records, map operations and errors call Rust (`rt.rs`).
 
+use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{
@@ -60,6 +63,16 @@ struct Gen<'a, 'b> {
     /// Per edge, what it runs on relative to the top frame
     /// ([`chains`]).
     chain: Vec<Option<Chain>>,
+    /// Per node, its walk function ([`Parts`]); empty: every node is this
+    /// function's.
+    node_part: &'a [u32],
+    /// This function's number.
+    part: u32,
+    /// Leave this function for another one (parameter: the target's
+    /// number, [`Parts`]).
+    exit: Block,
+    /// This function's first resume block.
+    r0: u32,
 }
 
 /// An edge that runs on the top frame's state changed by a known path: the
@@ -90,17 +103,9 @@ impl Chain {
     }
 }
 
-/// Per edge, the top frame's resume block and what the path from the
-/// frame pushed, when they are known: for the edges of a node holding
-/// frames that no edge reaches inline (entered only from the node's resume
-/// blocks, on the frame's state), and along inline chains from them into
-/// nodes without frames reached from one edge only. Such an edge
-/// backtracks by undoing what it knows and jumping to the resume block
-/// (nothing to undo: a failing comparison or check resumes the frame at
-/// once) instead of the generic backtrack.
-fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
-    // Inline entries from the edges move walks can take (those reachable
-    // from nodes holding frames: walks start at them).
+/// Per node, whether move walks can reach it (from the nodes holding
+/// frames: walks start at them). The others are only searched by checks.
+fn walked(t: &Tables, bases: &[u32]) -> Vec<bool> {
     let mut reached: Vec<bool> = bases.iter().map(|&b| b != u32::MAX).collect();
     let mut stack: Vec<u32> = (0..reached.len() as u32)
         .filter(|&n| reached[n as usize])
@@ -114,6 +119,86 @@ fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
             }
         }
     }
+    reached
+}
+
+/// Edges (and resume blocks) of one walk function at most, a node's all in
+/// one: Cranelift's time grows faster than a function's size, so a large
+/// game is several functions.
+pub const PART_EDGES: u32 = 500;
+
+/// The move walk split into functions: each holds the edge and resume
+/// blocks of a run of consecutive nodes. Control passes between them by a
+/// *target* number: edge `i` is `i` (entered with no any-assignment
+/// symbol), resume block `r` is `edges + r` (on the top frame), and
+/// `edges + resumes + first` pushes the root frame (`first .. next`, its
+/// resume block `next` the second argument). A function returns 0 (done),
+/// 1 (error) or 2 + the target to go on at.
+pub(crate) struct Parts {
+    /// Per node, its function (`u32::MAX`: walks never reach it, so it has
+    /// no blocks).
+    pub node: Vec<u32>,
+    /// Per target (edges, then resume blocks), its function.
+    pub target: Vec<u32>,
+    /// Number of functions.
+    pub count: u32,
+}
+
+impl Parts {
+    /// Consecutive walked nodes in functions of at most `part_edges`
+    /// edges and resume blocks (more where one node has more).
+    pub(crate) fn new(t: &Tables, bases: &[u32], part_edges: u32) -> Parts {
+        let walked = walked(t, bases);
+        let (mut part, mut size) = (0, 0);
+        let node: Vec<u32> = t
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(n, info)| {
+                let edges = info.end - info.first;
+                if !walked[n] {
+                    return u32::MAX;
+                }
+                let w = match bases[n] != u32::MAX {
+                    false => edges,
+                    true => 2 * edges + 1,
+                };
+                if size > 0 && size + w > part_edges {
+                    part += 1;
+                    size = 0;
+                }
+                size += w;
+                part
+            })
+            .collect();
+        let mut target = Vec::with_capacity(t.edges.len());
+        let mut resumes = Vec::new();
+        for (n, info) in t.nodes.iter().enumerate() {
+            target.extend((info.first..info.end).map(|_| node[n]));
+            if bases[n] != u32::MAX {
+                resumes.extend((info.first..=info.end).map(|_| node[n]));
+            }
+        }
+        target.extend(resumes);
+        Parts {
+            node,
+            target,
+            count: part + 1,
+        }
+    }
+}
+
+/// Per edge, the top frame's resume block and what the path from the
+/// frame pushed, when they are known: for the edges of a node holding
+/// frames that no edge reaches inline (entered only from the node's resume
+/// blocks, on the frame's state), and along inline chains from them into
+/// nodes without frames reached from one edge only. Such an edge
+/// backtracks by undoing what it knows and jumping to the resume block
+/// (nothing to undo: a failing comparison or check resumes the frame at
+/// once) instead of the generic backtrack.
+fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
+    // Inline entries from the edges move walks can take.
+    let reached = walked(t, bases);
     let mut inline_in = vec![0u32; t.edges.len()];
     for (e, &n) in t.edges.iter().zip(edge_node) {
         if let (Next::Inline(k), true) = (e.next, reached[n as usize]) {
@@ -173,33 +258,47 @@ pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
         .collect()
 }
 
-/// Emits the walk into `b` (signature [`rt::WalkFn`]); `sig` is the
-/// helpers' signature ([`Helper`]).
+/// Emits walk function `part` of `parts` into `b` (signature
+/// [`rt::WalkFn`]); `sig` is the helpers' signature ([`Helper`]).
 pub(crate) fn emit(
     t: &Tables,
     mut b: FunctionBuilder<'_>,
     sig: SigRef,
     pures: &[Option<FuncRef>],
     bases: &[u32],
+    parts: &Parts,
+    part: u32,
 ) {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
-    let (ws, st, first, next) = (params[0], params[1], params[2], params[3]);
-    let edges: Vec<Block> = t.edges.iter().map(|_| b.create_block()).collect();
+    let (ws, st, target, arg) = (params[0], params[1], params[2], params[3]);
+    let mine = |n: u32| parts.node[n as usize] == part;
     let mut rnode = Vec::new();
     let mut edge_node = vec![0; t.edges.len()];
+    let mut edges = vec![Block::reserved_value(); t.edges.len()];
     for (n, info) in t.nodes.iter().enumerate() {
         for i in info.first..info.end {
             edge_node[i as usize] = n as u32;
+            if mine(n as u32) {
+                edges[i as usize] = b.create_block();
+            }
         }
         if bases[n] != u32::MAX {
             rnode.extend((info.first..=info.end).map(|j| (n as u32, j)));
         }
     }
-    let resume: Vec<Block> = rnode.iter().map(|_| b.create_block()).collect();
+    let resume: Vec<Block> = rnode
+        .iter()
+        .map(|&(n, _)| match mine(n) {
+            true => b.create_block(),
+            false => Block::reserved_value(),
+        })
+        .collect();
+    let r0 = rnode.iter().position(|&(n, _)| mine(n)).unwrap_or(0) as u32;
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
+    let exit = b.create_block();
     let chain = chains(t, bases, &edge_node);
     let mut g = Gen {
         t,
@@ -217,24 +316,28 @@ pub(crate) fn emit(
         fail,
         pures,
         chain,
+        node_part: &parts.node,
+        part,
+        exit,
+        r0,
     };
-    let root = g.b.ins().iconst(I32, 0);
-    g.b.ins().jump(
-        push,
-        &[
-            BlockArg::Value(first),
-            BlockArg::Value(next),
-            BlockArg::Value(root),
-        ],
-    );
+    g.emit_entry(target, arg);
     g.emit_push();
     g.emit_back();
     for r in 0..g.resume.len() {
-        g.emit_resume(r);
+        if g.resume[r] != Block::reserved_value() {
+            g.emit_resume(r);
+        }
     }
     for i in 0..g.edges.len() {
-        g.emit_edge(i);
+        if g.edges[i] != Block::reserved_value() {
+            g.emit_edge(i);
+        }
     }
+    g.b.switch_to_block(g.exit);
+    let id = g.b.append_block_param(g.exit, I32);
+    let r = g.b.ins().iadd_imm(id, 2);
+    g.b.ins().return_(&[r]);
     g.b.switch_to_block(g.fail);
     let one = g.b.ins().iconst(I32, 1);
     g.b.ins().return_(&[one]);
@@ -243,6 +346,105 @@ pub(crate) fn emit(
 }
 
 impl Gen<'_, '_> {
+    /// The entry: go on at target `target` ([`Parts`]); `arg` is the root
+    /// frame's resume block when it pushes the root frame. Edges entered
+    /// from other functions and every resume block are targets.
+    fn emit_entry(&mut self, target: Value, arg: Value) {
+        let edges = self.t.edges.len() as u32;
+        let total = edges + self.rnode.len() as u32;
+        let (to_edge, not_edge, to_resume, to_push) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let is_edge = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, target, edges as i64);
+        self.b.ins().brif(is_edge, to_edge, &[], not_edge, &[]);
+        // Edges entered from other functions (with no symbol), numbered
+        // from this function's first.
+        self.b.switch_to_block(to_edge);
+        let part = |n: u32| self.node_part[n as usize];
+        let mut entered = vec![false; self.t.edges.len()];
+        for (i, e) in self.t.edges.iter().enumerate() {
+            let from = part(self.edge_node[i]);
+            if let (Next::Inline(k), true) = (e.next, from != u32::MAX && from != self.part) {
+                entered[k as usize] |= part(self.edge_node[k as usize]) == self.part;
+            }
+        }
+        let e0 = entered.iter().position(|&x| x).unwrap_or(0);
+        let e1 = entered.iter().rposition(|&x| x).map_or(0, |k| k + 1);
+        let zero = self.b.ins().iconst(I32, 0);
+        let calls: Vec<_> = (e0..e1)
+            .map(|k| match entered[k] {
+                true => self
+                    .b
+                    .func
+                    .dfg
+                    .block_call(self.edges[k], &[BlockArg::Value(zero)]),
+                false => self.b.func.dfg.block_call(self.fail, &[]),
+            })
+            .collect();
+        let def = self.b.func.dfg.block_call(self.fail, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        let local = self.b.ins().iadd_imm(target, -(e0 as i64));
+        self.b.ins().br_table(local, jt);
+        self.b.switch_to_block(not_edge);
+        let is_resume = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, target, total as i64);
+        self.b.ins().brif(is_resume, to_resume, &[], to_push, &[]);
+        self.b.switch_to_block(to_resume);
+        let f = self.top_frame();
+        let next = self.b.ins().iadd_imm(target, -(edges as i64));
+        self.dispatch(next, f);
+        self.b.switch_to_block(to_push);
+        let first = self.b.ins().iadd_imm(target, -(total as i64));
+        let root = self.b.ins().iconst(I32, 0);
+        self.b.ins().jump(
+            self.push,
+            &[
+                BlockArg::Value(first),
+                BlockArg::Value(arg),
+                BlockArg::Value(root),
+            ],
+        );
+    }
+
+    /// Whether node `n`'s blocks are in this function.
+    fn mine(&self, n: u32) -> bool {
+        self.node_part.is_empty() || self.node_part[n as usize] == self.part
+    }
+
+    /// Goes on at edge `k` with no symbol (inline).
+    fn jump_edge(&mut self, k: u32) {
+        if self.mine(self.edge_node[k as usize]) {
+            let zero = self.b.ins().iconst(I32, 0);
+            self.b
+                .ins()
+                .jump(self.edges[k as usize], &[BlockArg::Value(zero)]);
+        } else {
+            let id = self.b.ins().iconst(I32, k as i64);
+            self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
+        }
+    }
+
+    /// Resumes the top frame, at `f`, at resume block `r`.
+    fn jump_resume(&mut self, r: u32, f: Value) {
+        if self.resume[r as usize] != Block::reserved_value() {
+            self.b
+                .ins()
+                .jump(self.resume[r as usize], &[BlockArg::Value(f)]);
+        } else {
+            let id = self.t.edges.len() as i64 + r as i64;
+            let id = self.b.ins().iconst(I32, id);
+            self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
+        }
+    }
+
     fn load(&mut self, ty: cranelift_codegen::ir::Type, base: Value, off: i32) -> Value {
         self.b.ins().load(ty, FLAGS, base, off)
     }
@@ -600,18 +802,28 @@ impl Gen<'_, '_> {
         self.dispatch(next, f);
     }
 
-    /// Jumps to `R[next]` with the frame's address.
+    /// Jumps to `R[next]` with the frame's address (the top frame's),
+    /// leaving the function for resume blocks of others.
     fn dispatch(&mut self, next: Value, f: Value) {
         let arg = [BlockArg::Value(f)];
-        let calls: Vec<_> = self
-            .resume
-            .clone()
+        let r0 = self.r0 as usize;
+        let mine = self.resume[r0..]
+            .iter()
+            .take_while(|&&r| r != Block::reserved_value())
+            .count();
+        let calls: Vec<_> = self.resume[r0..r0 + mine]
+            .to_vec()
             .iter()
             .map(|&r| self.b.func.dfg.block_call(r, &arg))
             .collect();
-        let def = self.b.func.dfg.block_call(self.back, &[]);
+        let out = self.b.create_block();
+        let def = self.b.func.dfg.block_call(out, &[]);
         let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
-        self.b.ins().br_table(next, jt);
+        let local = self.b.ins().iadd_imm(next, -(r0 as i64));
+        self.b.ins().br_table(local, jt);
+        self.b.switch_to_block(out);
+        let id = self.b.ins().iadd_imm(next, self.t.edges.len() as i64);
+        self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
     }
 
     /// Undoes the log entry at `e + off`: its slot gets its old value.
@@ -842,9 +1054,7 @@ impl Gen<'_, '_> {
         if c.tags > 0 {
             self.restore_tags(f);
         }
-        self.b
-            .ins()
-            .jump(self.resume[c.resume as usize], &[BlockArg::Value(f)]);
+        self.jump_resume(c.resume, f);
     }
 
     /// Edge `i`'s block; `back` backtracks.
@@ -960,10 +1170,7 @@ impl Gen<'_, '_> {
                     self.b.ins().jump(self.fail, &[]);
                     self.b.switch_to_block(ok);
                 }
-                let zero = self.b.ins().iconst(I32, 0);
-                self.b
-                    .ins()
-                    .jump(self.edges[next as usize], &[BlockArg::Value(zero)]);
+                self.jump_edge(next);
             }
             Next::Frame => {
                 let info = self.t.nodes[e.to as usize];

@@ -32,11 +32,13 @@ use cranelift_module::{Linkage, Module};
 use jit_support::Memory;
 use rg_engine::{GameModel, Native, NativeWalker};
 
+pub use gen::PART_EDGES;
 use rt::WalkFn;
 
 /// Edges beyond this are left to the interpreter: code generation time
-/// grows with the function (about 40 IR instructions per edge).
-pub const MAX_EDGES: usize = 1_000;
+/// grows with the game (about 40 IR instructions per edge, in functions of
+/// at most [`PART_EDGES`] edges).
+pub const MAX_EDGES: usize = 20_000;
 
 /// Edges of the searches of generated pure checks, all together, beyond
 /// which further pure checks are left to the interpreter.
@@ -61,8 +63,11 @@ pub(crate) struct Code {
     pub game: GameModel,
     /// Number of symbols (every semistate value is below it).
     pub symbols: usize,
-    /// The move walk.
-    pub walk: WalkFn,
+    /// The move walk's functions (`gen::Parts`).
+    pub walk: Vec<WalkFn>,
+    /// Per target of the walk (edges, then resume blocks), the function
+    /// that holds it.
+    pub targets: Vec<u32>,
     /// Per node, its first resume block (`gen::frame_bases`).
     pub bases: Vec<u32>,
     /// Processor time spent generating the code.
@@ -93,6 +98,12 @@ impl Native for Engineered {
 /// Generates machine code for `game`'s move walks; returns the game played
 /// by it, or why not (then play `game` with the interpreter).
 pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
+    compile_split(game, PART_EDGES)
+}
+
+/// [`compile`] with walk functions of at most `part_edges` edges (and
+/// resume blocks) each, a node's all in one (tests split small games).
+pub fn compile_split(game: &GameModel, part_edges: u32) -> Result<GameModel, Error> {
     let game = game.interpreted();
     let t = game.tables();
     if t.edges.len() > MAX_EDGES {
@@ -103,7 +114,7 @@ pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
     }
     let symbols = game.description().symbols.len();
     safe::verify(t, symbols).map_err(Error)?;
-    let code = build(game.clone(), symbols)?;
+    let code = build(game.clone(), symbols, part_edges)?;
     Ok(game.with_native(Arc::new(Engineered {
         code: Arc::new(code),
     })))
@@ -113,20 +124,21 @@ fn err(e: impl fmt::Display) -> Error {
     Error(e.to_string())
 }
 
-fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
+fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
-    let mut module = jit_support::module(false, true).map_err(Error)?;
+    let t = game.tables();
+    let bases = gen::frame_bases(t);
+    let parts = gen::Parts::new(t, &bases, part_edges);
+    // Cranelift's optimiser costs a quarter of the generation time; large
+    // games (several functions) go without it.
+    let mut module = jit_support::module(false, parts.count == 1).map_err(Error)?;
     let call_conv = module.isa().default_call_conv();
     let mut sig = Signature::new(call_conv);
     sig.params
         .extend([I64, I64, I32, I32].iter().map(|&t| AbiParam::new(t)));
     sig.returns.push(AbiParam::new(I32));
-    let id = module
-        .declare_function("walk", Linkage::Local, &sig)
-        .map_err(err)?;
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    let t = game.tables();
     // Leaf pure checks: functions of their own.
     let mut pure_ids = Vec::new();
     let mut pure_edges = 0;
@@ -154,42 +166,56 @@ fn build(game: GameModel, symbols: usize) -> Result<Code, Error> {
             jit_support::cpu_time().saturating_sub(start)
         );
     }
-    ctx.func.signature = sig.clone();
-    let helper = ctx.func.import_signature(sig);
-    let pures: Vec<_> = pure_ids
-        .iter()
-        .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
-        .collect();
-    let bases = gen::frame_bases(t);
-    gen::emit(
-        t,
-        FunctionBuilder::new(&mut ctx.func, &mut fctx),
-        helper,
-        &pures,
-        &bases,
-    );
-    if std::env::var_os("RG_JIT_TRACE").is_some() {
-        eprintln!(
-            "rg-jit: {} IR instructions, {} blocks",
-            ctx.func.dfg.num_insts(),
-            ctx.func.dfg.num_blocks()
-        );
+    let mut ids = Vec::new();
+    let bin_file = std::env::var_os("RG_JIT_BIN");
+    let mut bin = Vec::new();
+    for part in 0..parts.count {
+        let id = module
+            .declare_function(&format!("walk_{part}"), Linkage::Local, &sig)
+            .map_err(err)?;
+        ctx.func.signature = sig.clone();
+        let helper = ctx.func.import_signature(sig.clone());
+        let pures: Vec<_> = pure_ids
+            .iter()
+            .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
+            .collect();
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        gen::emit(t, b, helper, &pures, &bases, &parts, part);
+        if std::env::var_os("RG_JIT_TRACE").is_some() {
+            eprintln!(
+                "rg-jit: walk {part}: {} IR instructions, {} blocks",
+                ctx.func.dfg.num_insts(),
+                ctx.func.dfg.num_blocks()
+            );
+        }
+        module.define_function(id, &mut ctx).map_err(err)?;
+        if let (Some(_), Some(cc)) = (&bin_file, ctx.compiled_code()) {
+            bin.extend_from_slice(cc.code_buffer());
+        }
+        module.clear_context(&mut ctx);
+        ids.push(id);
     }
-    module.define_function(id, &mut ctx).map_err(err)?;
-    // `RG_JIT_BIN=FILE` writes the walk's machine code (for `objdump -b
-    // binary -m i386:x86-64` beside callgrind's counts).
-    if let (Some(f), Some(cc)) = (std::env::var_os("RG_JIT_BIN"), ctx.compiled_code()) {
-        let _ = std::fs::write(f, cc.code_buffer());
+    // `RG_JIT_BIN=FILE` writes the walk's machine code, its functions one
+    // after the other (for `objdump -b binary -m i386:x86-64` beside
+    // callgrind's counts).
+    if let Some(f) = bin_file {
+        let _ = std::fs::write(f, bin);
     }
-    module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(err)?;
-    let p = module.get_finalized_function(id);
+    let walk = ids
+        .iter()
+        .map(|&id| {
+            let p = module.get_finalized_function(id);
+            // SAFETY: defined with the signature of `WalkFn` in the host's
+            // default calling convention ("C").
+            unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
+        })
+        .collect();
     Ok(Code {
         game,
         symbols,
-        // SAFETY: defined with the signature of `WalkFn` in the host's
-        // default calling convention ("C").
-        walk: unsafe { std::mem::transmute::<*const u8, WalkFn>(p) },
+        walk,
+        targets: parts.target,
         bases,
         time: jit_support::cpu_time().saturating_sub(start),
         _memory: Memory::new(module),

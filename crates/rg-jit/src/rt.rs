@@ -15,9 +15,11 @@ use rg_engine::{Effects, NativeWalker, RunError, Sink, SinkMut};
 
 use crate::Code;
 
-/// The generated walk: `(workspace, semistate, first edge, resume block)
-/// -> 0 (done) or 1 (error in the workspace)`; the root's frame covers
-/// edges `first .. next`, `next`'s resume block given.
+/// A function of the generated walk: `(workspace, semistate, target, arg)
+/// -> 0 (done), 1 (error in the workspace) or 2 + the target to go on at`
+/// (`gen::Parts`). Target `edges + resume blocks + first` with `arg =
+/// next` pushes the root's frame over edges `first .. next`, `next`'s
+/// resume block given.
 pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
 
 /// Every helper the generated code calls: `(workspace, semistate, a, b)`.
@@ -651,11 +653,21 @@ impl Walker {
         // (`safe.rs`); `st` is a semistate of this game (checked by
         // `moves`); the workspace's buffers match its capacity fields.
         let next = code.bases[node as usize] + (next - info.first);
-        // SAFETY: see above.
-        let r = unsafe { (code.walk)(ws, st.as_mut_ptr(), first, next) };
-        match r {
-            0 => Ok(()),
-            _ => Err(ws.err.take().unwrap_or(RunError::NotAPlayer(0))),
+        // The walk's functions pass control through here (`gen::Parts`):
+        // the first pushes the root frame.
+        let mut f = code.walk[0];
+        let (mut target, mut arg) = (code.targets.len() as u32 + first, next);
+        loop {
+            // SAFETY: see above; targets are the code's own.
+            let r = unsafe { f(ws, st.as_mut_ptr(), target, arg) };
+            match r {
+                0 => return Ok(()),
+                1 => return Err(ws.err.take().unwrap_or(RunError::NotAPlayer(0))),
+                _ => {
+                    (target, arg) = (r - 2, 0);
+                    f = code.walk[code.targets[target as usize] as usize];
+                }
+            }
         }
     }
 }

@@ -61,15 +61,17 @@ fn same_lists(interp: &GameModel, s: &State, a: &MoveList, b: &MoveList) -> Resu
 }
 
 /// `plays` random plays of at most `length` moves: lists compared at every
-/// state; returns the number of states compared.
-fn compare(path: &Path, plays: usize, length: usize, seed: u64) -> usize {
+/// state; returns the number of states compared. The walk is in functions
+/// of at most `part_edges` edges.
+fn compare(path: &Path, plays: usize, length: usize, seed: u64, part_edges: u32) -> usize {
     let interp = load(path);
     if interp.tables().edges.len() > rg_jit::MAX_EDGES {
         // Left to the interpreter (the reason is checked below).
         assert!(rg_jit::compile(&interp).is_err());
         return 0;
     }
-    let native = rg_jit::compile(&interp).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let native = rg_jit::compile_split(&interp, part_edges)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(native.engine_name(), "native");
     let (mut ri, mut rn) = (interp.reasoner(), native.reasoner());
     let (mut li, mut ln) = (MoveList::default(), MoveList::default());
@@ -122,10 +124,23 @@ fn native_moves_equal_the_interpreters() {
     assert!(files.len() >= 14, "only {} games", files.len());
     let mut compared = 0;
     for (k, path) in files.iter().enumerate() {
-        let states = compare(path, 20, 400, 7 + k as u64);
+        let states = compare(path, 20, 400, 7 + k as u64, rg_jit::PART_EDGES);
         compared += (states > 0) as usize;
     }
     assert!(compared >= 14, "only {compared} games compared");
+}
+
+/// The walk split into a function per node (and games of several
+/// functions at the default size: chess).
+#[test]
+fn split_native_moves_equal_the_interpreters() {
+    let mut split = 0;
+    for (k, path) in games().iter().enumerate() {
+        let small = load(path).tables().edges.len() <= 1_000;
+        let part_edges = if small { 1 } else { rg_jit::PART_EDGES };
+        split += (compare(path, 5, 400, 11 + k as u64, part_edges) > 0) as usize;
+    }
+    assert!(split >= 14, "only {split} games compared");
 }
 
 #[test]

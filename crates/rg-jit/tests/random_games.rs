@@ -1,7 +1,8 @@
 //! Random small games, most of them improper (loops, foreign keys, stuck
 //! plays, recursive checks, ambiguous walks): the native engine lists the
 //! same walks as the interpreter, or fails with the same error, along a
-//! random play.
+//! random play; the walk split into functions of 1 to 8 edges (the
+//! default when larger) or not.
 
 use proptest::prelude::*;
 use rg_engine::{GameModel, MoveList, Mover};
@@ -15,10 +16,12 @@ proptest! {
         edges in random_rg::edges(1, 16),
         pragma in 0..PRAGMAS,
         seed in 0u64..1000,
+        part_edges in 1u32..12,
     ) {
         let text = random_rg::game(&edges, pragma);
         let Ok(interp) = GameModel::from_text(&text) else { return Ok(()) };
-        let native = match rg_jit::compile(&interp) {
+        let part_edges = if part_edges > 8 { rg_jit::PART_EDGES } else { part_edges };
+        let native = match rg_jit::compile_split(&interp, part_edges) {
             Ok(g) => g,
             Err(e) => panic!("{e}\n{text}"),
         };

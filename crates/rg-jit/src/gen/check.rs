@@ -76,6 +76,10 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
         fail,
         pures: &[],
         chain: Vec::new(),
+        node_part: &[],
+        part: 0,
+        exit: fail,
+        r0: 0,
     };
     // A fresh stamp (stamps wrap: the helper clears the marks).
     let gen = g.ws_load(Off::MARK_GEN);
