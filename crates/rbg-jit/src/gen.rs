@@ -228,6 +228,8 @@ pub(crate) struct Walk<'a, 'b> {
     inline_budget: usize,
     /// What walks from each state read of the derived data (`lazy.rs`).
     reads: lazy::Reads,
+    /// The workspace read in the current block (`ws`).
+    ws_cache: Option<(Block, Value)>,
 }
 
 /// The code of one level: its blocks, variables and the stack slot that
@@ -386,6 +388,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             slots: Vec::new(),
             inline_budget: inline::budget(c, members),
             reads: lazy::reads(c),
+            ws_cache: None,
         };
         w.fr = w.frame(level, members, None, 0);
         w
@@ -467,10 +470,48 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.leave(0);
     }
 
-    /// The workspace: the pinned register, read at each use (so that no
-    /// value lives across the whole function).
+    /// The workspace: the pinned register, read once per block (so that no
+    /// value lives across blocks, or across a call: see `called`).
     fn ws(&mut self) -> Value {
-        self.b.ins().get_pinned_reg(I64)
+        let here = self.b.current_block();
+        match self.ws_cache {
+            Some((blk, ws)) if Some(blk) == here => ws,
+            _ => {
+                let ws = self.b.ins().get_pinned_reg(I64);
+                self.ws_cache = here.map(|blk| (blk, ws));
+                ws
+            }
+        }
+    }
+
+    /// After a call: the workspace is read again after it (a value kept
+    /// across the call would be saved around it).
+    fn called(&mut self) {
+        self.ws_cache = None;
+    }
+
+    /// The constant `x` is, if it is one.
+    fn const_of(&self, x: Value) -> Option<i64> {
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        let ValueDef::Result(inst, _) = self.b.func.dfg.value_def(x) else {
+            return None;
+        };
+        match self.b.func.dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
+    /// `x * k` (i64), a shift where `k` is a power of two.
+    fn scale(&mut self, x: Value, k: i64) -> Value {
+        match k {
+            1 => x,
+            k if k > 0 && k & (k - 1) == 0 => self.b.ins().ishl_imm(x, k.trailing_zeros() as i64),
+            k => self.b.ins().imul_imm(x, k),
+        }
     }
 
     /// The workspace field at `off`.
@@ -581,8 +622,11 @@ impl<'a, 'b> Walk<'a, 'b> {
 
     /// `base[index]` (elements of `size` bytes, `index` an i32).
     fn addr(&mut self, base: Value, index: Value, size: i64) -> Value {
+        if let Some(k) = self.const_of(index) {
+            return self.b.ins().iadd_imm(base, (k as u32 as i64) * size);
+        }
         let i = self.b.ins().uextend(I64, index);
-        let off = self.b.ins().imul_imm(i, size);
+        let off = self.scale(i, size);
         self.b.ins().iadd(base, off)
     }
 
@@ -595,7 +639,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let tab = self.table(&self.c.neighbors);
         let stride = self.c.num_dirs as i64 * 4;
         let i = self.b.ins().uextend(I64, v);
-        let off = self.b.ins().imul_imm(i, stride);
+        let off = self.scale(i, stride);
         let a = self.b.ins().iadd(tab, off);
         self.b.ins().load(I32, FLAGS, a, d as i32 * 4)
     }
@@ -687,6 +731,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let ws = self.ws();
         let f = self.b.ins().iconst(I64, grow as *const () as i64);
         self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
+        self.called();
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
         len
@@ -1128,6 +1173,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         if let Some(probe) = self.f.probes[k as usize] {
             let board = self.wload(I64, Off::BOARD);
             let call = self.b.ins().call(probe, &[board, v]);
+            self.called();
             return self.b.inst_results(call)[0];
         }
         let start = self.b.ins().iconst(I32, self.c.starts[k as usize] as i64);
@@ -1137,6 +1183,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let none = self.b.ins().iconst(I32, NONE as i64);
         let zero = self.b.ins().iconst(I32, 0);
         let call = self.b.ins().call(walk, &[start, v, lvl, none, zero]);
+        self.called();
         self.b.inst_results(call)[0]
     }
 
@@ -1275,18 +1322,22 @@ impl<'a, 'b> Walk<'a, 'b> {
             let tracked = self.b.ins().icmp_imm(IntCC::NotEqual, k, NONE as i64);
             self.require(tracked, done);
         }
-        let k64 = self.b.ins().uextend(I64, k);
-        let kw = self.b.ins().imul_imm(k64, c.words as i64);
-        let v64 = self.b.ins().uextend(I64, v);
-        let word = self.b.ins().ushr_imm(v64, 6);
-        let idx = self.b.ins().iadd(kw, word);
-        let off = self.b.ins().ishl_imm(idx, 3);
+        // Word `k * words + v / 64` of the lists (`v / 64` is 0 with one
+        // word a list); bit `v % 64` (shift amounts are taken modulo 64).
         let bits = self.wload(I64, Off::BITS);
-        let a = self.b.ins().iadd(bits, off);
+        let v64 = self.b.ins().uextend(I64, v);
+        let list = self.addr(bits, k, c.words as i64 * 8);
+        let a = match c.words {
+            1 => list,
+            _ => {
+                let word = self.b.ins().ushr_imm(v64, 6);
+                let off = self.b.ins().ishl_imm(word, 3);
+                self.b.ins().iadd(list, off)
+            }
+        };
         let x = self.b.ins().load(I64, FLAGS, a, 0);
         let one = self.b.ins().iconst(I64, 1);
-        let sh = self.b.ins().band_imm(v64, 63);
-        let bit = self.b.ins().ishl(one, sh);
+        let bit = self.b.ins().ishl(one, v64);
         let x = if set {
             self.b.ins().bor(x, bit)
         } else {
@@ -1368,6 +1419,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                     .b
                     .ins()
                     .call(self.f.this, &[av, v, lvl, change.0, change.1]);
+                self.called();
                 self.b.inst_results(call)[0]
             }
         };
