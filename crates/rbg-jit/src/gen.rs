@@ -251,6 +251,9 @@ pub(crate) struct Frame {
     dispatch: Block,
     /// Whether `next` may hold a node at this point of a state's block.
     next_set: bool,
+    /// Pushes the state's block may still make without checking the
+    /// stack's capacity (`state`).
+    room: u32,
     /// States `next` may hold at the end of the state's block.
     cands: Vec<u32>,
     /// States that may be pushed on the stack (and so popped).
@@ -429,6 +432,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             pop,
             dispatch,
             next_set: false,
+            room: 0,
             cands: Vec::new(),
             pushed: vec![false; members.len()],
             exit,
@@ -737,9 +741,55 @@ impl<'a, 'b> Walk<'a, 'b> {
         len
     }
 
-    /// Pushes node (q, v) on the stack.
+    /// Makes room on the stack for the pushes of state `q`'s block outside
+    /// loops (one check per state instead of one per push), at most
+    /// `STACK_SLACK` of them: `rt::grow_stack` leaves that many free. A
+    /// loop takes the room away (its pushes check the capacity each); a
+    /// level walked inside the block (a modifier's, a pattern's) leaves
+    /// the stack as long as it found it.
+    fn reserve(&mut self, q: u32) {
+        let c = self.c;
+        let found: usize = c
+            .transitions(q)
+            .iter()
+            .map(|tr| match tr.op {
+                Op::ShiftSwitch => switch_groups(c, tr).len(),
+                Op::Multi | Op::MultiOn | Op::ScanOn => 0,
+                Op::Off | Op::Assign | Op::Switch => 0,
+                _ => !tr.ends as usize,
+            })
+            .sum();
+        // The first node found is kept in `next`, not pushed.
+        let room = found.saturating_sub(1).min(rt::STACK_SLACK) as i64;
+        self.fr.room = room as u32;
+        if room == 0 {
+            return;
+        }
+        let len = self.wload(I64, Off::STACK_LEN);
+        let cap = self.wload(I64, Off::STACK_CAP);
+        let free = self.b.ins().isub(cap, len);
+        let short = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, free, room);
+        let (grow, cont) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(short, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let ws = self.ws();
+        let f = self.b.ins().iconst(I64, rt::grow_stack as *const () as i64);
+        self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
+        self.called();
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(cont);
+    }
+
+    /// Pushes node (q, v) on the stack: without a capacity check while the
+    /// state's block has room (`reserve`).
     fn push(&mut self, q: Value, v: Value) {
-        let len = self.grow_if_full(Off::STACK_LEN, Off::STACK_CAP, rt::grow_stack);
+        let len = if self.fr.room > 0 {
+            self.fr.room -= 1;
+            self.wload(I64, Off::STACK_LEN)
+        } else {
+            self.grow_if_full(Off::STACK_LEN, Off::STACK_CAP, rt::grow_stack)
+        };
         let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len, 3);
         let a = self.b.ins().iadd(stack, off);
@@ -841,6 +891,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.fr.cands.clear();
         let none = self.b.ins().iconst(I32, NONE as i64);
         self.b.def_var(self.fr.nq, none);
+        self.reserve(q);
         let v = self.b.use_var(self.fr.v);
         for tr in self.c.transitions(q) {
             let skip = self.b.create_block();
@@ -916,6 +967,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                 true
             }
             Op::Multi | Op::MultiOn => {
+                self.fr.room = 0;
                 let off_tab = self.table(&c.multi_off);
                 let i0 = tr.arg as i64 * (c.num_vertices as i64 + 1);
                 let vi = self.b.ins().uextend(I64, v);
@@ -957,6 +1009,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                 false
             }
             Op::ScanOn => {
+                self.fr.room = 0;
                 let mut i = tr.arg as usize;
                 let words = c.words as i64;
                 while c.set_pieces[i] != NONE {

@@ -286,14 +286,20 @@ pub(crate) extern "C" fn watch(
     1
 }
 
-/// Doubles the node stack (called by generated code when it is full).
+/// Entries `grow_stack` leaves free at least: a state's block pushes up
+/// to this many after one check (`gen.rs`, `reserve`).
+pub(crate) const STACK_SLACK: usize = 64;
+
+/// Doubles the node stack, leaving at least `STACK_SLACK` entries free
+/// (called by generated code when it is full, or short of a state's room).
 pub(crate) extern "C" fn grow_stack(ws: *mut Ws) {
     // SAFETY: generated code passes the workspace it was called with.
     let ws = unsafe { &mut *ws };
     // SAFETY: the generated code keeps `stack_len <= capacity` and wrote
     // every entry below `stack_len`.
     unsafe { ws.stack_buf.set_len(ws.stack_len as usize) };
-    ws.stack_buf.reserve(ws.stack_buf.capacity().max(64));
+    ws.stack_buf
+        .reserve(ws.stack_buf.capacity().max(STACK_SLACK as usize));
     ws.stack = ws.stack_buf.as_mut_ptr();
     ws.stack_cap = ws.stack_buf.capacity() as u64;
 }

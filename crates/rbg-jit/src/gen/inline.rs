@@ -121,6 +121,7 @@ impl Frame {
             pop: no_block,
             dispatch: no_block,
             next_set: false,
+            room: 0,
             cands: Vec::new(),
             pushed: Vec::new(),
             exit: None,
