@@ -80,6 +80,8 @@ pub(crate) struct Callees {
     pub sig_watch: SigRef,
     /// Signature of `rt::grow_out` (`record.rs`).
     pub sig_grow: SigRef,
+    /// Signature of `rt::kept`.
+    pub sig_kept: SigRef,
 }
 
 /// Emits a function that Rust calls, `(ws, args.., [run]) -> r`: it saves
@@ -1089,14 +1091,16 @@ impl<'a, 'b> Walk<'a, 'b> {
                 self.mark(tr.slot, v, skip);
                 let keeps = self.keeps(tr.to);
                 let old = self.set_piece_const(v, tr.arg, keeps);
-                let (a, p) = (tr.to, tr.arg);
+                let p = tr.arg;
+                // What the modifier leaves stale, for `rt::kept` to settle.
+                let stale = !keeps.0 as i64 | (!keeps.1 as i64) << 1;
                 self.descend(
-                    a,
+                    tr.to,
                     v,
                     skip,
                     (v, old),
                     |w| w.unset_piece(v, p, old, keeps),
-                    |w| w.settle(a, v, p, old),
+                    (p, stale),
                 )
             }
             Op::Assign => {
@@ -1119,7 +1123,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                         let vars = w.wload(I64, Off::VARS);
                         w.b.ins().store(FLAGS, old, vars, var * 4);
                     },
-                    |_| {},
+                    (NONE, 0),
                 )
             }
             Op::Switch => {
@@ -1422,8 +1426,9 @@ impl<'a, 'b> Walk<'a, 'b> {
     /// After modifier `a` was applied at `v`, replacing `change` (a cell
     /// and its old value, see `rt::watch`): walks the next level within the
     /// bounds (`bound.rs`) and undoes the modifier with `undo`, unless the
-    /// keeper stopped there: then `kept` settles it (`lazy.rs`). Returns
-    /// false when the code ended the block.
+    /// keeper stopped there: then `rt::kept` settles it (`lazy.rs`; `kept`:
+    /// the piece put, or `NONE` for a variable, and what it left stale).
+    /// Returns false when the code ended the block.
     fn descend(
         &mut self,
         a: u32,
@@ -1431,7 +1436,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         skip: Block,
         change: (Value, Value),
         undo: impl FnOnce(&mut Self),
-        kept: impl FnOnce(&mut Self),
+        kept: (u32, i64),
     ) -> bool {
         let (go, undone) = (self.b.create_block(), self.b.create_block());
         self.b.append_block_param(undone, I32);
@@ -1478,23 +1483,24 @@ impl<'a, 'b> Walk<'a, 'b> {
         };
         if self.mode == Mode::Rules {
             // The keeper keeps its move (a collecting walk never stops),
-            // unless the walk stopped on a fault.
-            let (cont, check, keep) = (
-                self.b.create_block(),
-                self.b.create_block(),
-                self.b.create_block(),
-            );
+            // unless the walk stopped on a fault: decided, and the
+            // modifier settled, out of line (a walk stops once per run).
+            let (cont, check) = (self.b.create_block(), self.b.create_block());
+            self.b.set_cold_block(check);
             self.b.ins().brif(stopped, check, &[], cont, &[]);
             self.b.switch_to_block(check);
-            let keeper = self.keeper();
-            self.b.ins().brif(keeper, keep, &[], cont, &[]);
-            self.b.switch_to_block(keep);
-            let faulted = self.wload(I32, Off::FAULTED);
-            let settle = self.b.create_block();
-            self.b.ins().brif(faulted, cont, &[], settle, &[]);
-            self.b.switch_to_block(settle);
-            kept(self);
-            self.b.ins().jump(self.fr.stop, &[]);
+            let ws = self.ws();
+            let p = self.b.ins().iconst(I32, kept.0 as i64);
+            let old = change.1;
+            let stale = self.b.ins().iconst(I32, kept.1);
+            let f = self.b.ins().iconst(I64, rt::kept as *const () as i64);
+            let call = self
+                .b
+                .ins()
+                .call_indirect(self.f.sig_kept, f, &[ws, v, p, old, stale]);
+            self.called();
+            let keep = self.b.inst_results(call)[0];
+            self.b.ins().brif(keep, self.fr.stop, &[], cont, &[]);
             self.b.switch_to_block(cont);
         }
         if let Some(ver) = saved {

@@ -13,9 +13,12 @@
 //! before use); pieces come from the board, which only holds the game's
 //! pieces; directions, slots, sets, variables and rows are constants of the
 //! game's own tables; stack and move-prefix writes check the capacity and
-//! call a helper to grow; a level's stamps are indexed `slot * nv + v` in a
-//! buffer of `num_slots * nv`; a root state outside a function's jump table
-//! returns "no move". The code holds the tables' addresses, so the tables
+//! call a helper to grow (a state's block checks the stack once for the
+//! pushes it can make outside loops, at most `rt::STACK_SLACK`, which the
+//! helper leaves free; a level walked inside the block, a modifier's or a
+//! pattern's, returns with the stack as long as it found it); a level's
+//! stamps are indexed `slot * nv + v` in a buffer of `num_slots * nv`; a
+//! root state outside a function's jump table returns "no move". The code holds the tables' addresses, so the tables
 //! live in [`Code`] as long as the code does. Native recursion is one frame
 //! per level, bounded as the interpreter's (`gen/bound.rs`).
 //!
@@ -268,6 +271,9 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             .func
             .import_signature(sig(&[ptr, I32, I32, I32, I32, I32], Some(I32)));
         let sig_grow = ctx.func.import_signature(sig(&[ptr, I64, I32], None));
+        let sig_kept = ctx
+            .func
+            .import_signature(sig(&[ptr, I32, I32, I32, I32], Some(I32)));
         let callees = Callees {
             this,
             patterns,
@@ -276,6 +282,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             sig_level,
             sig_watch,
             sig_grow,
+            sig_kept,
         };
         let t0 = Instant::now();
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
@@ -285,11 +292,15 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         }
         let t1 = Instant::now();
         // Debugging aids: `RBG_JIT_DUMP` prints the machine code,
-        // `RBG_JIT_TRACE` the size and generation time of each walk;
+        // `RBG_JIT_IR` the Cranelift IR, `RBG_JIT_TRACE` the size and
+        // generation time of each walk;
         // `RBG_JIT_BIN=DIR` writes each walk's code to `DIR/NAME.bin` (for
         // `objdump -b binary -m i386:x86-64`, beside callgrind's counts).
         if std::env::var_os("RBG_JIT_DUMP").is_some() {
             ctx.set_disasm(true);
+        }
+        if std::env::var_os("RBG_JIT_IR").is_some() {
+            eprintln!("{name}:\n{}", ctx.func.display());
         }
         let insts = ctx.func.dfg.num_insts();
         let blocks = ctx.func.dfg.num_blocks();

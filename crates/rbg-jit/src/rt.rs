@@ -16,7 +16,7 @@
 use std::mem::offset_of;
 use std::sync::Arc;
 
-use rbg_engine::raw::{Change, Compiled, Fault, FaultKind, PathLog};
+use rbg_engine::raw::{Change, Compiled, Fault, FaultKind, PathLog, NONE};
 use rbg_engine::{limits, ModApp, MoveList, NativeWalker, State};
 
 use crate::gen::RunMode;
@@ -124,7 +124,6 @@ impl Off {
     pub const OUT_ENDS_LEN: i32 = offset_of!(Ws, out_ends_len) as i32;
     pub const OUT_ENDS_CAP: i32 = offset_of!(Ws, out_ends_cap) as i32;
     pub const BUDGET: i32 = offset_of!(Ws, budget) as i32;
-    pub const FAULTED: i32 = offset_of!(Ws, faulted) as i32;
     pub const RUN: i32 = offset_of!(Ws, run) as i32;
     pub const LEVEL_GEN: i32 = offset_of!(LevelRec, gen) as i32;
     pub const LEVEL_STAMPS: i32 = offset_of!(LevelRec, stamps) as i32;
@@ -283,6 +282,53 @@ pub(crate) extern "C" fn watch(
         FaultKind::EndlessMove
     };
     ws.fail(fault, a);
+    1
+}
+
+/// Where a rules walk stopped below a modifier that put piece `p` on `v`
+/// over `old` (`p` is `NONE` for a variable's): whether the keeper keeps
+/// the move (a keeper's run, no fault); then settles the counts (`stale`
+/// bit 0) and the piece lists (bit 1) the modifier left stale
+/// (`gen/lazy.rs`). Modifiers settle from the deepest level up, so a list
+/// bit is set from the board as it ends.
+pub(crate) extern "C" fn kept(ws: *mut Ws, v: u32, p: u32, old: u32, stale: u32) -> u32 {
+    // SAFETY: as in `grow_stack`.
+    let ws = unsafe { &mut *ws };
+    if ws.run != RunMode::Keeper as u32 || ws.faulted != 0 {
+        return 0;
+    }
+    if p == NONE {
+        return 1;
+    }
+    let c = &ws.bounds.c;
+    // SAFETY: the fields point at the running state's board, counts and
+    // piece lists, which have these lengths (a state of this game).
+    let (board, counts, bits) = unsafe {
+        (
+            std::slice::from_raw_parts(ws.board, c.num_vertices as usize),
+            std::slice::from_raw_parts_mut(ws.counts, c.num_pieces as usize),
+            std::slice::from_raw_parts_mut(ws.bits, c.num_lists as usize * c.words as usize),
+        )
+    };
+    if stale & 1 != 0 {
+        counts[old as usize] -= 1;
+        counts[p as usize] += 1;
+    }
+    if stale & 2 != 0 {
+        let v = v as usize;
+        let mut bit = |piece: u32, set: bool| {
+            let k = c.piece_list[piece as usize];
+            if k != NONE {
+                let w = &mut bits[k as usize * c.words as usize + v / 64];
+                match set {
+                    true => *w |= 1 << (v % 64),
+                    false => *w &= !(1 << (v % 64)),
+                }
+            }
+        };
+        bit(old, false);
+        bit(board[v], true);
+    }
     1
 }
 

@@ -6,7 +6,7 @@
 //! the lists, the modifier writes only the board and leaves them stale:
 //! the walk undoes it before anything reads them. Only the keeper keeps a
 //! move's changes; where it stops, each kept modifier settles what it left
-//! stale (`Walk::settle`). Breakthrough's `[empty]` at a pawn's square is
+//! stale (`rt::kept`). Breakthrough's `[empty]` at a pawn's square is
 //! then one store and its undo another. Likewise a modifier (of a piece or
 //! a variable) starts a new version of the pattern memo only where a
 //! pattern can be decided before it is undone.
@@ -18,7 +18,6 @@
 //! breakthrough -2.9%, chess -2.1%; reversi, mill, connect4, gomoku, hex
 //! within 1%.
 
-use cranelift_codegen::ir::{InstBuilder, Value};
 use rbg_engine::raw::{Act, Compiled, Expr, Op, NONE};
 
 use super::Walk;
@@ -115,24 +114,4 @@ impl Walk<'_, '_> {
         (r.counts[a as usize], r.lists[a as usize])
     }
 
-    /// Where the keeper keeps piece modifier `a`, which put constant piece
-    /// `p` on `v` over `old`: brings the counts and lists it left stale in
-    /// step. Modifiers settle from the deepest level up, so a list bit is
-    /// set from the board as it ends, not from `p`.
-    pub(super) fn settle(&mut self, a: u32, v: Value, p: u32, old: Value) {
-        let (counts, lists) = self.keeps(a);
-        if !counts {
-            let pv = self
-                .b
-                .ins()
-                .iconst(cranelift_codegen::ir::types::I32, p as i64);
-            self.count(old, -1);
-            self.count(pv, 1);
-        }
-        if !lists {
-            self.list_bit(old, None, v, false);
-            let now = self.piece(v);
-            self.list_bit(now, None, v, true);
-        }
-    }
 }
