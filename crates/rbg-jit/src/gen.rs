@@ -954,12 +954,33 @@ impl<'a, 'b> Walk<'a, 'b> {
                 let ok = self.b.ins().icmp_imm(IntCC::NotEqual, t, NONE as i64);
                 self.require(ok, skip);
                 let p = self.piece(t);
-                for ((to, slot), set) in switch_groups(c, tr) {
-                    let (this, other) = (self.b.create_block(), self.b.create_block());
-                    let is = self.switches_to(p, &set, tr.set, to);
-                    self.b.ins().brif(is, this, &[], other, &[]);
-                    self.b.switch_to_block(this);
+                let groups = switch_groups(c, tr);
+                // With several groups and a mark for the transition: one
+                // test of their union, the mark, and the last group
+                // untested (instead of the mark in every group).
+                let hoist = tr.slot != NONE && groups.len() > 1 && c.num_pieces <= 64;
+                if hoist {
+                    let np = c.num_pieces as usize;
+                    let union: Vec<bool> = (0..np)
+                        .map(|i| groups.iter().any(|g| g.1[i]))
+                        .collect();
+                    let any = self.mask_test(p, &union);
+                    self.require(any, skip);
                     self.mark(tr.slot, t, skip);
+                }
+                let last = groups.len().saturating_sub(1);
+                for (i, ((to, slot), set)) in groups.into_iter().enumerate() {
+                    let (this, other) = (self.b.create_block(), self.b.create_block());
+                    if hoist && i == last {
+                        self.b.ins().jump(this, &[]);
+                    } else {
+                        let is = self.switches_to(p, &set, tr.set, to);
+                        self.b.ins().brif(is, this, &[], other, &[]);
+                    }
+                    self.b.switch_to_block(this);
+                    if !hoist {
+                        self.mark(tr.slot, t, skip);
+                    }
                     self.mark(slot, t, skip);
                     if self.found_state(to, t) {
                         self.b.ins().jump(skip, &[]);
