@@ -961,9 +961,7 @@ impl<'a, 'b> Walk<'a, 'b> {
                 let hoist = tr.slot != NONE && groups.len() > 1 && c.num_pieces <= 64;
                 if hoist {
                     let np = c.num_pieces as usize;
-                    let union: Vec<bool> = (0..np)
-                        .map(|i| groups.iter().any(|g| g.1[i]))
-                        .collect();
+                    let union: Vec<bool> = (0..np).map(|i| groups.iter().any(|g| g.1[i])).collect();
                     let any = self.mask_test(p, &union);
                     self.require(any, skip);
                     self.mark(tr.slot, t, skip);

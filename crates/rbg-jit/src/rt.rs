@@ -345,7 +345,7 @@ pub(crate) extern "C" fn grow_stack(ws: *mut Ws) {
     // every entry below `stack_len`.
     unsafe { ws.stack_buf.set_len(ws.stack_len as usize) };
     ws.stack_buf
-        .reserve(ws.stack_buf.capacity().max(STACK_SLACK as usize));
+        .reserve(ws.stack_buf.capacity().max(STACK_SLACK));
     ws.stack = ws.stack_buf.as_mut_ptr();
     ws.stack_cap = ws.stack_buf.capacity() as u64;
 }

@@ -113,5 +113,4 @@ impl Walk<'_, '_> {
         let r = &self.reads;
         (r.counts[a as usize], r.lists[a as usize])
     }
-
 }
