@@ -30,6 +30,7 @@ mod layout;
 mod local;
 mod lower;
 mod maps;
+mod mirror;
 pub mod moves;
 pub mod perft;
 pub mod playout;
@@ -310,6 +311,15 @@ impl GameModel {
             .iter()
             .map(|n| n.guard != tables::Guard::None)
             .collect()
+    }
+
+    /// How many lazy roots and speculated checks the walk uses
+    /// (`mirror.rs`).
+    #[doc(hidden)]
+    pub fn mirror_counts(&self) -> (usize, usize) {
+        let t = &self.inner.t;
+        let count = |v: &[u32]| v.iter().filter(|&&n| n != tables::NO_NODE).count();
+        (count(&t.lazy), count(&t.speculated))
     }
 
     /// A walk workspace for this game (one per thread).

@@ -11,10 +11,10 @@ use rg_lang::types::Ty;
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
     Access, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place,
-    Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
+    Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
 };
 use crate::LoadError;
-use crate::{analysis, bits, local, program, shortcut};
+use crate::{analysis, bits, local, mirror, program, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -314,6 +314,23 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         .iter()
         .map(|c| probe(&nodes, &edges, *c, &mut probe_conds))
         .collect();
+    let (lazy, speculated) = if check_all {
+        (vec![NO_NODE; nodes.len()], vec![NO_NODE; checks.len()])
+    } else {
+        let disjoint: Vec<bool> = nodes.iter().map(|n| n.disjoint).collect();
+        let repeats: Vec<bool> = repeat.iter().map(Option::is_some).collect();
+        let m = mirror::mirrors(g, &disjoint, &repeats);
+        let speculated = checks
+            .iter()
+            .map(|c| {
+                m.speculated
+                    .get(&(c.start, c.target))
+                    .copied()
+                    .unwrap_or(NO_NODE)
+            })
+            .collect();
+        (m.lazy, speculated)
+    };
     let player_slot = l.var_offsets[g.player];
     let mut program = Vec::new();
     let programs = if check_all {
@@ -384,6 +401,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         probes,
         pure,
         probe_conds,
+        lazy,
+        speculated,
         programs,
         program,
         dense_size,

@@ -25,6 +25,10 @@ pub trait Sink {
     /// Applies walk `i`'s effect to the slots; returns the node it ends at.
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32;
 
+    /// The sink of this kind in `kept`.
+    #[doc(hidden)]
+    fn kept(kept: &mut Kept) -> &mut Self;
+
     /// Records a walk that ends by assigning `player` in `player_slot`: its
     /// tags (and who sees each), the slots of its undo log (they hold the
     /// new values in `st`), the `player` value, the node it
@@ -41,6 +45,13 @@ pub trait Sink {
         node: u32,
         tag_hash: u64,
     );
+}
+
+/// A sink of each kind, kept aside (moves generated ahead, `mirror.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    pub(crate) list: MoveList,
+    pub(crate) effects: Effects,
 }
 
 /// One walk's record.
@@ -124,6 +135,10 @@ impl MoveList {
 }
 
 impl Sink for MoveList {
+    fn kept(kept: &mut Kept) -> &mut Self {
+        &mut kept.list
+    }
+
     const VISIBILITY: bool = true;
 
     fn sink_mut(&mut self) -> crate::SinkMut<'_> {
@@ -221,6 +236,10 @@ impl Effects {
 }
 
 impl Sink for Effects {
+    fn kept(kept: &mut Kept) -> &mut Self {
+        &mut kept.effects
+    }
+
     const VISIBILITY: bool = false;
 
     fn sink_mut(&mut self) -> crate::SinkMut<'_> {

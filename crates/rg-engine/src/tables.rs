@@ -213,6 +213,9 @@ pub struct NodeInfo {
     pub local_slot: u32,
 }
 
+/// No node (see [`Tables::lazy`]).
+pub const NO_NODE: u32 = crate::mirror::NO_NODE;
+
 /// No dense visited set (see [`NodeInfo::dense`]).
 pub const NO_DENSE: u32 = u32::MAX;
 
@@ -266,6 +269,13 @@ pub struct Tables {
     pub pure: Vec<bool>,
     /// Comparisons of probes: operands and `==` (true) or `!=`.
     pub probe_conds: Vec<(Operand, Operand, bool)>,
+    /// Per node: the node whose move walks are its own when there are any
+    /// (a lazy root, `mirror.rs`), or [`NO_NODE`].
+    pub lazy: Vec<u32>,
+    /// Per check: the node after `? check` whose only edge assigns `player`,
+    /// when the check mirrors that edge's target (`mirror.rs`), or
+    /// [`NO_NODE`].
+    pub speculated: Vec<u32>,
     /// Per check, its program if it has one (`program.rs`).
     pub programs: Vec<Option<Program>>,
     /// The programs' instructions.

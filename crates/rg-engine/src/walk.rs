@@ -17,12 +17,13 @@
 //! same walk (tags ignored, `player` assignments ordinary) with its own
 //! visited set, nested at most [`MAX_CHECK_DEPTH`] deep.
 
-use crate::moves::{MoveList, Sink};
+use crate::moves::{Kept, MoveList, Sink};
 use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{
-    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_SLOT,
+    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE,
+    NO_SLOT,
 };
 use crate::RunError;
 
@@ -81,6 +82,27 @@ struct Marks {
     at: Vec<u32>,
 }
 
+/// The moves of a node generated ahead by a speculated check (`mirror.rs`)
+/// for the state its `player` assignment leads to: taken by the next move
+/// enumeration if it is of that state (same slots, node and sink kind).
+#[derive(Clone, Default)]
+struct Ahead {
+    /// A walker that does not speculate.
+    walker: Walker,
+    kept: Kept,
+    slots: Vec<u16>,
+    node: u32,
+    /// Whether the kept moves are of (`slots`, `node`) for sinks with
+    /// visibility (`kind`).
+    valid: bool,
+    kind: bool,
+    /// Generations taken, and made: a game whose generated moves are rarely
+    /// taken stops generating (the check's own walk stops at the first
+    /// move).
+    hits: u32,
+    made: u32,
+}
+
 /// The target of a move enumeration (none).
 const NO_TARGET: u32 = u32::MAX;
 
@@ -113,6 +135,13 @@ pub struct Walker {
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
+    /// Moves generated ahead (speculated checks).
+    ahead: Option<Box<Ahead>>,
+    /// Whether this walker may speculate (the one inside [`Ahead`] does not).
+    speculates: bool,
+    /// While a move enumeration of [`Walker::moves`] runs (and this walker
+    /// speculates): whether its sink keeps visibility.
+    sink_kind: Option<bool>,
     hash: u64,
     tag_hash: u64,
     version: u64,
@@ -287,6 +316,7 @@ impl Walker {
             held: vec![Held::default(); t.checks.len()],
             stamps: vec![0; t.local_size as usize],
             next_version: 1,
+            speculates: true,
             ..Walker::default()
         }
     }
@@ -294,6 +324,39 @@ impl Walker {
     /// Every move walk from the state (`st`, `node`) into `out` (cleared
     /// first). `st` is unchanged afterwards, also on error.
     pub fn moves<S: Sink>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+        out: &mut S,
+    ) -> Result<(), RunError> {
+        if let Some(a) = self.ahead.as_deref_mut() {
+            if std::mem::take(&mut a.valid)
+                && a.kind == S::VISIBILITY
+                && a.node == node
+                && a.slots[..] == st[..]
+            {
+                std::mem::swap(out, S::kept(&mut a.kept));
+                a.hits = a.hits.saturating_add(1);
+                return Ok(());
+            }
+        }
+        self.sink_kind = self.speculates.then_some(S::VISIBILITY);
+        // A lazy root's moves are its mirror's when there are any.
+        let lazy = t.lazy[node as usize];
+        let r = match lazy {
+            NO_NODE => self.enumerate(t, st, node, out),
+            b => match self.enumerate(t, st, b, out) {
+                Ok(()) if out.count() > 0 => Ok(()),
+                _ => self.enumerate(t, st, node, out),
+            },
+        };
+        self.sink_kind = None;
+        r
+    }
+
+    /// [`Walker::moves`] as written: every walk from `node`.
+    fn enumerate<S: Sink>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
@@ -589,6 +652,12 @@ impl Walker {
             self.memo[c as usize] = (self.version, r);
             return Ok(r);
         }
+        if self.active.is_empty() && t.speculated[c as usize] != NO_NODE {
+            if let Some(r) = self.speculate(t, st, c) {
+                self.memo[c as usize] = (self.version, r);
+                return Ok(r);
+            }
+        }
         let hash = self.hash;
         self.active.push(check.start);
         let r = if let Some(p) = t.programs[c as usize] {
@@ -612,6 +681,55 @@ impl Walker {
             held.slots.extend_from_slice(st);
         }
         Ok(r)
+    }
+
+    /// Decides speculated check `c` of a move enumeration by generating the
+    /// moves it mirrors, kept for the state its `player` assignment leads
+    /// to (`mirror.rs`): it holds iff there are some. `None`: not done here
+    /// (not in a move enumeration, generation stopped, or an error, which
+    /// the check's own walk then meets or not as written).
+    fn speculate(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Option<bool> {
+        let kind = self.sink_kind?;
+        let y = t.speculated[c as usize];
+        let e = t.edges[t.nodes[y as usize].first as usize];
+        let Op::SetPlayer(p) = e.op else {
+            unreachable!("a speculated check's node assigns `player`")
+        };
+        let a = self.ahead.get_or_insert_with(|| {
+            Box::new(Ahead {
+                walker: Walker {
+                    speculates: false,
+                    ..Walker::new(t)
+                },
+                ..Ahead::default()
+            })
+        });
+        if a.made > a.hits.saturating_mul(4).saturating_add(16) {
+            return None;
+        }
+        a.made = a.made.saturating_add(1);
+        let slot = t.player_slot as usize;
+        let old = st[slot];
+        st[slot] = read(t, st, p);
+        let r = match kind {
+            true => a
+                .walker
+                .moves(t, st, e.to, &mut a.kept.list)
+                .map(|_| a.kept.list.len()),
+            false => a
+                .walker
+                .moves(t, st, e.to, &mut a.kept.effects)
+                .map(|_| a.kept.effects.len()),
+        };
+        a.valid = r.is_ok();
+        if a.valid {
+            a.slots.clear();
+            a.slots.extend_from_slice(st);
+            a.node = e.to;
+            a.kind = kind;
+        }
+        st[slot] = old;
+        r.ok().map(|n| n > 0)
     }
 
     /// Decides a check by its program (`program.rs`).

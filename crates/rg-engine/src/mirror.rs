@@ -1,0 +1,342 @@
+//! Reachability checks that mirror a move walk: the end-of-turn checks of
+//! RBG translations (`rbg-to-rg.md` §4), which ask whether the next move
+//! walk from some node `b` finds a move by searching a tagless copy of the
+//! automaton from `b`.
+//!
+//! A check `? X -> Y` *mirrors* node `b` when for every semistate the check
+//! holds exactly when the move walks from `b` (with any `player` value) are
+//! not empty. Shown here structurally, pairing copy nodes with original
+//! nodes from (`X`, `b`):
+//!
+//! - an original node's single tag edges are skipped (tags do not change
+//!   legality; the move walk's keys merely tell more states apart);
+//! - a paired copy node whose only edge is a no-op into `Y` pairs with an
+//!   original node that *certainly yields a move*: all its edges assign
+//!   `player`; or one no-op edge, or a `! K` edge whose `K` can never hold,
+//!   to such a node; or a `? K`, `! K` pair whose two targets each yield a
+//!   move (or, for the `?` edge, cannot be taken);
+//! - other paired nodes have edges in equal order with equal labels and
+//!   paired targets, except that a no-op in the copy may stand for a tag
+//!   (always legal, no effect) and a no-op into `Y` for a `player`
+//!   assignment (the walk's end); no other `Y` target, no tag in the copy,
+//!   no `player` assignment in the copy;
+//! - no paired label reads `goals`, `visible` or `player`, nor does any
+//!   check nested in one (the two walks differ in `player`, and the visited
+//!   keys leave those variables out, so merged states continue alike); no
+//!   paired node is `@repeat` (its merges could drop a continuation) and
+//!   `@disjoint` is in effect on both nodes of a pair or on neither.
+//!
+//! Then a copy walk reaching `Y` is a move walk's path and back, and merges
+//! (of equal keys) never lose a reachable end. The walk uses mirrors in two
+//! places (`walk.rs`):
+//!
+//! - *lazy roots*: a node `a` whose edges are `? K` to `b` and `! K` to a
+//!   node whose only edge assigns `player` (neither `a` nor that node in the
+//!   move walk's region from `b`), `K` mirroring `b`: the move walks of `a`
+//!   are those from `b` when there are any (then `K` holds), else the walk
+//!   from `a` is run as written;
+//! - *speculated checks*: `? K` into a node whose only edge assigns
+//!   `player` and goes to `b`, `K` mirroring `b`: a move walk that decides
+//!   `K` generates the moves of `b` instead and keeps them for the state
+//!   the `player` assignment leads to.
+
+use std::collections::{HashMap, HashSet};
+
+use rg_lang::checked::{CEdge, CExpr, CLabel, CheckedGame};
+
+/// No node (see [`Mirrors::lazy`]).
+pub const NO_NODE: u32 = u32::MAX;
+
+/// Pairs of nodes one mirror proof may visit (a check's copy and its region
+/// are a small part of the automaton; beyond this no mirror is proved).
+const MAX_PAIRS: usize = 1 << 16;
+
+/// Nesting of the "certainly yields a move" rules followed.
+const MAX_DEPTH: usize = 8;
+
+/// What the walk may use.
+pub struct Mirrors {
+    /// Per node: the node `b` whose move walks are the node's (a lazy
+    /// root), or [`NO_NODE`].
+    pub lazy: Vec<u32>,
+    /// Per check (start, target): the node whose only edge, a `player`
+    /// assignment, follows `? check` and whose target the check mirrors.
+    pub speculated: HashMap<(u32, u32), u32>,
+}
+
+/// Finds the lazy roots and speculated checks of `g`; `disjoint` and
+/// `repeat` say per node whether `@disjoint` is in effect and whether it
+/// is `@repeat`.
+pub fn mirrors(g: &CheckedGame, disjoint: &[bool], repeat: &[bool]) -> Mirrors {
+    let mut out: Vec<Vec<&CEdge>> = vec![Vec::new(); g.nodes.len()];
+    for e in &g.edges {
+        out[e.from.0 as usize].push(e);
+    }
+    let mut p = Prover {
+        g,
+        out,
+        disjoint,
+        repeat,
+        reads: HashMap::new(),
+        proved: HashMap::new(),
+    };
+    let mut lazy = vec![NO_NODE; g.nodes.len()];
+    let mut speculated = HashMap::new();
+    for a in 0..g.nodes.len() {
+        let edges = p.out[a].clone();
+        // `? K` into a `player` assignment: a speculated check.
+        for e in &edges {
+            if let CLabel::Reach(true, s, t) = e.label {
+                let y = e.to.0 as usize;
+                if let [only] = p.out[y][..] {
+                    if p.sets_player(only) && !speculated.contains_key(&(s.0, t.0)) {
+                        let b = only.to.0;
+                        if p.mirror(s.0, t.0, b).is_some() {
+                            speculated.insert((s.0, t.0), y as u32);
+                        }
+                    }
+                }
+            }
+        }
+        // `? K` to b and `! K` to a `player` assignment: a lazy root.
+        if disjoint[a] {
+            continue;
+        }
+        if let [e0, e1] = edges[..] {
+            let (yes, no) = match (&e0.label, &e1.label) {
+                (CLabel::Reach(true, ..), CLabel::Reach(false, ..)) => (e0, e1),
+                (CLabel::Reach(false, ..), CLabel::Reach(true, ..)) => (e1, e0),
+                _ => continue,
+            };
+            let (CLabel::Reach(_, s, t), CLabel::Reach(_, s2, t2)) = (&yes.label, &no.label) else {
+                continue;
+            };
+            if (s, t) != (s2, t2) {
+                continue;
+            }
+            let d = no.to.0 as usize;
+            let ends = matches!(p.out[d][..], [only] if p.sets_player(only));
+            if !ends {
+                continue;
+            }
+            let b = yes.to.0;
+            if let Some(region) = p.mirror(s.0, t.0, b) {
+                if !region.contains(&(a as u32)) && !region.contains(&(d as u32)) {
+                    lazy[a] = b;
+                }
+            }
+        }
+    }
+    Mirrors { lazy, speculated }
+}
+
+struct Prover<'a> {
+    g: &'a CheckedGame,
+    out: Vec<Vec<&'a CEdge>>,
+    disjoint: &'a [bool],
+    repeat: &'a [bool],
+    /// Per check start: whether some label its walk can meet reads a
+    /// variable outside the visited keys.
+    reads: HashMap<u32, bool>,
+    /// Per (start, target, b): the region of a proved mirror.
+    proved: HashMap<(u32, u32, u32), Option<HashSet<u32>>>,
+}
+
+impl Prover<'_> {
+    fn sets_player(&self, e: &CEdge) -> bool {
+        matches!(&e.label, CLabel::Assign(CExpr::Var(v), _) if *v == self.g.player)
+    }
+
+    fn special(&self, v: usize) -> bool {
+        v == self.g.player || v == self.g.goals || v == self.g.visible
+    }
+
+    /// Whether evaluating `e` reads `goals`, `visible` or `player`.
+    fn expr_reads(&self, e: &CExpr) -> bool {
+        match e {
+            CExpr::Var(v) => self.special(*v),
+            CExpr::Const(_) | CExpr::Sym(_) => false,
+            CExpr::Access(m, k) => self.expr_reads(m) || self.expr_reads(k),
+        }
+    }
+
+    /// Whether finding the place `e` reads them (its keys).
+    fn place_reads(&self, e: &CExpr) -> bool {
+        match e {
+            CExpr::Access(m, k) => self.place_reads(m) || self.expr_reads(k),
+            _ => false,
+        }
+    }
+
+    /// Whether a label (a check: every label its walk can meet) reads them.
+    fn label_reads(&mut self, l: &CLabel) -> bool {
+        match l {
+            CLabel::Skip | CLabel::Tag(_) => false,
+            CLabel::TagVariable(v) => self.special(*v),
+            CLabel::Assign(t, v) => self.place_reads(t) || self.expr_reads(v),
+            CLabel::AssignAny(t, _) => self.place_reads(t),
+            CLabel::Compare(a, b, _) => self.expr_reads(a) || self.expr_reads(b),
+            CLabel::Reach(_, s, _) => self.check_reads(s.0),
+        }
+    }
+
+    fn check_reads(&mut self, start: u32) -> bool {
+        if let Some(&r) = self.reads.get(&start) {
+            return r;
+        }
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![start];
+        let mut reads = false;
+        while let Some(n) = stack.pop() {
+            for e in self.out[n as usize].clone() {
+                let direct = match &e.label {
+                    CLabel::Reach(_, s, _) => {
+                        if seen.insert(s.0) {
+                            stack.push(s.0);
+                        }
+                        false
+                    }
+                    l => self.label_reads(l),
+                };
+                if direct {
+                    reads = true;
+                }
+                if seen.insert(e.to.0) {
+                    stack.push(e.to.0);
+                }
+            }
+        }
+        self.reads.insert(start, reads);
+        reads
+    }
+
+    /// The node after `v`'s chain of single tag edges (those nodes added to
+    /// `region`); `None` on a cycle of them.
+    fn skip_tags(&self, mut v: u32, region: &mut HashSet<u32>) -> Option<u32> {
+        for _ in 0..=self.g.nodes.len() {
+            let tag = match self.out[v as usize][..] {
+                [e] => match e.label {
+                    CLabel::Tag(_) => true,
+                    CLabel::TagVariable(x) => !self.special(x),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !tag || self.disjoint[v as usize] || self.repeat[v as usize] {
+                return Some(v);
+            }
+            region.insert(v);
+            v = self.out[v as usize][0].to.0;
+        }
+        None
+    }
+
+    /// Whether every walk state at `v` yields a move walk (and the nodes
+    /// that takes, added to `region`).
+    fn yields_move(&self, v: u32, region: &mut HashSet<u32>, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let Some(v) = self.skip_tags(v, region) else {
+            return false;
+        };
+        if self.disjoint[v as usize] {
+            return false;
+        }
+        region.insert(v);
+        let edges = &self.out[v as usize];
+        if !edges.is_empty() && edges.iter().all(|e| self.sets_player(e)) {
+            return true;
+        }
+        let never = |s: u32, t: u32| s != t && self.out[s as usize].is_empty();
+        match edges[..] {
+            [e] => match e.label {
+                CLabel::Skip => self.yields_move(e.to.0, region, depth + 1),
+                CLabel::Reach(false, s, t) if never(s.0, t.0) => {
+                    self.yields_move(e.to.0, region, depth + 1)
+                }
+                _ => false,
+            },
+            [e0, e1] => match (&e0.label, &e1.label) {
+                (CLabel::Reach(p0, s0, t0), CLabel::Reach(p1, s1, t1))
+                    if p0 != p1 && s0 == s1 && t0 == t1 =>
+                {
+                    [e0, e1].iter().all(|e| {
+                        (matches!(e.label, CLabel::Reach(true, ..)) && never(s0.0, t0.0))
+                            || self.yields_move(e.to.0, region, depth + 1)
+                    })
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The move walk's region from `b` (every node it can visit) when
+    /// `? x -> y` mirrors `b`.
+    fn mirror(&mut self, x: u32, y: u32, b: u32) -> Option<HashSet<u32>> {
+        if let Some(r) = self.proved.get(&(x, y, b)) {
+            return r.clone();
+        }
+        let r = self.prove(x, y, b);
+        self.proved.insert((x, y, b), r.clone());
+        r
+    }
+
+    fn prove(&mut self, x: u32, y: u32, b: u32) -> Option<HashSet<u32>> {
+        if x == y {
+            return None;
+        }
+        let mut region = HashSet::new();
+        let mut pairs = HashSet::new();
+        let mut stack = vec![(x, b)];
+        while let Some((u, v)) = stack.pop() {
+            if !pairs.insert((u, v)) {
+                continue;
+            }
+            if pairs.len() > MAX_PAIRS {
+                return None;
+            }
+            let v = self.skip_tags(v, &mut region)?;
+            region.insert(v);
+            let (ui, vi) = (u as usize, v as usize);
+            if self.repeat[ui] || self.repeat[vi] || self.disjoint[ui] != self.disjoint[vi] {
+                return None;
+            }
+            let (eu, ev) = (self.out[ui].clone(), self.out[vi].clone());
+            if let [only] = eu[..] {
+                if only.label == CLabel::Skip && only.to.0 == y {
+                    if self.disjoint[ui] || !self.yields_move(v, &mut region, 0) {
+                        return None;
+                    }
+                    continue;
+                }
+            }
+            if eu.len() != ev.len() {
+                return None;
+            }
+            for (a, c) in eu.iter().zip(&ev) {
+                let skip = a.label == CLabel::Skip;
+                if skip && a.to.0 == y && self.sets_player(c) {
+                    // The copy's end where the walk ends with a move.
+                    continue;
+                }
+                let tag = match c.label {
+                    CLabel::Tag(_) => true,
+                    CLabel::TagVariable(x) => !self.special(x),
+                    _ => false,
+                };
+                if !(a.label == c.label || skip && tag)
+                    || a.to.0 == y
+                    || matches!(a.label, CLabel::Tag(_) | CLabel::TagVariable(_))
+                    || self.sets_player(a)
+                    || self.label_reads(&a.label)
+                {
+                    return None;
+                }
+                stack.push((a.to.0, c.to.0));
+            }
+        }
+        Some(region)
+    }
+}

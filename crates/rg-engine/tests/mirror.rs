@@ -1,0 +1,206 @@
+//! End-of-turn checks as RBG translations write them (`rbg-to-rg.md` §4):
+//! random small games whose `player` assignments are guarded by a check on
+//! a tagless copy of the next move walk — sometimes a faithful copy (the
+//! engine generates the moves instead of walking the copy, `mirror.rs`),
+//! sometimes a changed one (the engine must see that it is no mirror). Perft
+//! and playouts equal those of `with_every_check`, which takes no mirror.
+
+use std::collections::{BTreeSet, HashMap};
+
+use proptest::prelude::*;
+use rg_engine::perft::{perft, Counting};
+use rg_engine::playout::Playouts;
+use rg_engine::GameModel;
+use testkit::random_rg::{self, ACTIONS, PRAGMAS};
+
+fn node(i: usize) -> String {
+    match i % random_rg::NODES {
+        0 => "begin".into(),
+        1 => "end".into(),
+        i => format!("m{}", i - 1),
+    }
+}
+
+/// The random game with each `player = a/b` edge guarded by a check on a
+/// copy of its target's move walk; `change`: (copy edge, action)
+/// rewritten in every copy (an even action: an edge never taken). Guard
+/// `g` is written before the assignment when `forms[g]` is false
+/// (`a, y: ? K; y, b: player = P; a, z: ! K; z, end: player = keeper;`),
+/// after it otherwise (`a, r: player = P; r, b: ? K; r, z: ! K; …`).
+fn guarded(
+    edges: &[(usize, usize, usize)],
+    pragma: usize,
+    forms: &[bool],
+    change: Option<(usize, usize)>,
+) -> String {
+    let plain = random_rg::game(&[], pragma);
+    let (head, pragmas) = plain.split_at(plain.find('@').unwrap_or(plain.len()));
+    let mut text = head.to_string();
+    let label = |a: usize| ACTIONS[a % ACTIONS.len()];
+    let mut out: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+    for &(f, t, a) in edges {
+        out.entry(f % random_rg::NODES)
+            .or_default()
+            .push((t % random_rg::NODES, a));
+    }
+    let mut guard = 0;
+    for &(f, t, a) in edges {
+        let (from, to) = (node(f), node(t));
+        let l = label(a);
+        if l != "player = a" && l != "player = b" {
+            text.push_str(&format!("{from}, {to}: {l};\n"));
+            continue;
+        }
+        let g = guard;
+        guard += 1;
+        // The copy of the walk from `to` up to the `player` assignments.
+        let mut seen = BTreeSet::from([t % random_rg::NODES]);
+        let mut stack = vec![t % random_rg::NODES];
+        let mut copy = Vec::new();
+        while let Some(n) = stack.pop() {
+            for &(m, a) in out.get(&n).into_iter().flatten() {
+                let l = label(a);
+                if l.starts_with("player =") {
+                    copy.push(format!("k{g}_{}, k{g}_acc: ;\n", node(n)));
+                    continue;
+                }
+                let l = if l.starts_with('$') { "" } else { l };
+                copy.push(format!("k{g}_{}, k{g}_{}: {l};\n", node(n), node(m)));
+                if seen.insert(m) {
+                    stack.push(m);
+                }
+            }
+        }
+        if let Some((e, a)) = change {
+            if !copy.is_empty() {
+                let i = e % copy.len();
+                let (ends, _) = copy[i].split_at(copy[i].find(':').expect("an edge"));
+                // Half of the changes block the edge.
+                let l = if a % 2 == 0 { "c != c" } else { label(a) };
+                copy[i] = format!("{ends}: {l};\n");
+            }
+        }
+        text.extend(copy);
+        let check = format!("k{g}_{to} -> k{g}_acc");
+        match forms.get(g).copied().unwrap_or(false) {
+            false => text.push_str(&format!(
+                "{from}, y{g}: ? {check};\ny{g}, {to}: {l};\n\
+                 {from}, z{g}: ! {check};\nz{g}, end: player = keeper;\n"
+            )),
+            true => text.push_str(&format!(
+                "{from}, r{g}: {l};\nr{g}, {to}: ? {check};\n\
+                 r{g}, z{g}: ! {check};\nz{g}, end: player = keeper;\n"
+            )),
+        }
+    }
+    text.push_str(pragmas);
+    text
+}
+
+/// Perft at the deepest depth (up to 3) with at most 2,000 leaves, and
+/// playouts with one seed, on the game and on its every-check version.
+fn same_as_every_check(text: &str) -> Result<(), TestCaseError> {
+    let Ok(game) = GameModel::from_text(text) else {
+        return Ok(());
+    };
+    let checked = rg_lang::parse_str(text).expect("valid").1;
+    let every = GameModel::with_every_check(checked).expect("lowers");
+    let mut depth = 0;
+    while depth < 3 {
+        match perft(&game, depth + 1, Counting::Walks) {
+            Ok(c) if c.leaves <= 2000 => depth += 1,
+            _ => break,
+        }
+    }
+    for d in 0..=depth {
+        let a = perft(&game, d, Counting::Walks).map(|c| c.leaves);
+        let b = perft(&every, d, Counting::Walks).map(|c| c.leaves);
+        prop_assert_eq!(a.is_ok(), b.is_ok(), "depth {}\n{}", d, text);
+        if let (Ok(a), Ok(b)) = (a, b) {
+            prop_assert_eq!(a, b, "depth {}\n{}", d, text);
+        }
+    }
+    let (mut p, mut q) = (Playouts::new(&game, 7), Playouts::new(&every, 7));
+    p.max_moves = 1000;
+    q.max_moves = 1000;
+    for _ in 0..5 {
+        let (a, b) = (p.run_one(), q.run_one());
+        prop_assert_eq!(a.is_ok(), b.is_ok(), "{}", text);
+        if a.is_ok() {
+            prop_assert_eq!(p.last_state(), q.last_state(), "{}", text);
+        }
+    }
+    prop_assert_eq!(&p.stats, &q.stats, "{}", text);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn guarded_turns_as_written(
+        edges in random_rg::edges(1, 12),
+        pragma in 0..PRAGMAS,
+        forms in prop::collection::vec(any::<bool>(), 4),
+    ) {
+        same_as_every_check(&guarded(&edges, pragma, &forms, None))?;
+    }
+
+    #[test]
+    fn changed_copies_are_no_mirrors(
+        edges in random_rg::edges(1, 12),
+        pragma in 0..PRAGMAS,
+        forms in prop::collection::vec(any::<bool>(), 4),
+        change in (0..16usize, 0..ACTIONS.len()),
+    ) {
+        same_as_every_check(&guarded(&edges, pragma, &forms, Some(change)))?;
+    }
+}
+
+/// The two uses are found where the games above put them: a faithful copy
+/// after the assignment makes a lazy root, one before it a speculated
+/// check; a copy that reads `player` makes neither.
+#[test]
+fn mirrors_are_found() {
+    let edges = [(0, 2, 16), (2, 3, 4), (3, 4, 1), (4, 2, 17), (3, 1, 18)];
+    let count = |forms: &[bool]| {
+        let text = guarded(&edges, 0, forms, None);
+        let game = GameModel::from_text(&text).expect("loads");
+        game.mirror_counts()
+    };
+    assert_eq!(count(&[true, true]), (2, 0));
+    assert_eq!(count(&[false, false]), (0, 2));
+    let text = guarded(&edges, 0, &[false, true], None).replace("c = C(*)", "player == a");
+    let game = GameModel::from_text(&text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    // A copy whose first edge is never taken: no mirror, and the game ends
+    // after the first move (perft 1 is a's 3 moves, then nothing).
+    for forms in [[true, true], [false, false]] {
+        let text = guarded(&edges, 0, &forms, Some((0, 0)));
+        let game = GameModel::from_text(&text).expect("loads");
+        assert_eq!(game.mirror_counts(), (0, 0), "{text}");
+        same_as_every_check(&text).expect("same counts");
+    }
+}
+
+/// A player's walk decides a speculated check in three states (one per
+/// value of `c`), then plays one of them: the moves kept are the last
+/// state's, and the next state takes them only if it is that state (the
+/// next player writes `c` into the state, and the play ends when it wants).
+#[test]
+fn kept_moves_are_of_their_state() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 0;\nvar row: S -> C = { :0 };\n\
+        begin, m1: player = a;\nm1, t1: c = C(*);\nt1, m2: $$ c;\n\
+        m2, y1: ? k3 -> kacc;\ny1, m3: player = b;\nm2, z1: ! k3 -> kacc;\n\
+        z1, end: player = keeper;\nm3, t3: $ w;\nt3, m4: row[x] = c;\nm4, m1: player = a;\n\
+        m3, t5: $ stop;\nt5, end: player = keeper;\n\
+        k3, k3w: ;\nk3w, k4: row[x] = c;\nk4, kacc: ;\nk3, k5: ;\nk5, kacc: ;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 1));
+    same_as_every_check(text).expect("same counts and playouts");
+    let mut p = Playouts::new(&game, 3);
+    for _ in 0..20 {
+        p.run_one().expect("a proper game");
+    }
+}
