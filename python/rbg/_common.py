@@ -3,6 +3,20 @@
 import numpy as np
 
 
+def load(game, engine=None):
+    """The ``rbg.Game`` an adapter plays: ``game`` itself, or loaded from a
+    path or a description with ``engine`` (as ``rbg.load_game`` takes it;
+    a ``Game`` keeps the engine it was loaded with, so ``engine`` with a
+    ``Game`` is a ``ValueError``)."""
+    from . import Game, load_game
+
+    if isinstance(game, Game):
+        if engine is not None:
+            raise ValueError("engine= is for a path or a description: a Game keeps the engine it was loaded with")
+        return game
+    return load_game(game, engine=engine)
+
+
 def draw_chance(state, rng):
     """Plays chance actions (by their probabilities, from ``rng``) until a
     player is to choose or the game is over."""

@@ -5,8 +5,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from . import Agent, Game, load_game
-from ._common import draw_chance, observation_box, render_state
+from . import Agent
+from ._common import draw_chance, load, observation_box, render_state
 
 
 class GymEnv(gym.Env):
@@ -24,9 +24,12 @@ class GymEnv(gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"]}
 
-    def __init__(self, game, opponent=None, player=0, illegal="lose", max_actions=None, render_mode=None):
-        """See the class docstring."""
-        self.game = game if isinstance(game, Game) else load_game(game)
+    def __init__(
+        self, game, opponent=None, player=0, illegal="lose", max_actions=None, render_mode=None, engine=None
+    ):
+        """See the class docstring; ``engine`` as for ``rbg.load_game`` (for
+        a path or a description)."""
+        self.game = load(game, engine)
         if not 0 <= player < self.game.num_players():
             raise ValueError(f"no player {player}")
         if illegal not in ("lose", "random"):

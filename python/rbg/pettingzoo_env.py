@@ -4,8 +4,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import Game, load_game
-from ._common import draw_chance, observation_box, render_state
+from ._common import draw_chance, load, observation_box, render_state
 
 
 class AecEnv(AECEnv):
@@ -23,10 +22,11 @@ class AecEnv(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "rbg_v0", "is_parallelizable": False}
 
-    def __init__(self, game, render_mode=None, max_actions=None):
-        """``game``: a ``rbg.Game``, a path or a description."""
+    def __init__(self, game, render_mode=None, max_actions=None, engine=None):
+        """``game``: a ``rbg.Game``, a path or a description; ``engine`` as
+        for ``rbg.load_game`` (for a path or a description)."""
         super().__init__()
-        self.game = game if isinstance(game, Game) else load_game(game)
+        self.game = load(game, engine)
         names = [f"{self.game.player_name(p)}_{p}" for p in range(self.game.num_players())]
         self.possible_agents = names
         self.render_mode = render_mode

@@ -49,3 +49,20 @@ def test_gym_env_plays_whole_games(ttt_path):
         rewards.append(reward)
         obs, info = env.reset()
     assert all(0.0 <= r <= 1.0 for r in rewards)
+
+
+def test_adapters_take_an_engine(ttt_path):
+    """`engine=` chooses the adapters' engine for a path, as for
+    `load_game`; with a `Game` (which keeps its engine) it is an error."""
+    pytest.importorskip("pettingzoo")
+    assert rbg.aec_env(ttt_path, engine="interp").game.engine == "interp"
+    assert rbg.gym_env(ttt_path, engine="interp").game.engine == "interp"
+    default = rbg.load_game(ttt_path).engine
+    assert rbg.aec_env(ttt_path).game.engine == default
+    with pytest.raises(ValueError, match="unknown engine"):
+        rbg.gym_env(ttt_path, engine="fast")
+    game = rbg.load_game(ttt_path)
+    for make in (rbg.aec_env, rbg.gym_env):
+        assert make(game).game is game
+        with pytest.raises(ValueError, match="engine="):
+            make(game, engine="interp")

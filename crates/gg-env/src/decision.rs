@@ -51,6 +51,10 @@ pub struct Decision<G: Spec> {
     /// the legal actions, unsorted and repeated (masks and random actions
     /// need no more; [`Decision::actions`] sorts and counts them).
     keys: Vec<u32>,
+    /// Whether `keys` are known to be pairwise distinct (found by
+    /// [`Decision::write_mask`]): then an action keeps one candidate, and
+    /// applying it needs no count.
+    distinct: bool,
     /// What the players remember of past moves ([`Spec::remember`]).
     memory: Vec<f32>,
     /// The game's numbering of choices.
@@ -66,6 +70,7 @@ impl<G: Spec> Clone for Decision<G> {
             alive: self.alive.clone(),
             depth: self.depth,
             keys: self.keys.clone(),
+            distinct: self.distinct,
             memory: self.memory.clone(),
             ids: self.ids.clone(),
         }
@@ -79,6 +84,7 @@ impl<G: Spec> Clone for Decision<G> {
         self.alive.clone_from(&o.alive);
         self.depth = o.depth;
         self.keys.clone_from(&o.keys);
+        self.distinct = o.distinct;
         self.memory.clone_from(&o.memory);
         if !Arc::ptr_eq(&self.ids, &o.ids) {
             self.ids = o.ids.clone();
@@ -98,6 +104,7 @@ impl<G: Spec> Decision<G> {
             alive: Vec::new(),
             depth: 0,
             keys: Vec::new(),
+            distinct: false,
             memory: vec![0.0; r.game().memory_len()],
             ids,
         };
@@ -142,13 +149,12 @@ impl<G: Spec> Decision<G> {
     /// the end action where it ends or has no choice there.
     #[inline]
     fn key(ids: &G::Ids, m: &[G::Atom], d: usize) -> u32 {
-        m.get(d)
-            .and_then(|&a| ids.atom_id(a))
-            .unwrap_or_else(|| ids.num_atoms())
+        m.get(d).map_or_else(|| ids.num_atoms(), |&a| ids.key(a))
     }
 
-    /// Sets `keys` to the candidates' actions at `d`.
-    fn fill_keys(&mut self, d: usize) {
+    /// Sets `keys` to the candidates' actions at `d` (at least one
+    /// candidate); whether they are all the same.
+    fn fill_keys(&mut self, d: usize) -> bool {
         let (ids, moves) = (&*self.ids, &self.moves);
         self.keys.clear();
         if self.alive.len() == moves.len() {
@@ -161,23 +167,25 @@ impl<G: Spec> Decision<G> {
                 .map(|&i| Self::key(ids, moves.get(i as usize), d));
             self.keys.extend(keys);
         }
+        let first = self.keys[0];
+        !self.keys.iter().any(|&x| x != first)
     }
 
     /// Skips the atoms every candidate shares and lists the candidates'
     /// actions (`keys`).
     fn settle(&mut self) {
         self.keys.clear();
+        self.distinct = false;
         if self.alive.is_empty() {
             return;
         }
         let end = self.ids.num_atoms();
         let mut d = self.depth;
         loop {
-            self.fill_keys(d);
-            let k = self.keys[0];
-            if self.keys.iter().any(|&x| x != k) {
+            if !self.fill_keys(d) {
                 break;
             }
+            let k = self.keys[0];
             if k == end {
                 // Every candidate ends at `d`: one move (or moves with the
                 // same choices), chosen by its last choice.
@@ -237,6 +245,15 @@ impl<G: Spec> Decision<G> {
     ) -> Result<(), StepError<G::Error>> {
         if self.turn == Turn::Over {
             return Err(StepError::Over);
+        }
+        if self.distinct {
+            // The candidate taking `a` is the only one: it completes the move.
+            let j = j.or_else(|| self.keys.iter().position(|&x| x == a));
+            let Some(&i) = j.and_then(|j| self.alive.get(j)) else {
+                return Err(StepError::Illegal(a));
+            };
+            self.play(r, i as usize)?;
+            return Ok(());
         }
         let keep = self.keys.iter().filter(|&&x| x == a).count();
         if keep == 0 {
@@ -414,22 +431,45 @@ impl<G: Spec> Decision<G> {
         out: &mut [f32],
         scratch: &mut Option<G::State>,
     ) {
+        game.observe(self.view(game, scratch), viewer, out);
+    }
+
+    /// [`Decision::observe`] for a batch, which keeps `cache` for this
+    /// game ([`Spec::observe_cached`]).
+    pub fn observe_cached(
+        &self,
+        game: &G,
+        viewer: usize,
+        out: &mut [f32],
+        scratch: &mut Option<G::State>,
+        cache: &mut G::ObsCache,
+    ) {
+        game.observe_cached(self.view(game, scratch), viewer, cache, out);
+    }
+
+    /// What an observation is made from: the shown state (in `scratch` when
+    /// a move is in progress), the prefix, who chooses, the memory.
+    fn view<'a>(&'a self, game: &G, scratch: &'a mut Option<G::State>) -> View<'a, G> {
         let prefix = self.prefix();
-        let state = self.shown(game, prefix, scratch);
-        let view = View {
-            state,
+        View {
+            state: self.shown(game, prefix, scratch),
             prefix,
             turn: self.turn,
             memory: &self.memory,
-        };
-        game.observe(view, viewer, out);
+        }
     }
 
-    /// Sets `mask[a]` for every legal action (`mask` zeroed).
-    pub fn write_mask(&self, mask: &mut [bool]) {
+    /// Sets `mask[a]` for every legal action (`mask` zeroed), and notes
+    /// whether every action is taken by one candidate only (then applying
+    /// one needs no count).
+    pub fn write_mask(&mut self, mask: &mut [bool]) {
+        let mut repeated = false;
         for &a in &self.keys {
-            mask[a as usize] = true;
+            let m = &mut mask[a as usize];
+            repeated |= *m;
+            *m = true;
         }
+        self.distinct = !repeated;
     }
 }
 

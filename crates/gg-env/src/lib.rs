@@ -3,9 +3,9 @@
 //! fixed-length observations, returns, and batches of games stepped on
 //! threads. The Python package (`python/`) is a thin layer over this crate.
 //!
-//! - [`spec`]: what an engine provides ([`Spec`]: atom ids, observations)
-//!   and the RBG engine's implementation; [`choosable`]: which RBG
-//!   modifiers are players' choices;
+//! - [`spec`]: what an engine provides ([`Spec`]: atom ids, observations);
+//!   the RBG engine's implementation in `rbg.rs` (RG's in `rg.rs`);
+//!   [`choosable`]: which RBG modifiers are players' choices;
 //! - [`decision`]: split moves, the action interface over an engine's moves;
 //! - [`batch`]: many games stepped together (the `VecEnv`);
 //! - [`dynamic`]: the same behind trait objects, one per loaded game, with
@@ -15,6 +15,7 @@ pub mod batch;
 pub mod choosable;
 pub mod decision;
 pub mod dynamic;
+mod rbg;
 mod rg;
 pub mod spec;
 
@@ -22,5 +23,6 @@ pub use batch::{Batch, Frame};
 pub use decision::{action_perft, Decision, StepError};
 pub use dynamic::{load, DynAgent, DynBatch, DynGame, DynState, EnvError};
 pub use gg_core::Turn;
+pub use rbg::{RbgIds, RbgObsCache};
 pub use rg::RgIds;
-pub use spec::{Numbering, RbgIds, Segment, Spec, View};
+pub use spec::{Numbering, Segment, Spec, View};

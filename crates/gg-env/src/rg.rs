@@ -50,6 +50,7 @@ impl Numbering<Atom> for RgIds {
 }
 
 impl Spec for GameModel {
+    type ObsCache = ();
     type Ids = RgIds;
 
     fn numbering(&self) -> RgIds {

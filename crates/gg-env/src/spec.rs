@@ -1,9 +1,9 @@
 //! What an engine tells to be an environment ([`Spec`]): how its atoms are
-//! numbered and what a player observes; the RBG engine's implementation.
+//! numbered and what a player observes (RBG's implementation in `rbg.rs`,
+//! RG's in `rg.rs`).
 
 use gg_core::{Game, Turn};
 use rbg_cli::cmd::view::Presented;
-use rbg_engine::{GameModel, ModApp, State};
 
 /// One named part of the flat observation vector.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +44,14 @@ pub trait Numbering<A>: Send + Sync + 'static {
     /// such an atom, it ends as far as choosing is concerned.
     fn atom_id(&self, a: A) -> Option<u32>;
 
+    /// The action an atom takes: its id, or `num_atoms()` (the end action)
+    /// for an atom that is no choice. Called for every candidate at every
+    /// decision: numberings may answer it faster than through `atom_id`.
+    #[inline]
+    fn key(&self, a: A) -> u32 {
+        self.atom_id(a).unwrap_or_else(|| self.num_atoms())
+    }
+
     /// The text of choice `id` in the language's move notation.
     fn action_text(&self, id: u32) -> Option<String>;
 }
@@ -57,6 +65,10 @@ pub trait Spec: Game + Presented {
 
     /// Works the numbering out (once per game; its states share it).
     fn numbering(&self) -> Self::Ids;
+
+    /// What a batch keeps per game between its observations for
+    /// [`Spec::observe_cached`].
+    type ObsCache: Default + Clone + Send;
 
     /// Applies the first atoms of a move (`prefix`) to `s`, as far as the
     /// engine can show a move in progress; `false` (and `s` unchanged) when
@@ -84,6 +96,22 @@ pub trait Spec: Game + Presented {
     /// in the move in progress, `turn` who is choosing, `memory` what
     /// [`Spec::remember`] kept.
     fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]);
+
+    /// [`Spec::observe`] for a batch, which keeps `cache` per game (and
+    /// viewer): an engine may update the observation it kept there by the
+    /// changes since the last call, then copy it out. The default observes
+    /// anew.
+    #[inline]
+    fn observe_cached(
+        &self,
+        view: View<'_, Self>,
+        viewer: usize,
+        cache: &mut Self::ObsCache,
+        out: &mut [f32],
+    ) {
+        let _ = cache;
+        self.observe(view, viewer, out)
+    }
 }
 
 /// What an observation is made from.
@@ -98,145 +126,10 @@ pub struct View<'a, G: Game> {
     pub memory: &'a [f32],
 }
 
-/// RBG's numbering: only the modifiers a player can apply in a move are
-/// choices (the keeper's are left out, see [`crate::choosable`]); they are
-/// ranked in textual order of the rules (the order of their numbers in
-/// move texts), and atom `(modifier, vertex)` has id
-/// `rank * vertices + vertex`, vertices in `#board` order.
-#[derive(Clone, Debug)]
-pub struct RbgIds {
-    model: GameModel,
-    /// `rank * nv` of every engine action that is a player's modifier of
-    /// that rank, or `NONE`.
-    by_action: Vec<u32>,
-    /// Engine action of every rank.
-    actions: Vec<u32>,
-    nv: u32,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl RbgIds {
-    fn new(model: &GameModel) -> RbgIds {
-        let n = model.num_modifiers();
-        let mut chosen = crate::choosable::player_modifiers(&model.description().rules);
-        if chosen.len() != n as usize {
-            // Not the engine's modifiers (never seen): every one is a choice.
-            chosen = vec![true; n as usize];
-        }
-        let mut by_action = Vec::new();
-        let mut actions = Vec::new();
-        for number in 1..=n {
-            let Some(action) = model.modifier_action(number) else {
-                continue;
-            };
-            if !chosen[number as usize - 1] {
-                continue;
-            }
-            let a = action as usize;
-            if by_action.len() <= a {
-                by_action.resize(a + 1, NONE);
-            }
-            by_action[a] = actions.len() as u32 * model.num_vertices();
-            actions.push(action);
-        }
-        RbgIds {
-            model: model.clone(),
-            by_action,
-            actions,
-            nv: model.num_vertices(),
-        }
-    }
-
-    /// Number of modifiers that are choices.
-    pub fn num_choice_modifiers(&self) -> usize {
-        self.actions.len()
+impl<G: Game> Clone for View<'_, G> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-impl Numbering<ModApp> for RbgIds {
-    fn num_atoms(&self) -> u32 {
-        self.actions.len() as u32 * self.nv
-    }
-
-    #[inline]
-    fn atom_id(&self, a: ModApp) -> Option<u32> {
-        let base = *self.by_action.get(a.action as usize)?;
-        (base != NONE).then_some(base + a.vertex)
-    }
-
-    fn action_text(&self, id: u32) -> Option<String> {
-        if id >= self.num_atoms() {
-            return None;
-        }
-        let atom = ModApp {
-            action: self.actions[(id / self.nv) as usize],
-            vertex: id % self.nv,
-        };
-        Some(self.model.move_text(&[atom]))
-    }
-}
-
-/// The observation is: a plane per piece over the vertices (1 where the
-/// piece stands), a plane marking the vertices of the move in progress,
-/// every variable divided by its bound (players' scores first), and the
-/// player on move one-hot (all zeros when the game is over).
-impl Spec for GameModel {
-    type Ids = RbgIds;
-
-    fn numbering(&self) -> RbgIds {
-        RbgIds::new(self)
-    }
-
-    fn apply_prefix(&self, s: &mut State, prefix: &[ModApp]) -> bool {
-        self.apply_raw(s, prefix);
-        true
-    }
-
-    fn observation_layout(&self) -> Vec<Segment> {
-        let d = self.description();
-        let nv = self.num_vertices() as usize;
-        vec![
-            Segment::new("pieces", vec![d.pieces.len(), nv]),
-            Segment::new("move", vec![nv]),
-            Segment::new("variables", vec![d.num_vars()]),
-            Segment::new("on_move", vec![d.players.len()]),
-        ]
-    }
-
-    #[inline]
-    fn observe(&self, view: View<'_, Self>, _viewer: usize, out: &mut [f32]) {
-        let (s, prefix, turn) = (view.state, view.prefix, view.turn);
-        let d = self.description();
-        let nv = self.num_vertices() as usize;
-        let (planes, rest) = out.split_at_mut(d.pieces.len() * nv);
-        // Plane by plane over the board slice: no clearing first, no
-        // bounds check per vertex, and the compiler vectorises it (a
-        // cleared plane with a 1 written per vertex took 40% more
-        // instructions on connect4).
-        let board = s.board();
-        for (p, row) in planes.chunks_exact_mut(nv.max(1)).enumerate() {
-            for (o, &b) in row.iter_mut().zip(board) {
-                *o = if b == p as u32 { 1.0 } else { 0.0 };
-            }
-        }
-        let (moved, rest) = rest.split_at_mut(nv);
-        moved.fill(0.0);
-        for a in prefix {
-            moved[a.vertex as usize] = 1.0;
-        }
-        let (vars, on_move) = rest.split_at_mut(d.num_vars());
-        for (v, o) in vars.iter_mut().enumerate() {
-            let bound = d.var_bound(v as u32);
-            *o = if bound > 0 {
-                s.var(v as u32) as f32 / bound as f32
-            } else {
-                0.0
-            };
-        }
-        on_move.fill(0.0);
-        if let Turn::Player(p) = turn {
-            on_move[p] = 1.0;
-        }
-    }
-}
+impl<G: Game> Copy for View<'_, G> {}
