@@ -351,10 +351,8 @@ impl<'a, 'b> Walk<'a, 'b> {
         let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len1, 3);
         let addr = self.b.ins().iadd(stack, off);
-        let e = self.b.ins().load(I64, FLAGS, addr, 0);
-        let pq = self.b.ins().ireduce(I32, e);
-        let hi = self.b.ins().ushr_imm(e, 32);
-        let pv = self.b.ins().ireduce(I32, hi);
+        let pq = self.b.ins().load(I32, FLAGS, addr, 0);
+        let pv = self.b.ins().load(I32, FLAGS, addr, 4);
         self.b.def_var(self.fr.q, pq);
         self.b.def_var(self.fr.v, pv);
         self.b.ins().jump(self.fr.dispatch, &[]);
@@ -705,17 +703,19 @@ impl<'a, 'b> Walk<'a, 'b> {
             return;
         }
         let (stamps, gen) = self.stamps();
-        let i = self.b.ins().uextend(I64, t);
-        let i = self
-            .b
-            .ins()
-            .iadd_imm(i, slot as i64 * self.c.num_vertices as i64);
-        let off = self.b.ins().ishl_imm(i, 2);
-        let a = self.b.ins().iadd(stamps, off);
-        let old = self.b.ins().load(I32, FLAGS, a, 0);
+        // Stamp `slot * nv + t`: the slot's part as the access's offset.
+        let row = slot as i64 * self.c.num_vertices as i64 * 4;
+        let (a, at) = match i32::try_from(row) {
+            Ok(row) => (self.addr(stamps, t, 4), row),
+            Err(_) => {
+                let base = self.b.ins().iadd_imm(stamps, row);
+                (self.addr(base, t, 4), 0)
+            }
+        };
+        let old = self.b.ins().load(I32, FLAGS, a, at);
         let fresh = self.b.ins().icmp(IntCC::NotEqual, old, gen);
         self.require(fresh, skip);
-        self.b.ins().store(FLAGS, gen, a, 0);
+        self.b.ins().store(FLAGS, gen, a, at);
     }
 
     /// The length of the workspace buffer whose length and capacity are at
@@ -795,11 +795,9 @@ impl<'a, 'b> Walk<'a, 'b> {
         let stack = self.wload(I64, Off::STACK);
         let off = self.b.ins().ishl_imm(len, 3);
         let a = self.b.ins().iadd(stack, off);
-        let q64 = self.b.ins().uextend(I64, q);
-        let v64 = self.b.ins().uextend(I64, v);
-        let hi = self.b.ins().ishl_imm(v64, 32);
-        let e = self.b.ins().bor(q64, hi);
-        self.b.ins().store(FLAGS, e, a, 0);
+        // An entry is `q` then `v`, 4 bytes each.
+        self.b.ins().store(FLAGS, q, a, 0);
+        self.b.ins().store(FLAGS, v, a, 4);
         let len1 = self.b.ins().iadd_imm(len, 1);
         self.wstore(len1, Off::STACK_LEN);
     }

@@ -47,7 +47,7 @@ pub(crate) struct Ws {
     pub counts: *mut i32,
     pub vars: *mut i32,
     pub bits: *mut u64,
-    /// Pending nodes `q | v << 32`.
+    /// Pending nodes: `q` then `v`, 4 bytes each (8-byte entries).
     pub stack: *mut u64,
     pub stack_len: u64,
     pub stack_cap: u64,
