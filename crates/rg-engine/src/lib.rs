@@ -47,6 +47,7 @@ mod walk;
 pub mod raw {
     pub use crate::maps::{assign, equal};
     pub use crate::prefixes::{Prefixes, EMPTY};
+    pub use crate::program::{Ins, Program, Step};
     pub use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
     pub use crate::tables::*;
     pub use crate::walk::{

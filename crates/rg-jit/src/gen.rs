@@ -29,7 +29,7 @@ use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
 
 mod check;
 
-pub(crate) use check::{emit_pure, leaf_pure};
+pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 
 const FLAGS: MemFlags = MemFlags::trusted();
 

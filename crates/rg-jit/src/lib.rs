@@ -44,6 +44,10 @@ pub const MAX_EDGES: usize = 20_000;
 /// which further pure checks are left to the interpreter.
 pub const MAX_PURE_EDGES: usize = 4_000;
 
+/// Instructions of generated leaf programs, all together, beyond which
+/// further programs are left to the interpreter.
+pub const MAX_PROGRAM_INS: usize = 8_000;
+
 /// Why a game is not played by native code: the host, a Cranelift error, a
 /// game too large, or tables that fail the facts the code relies on.
 #[derive(Clone, Debug)]
@@ -139,29 +143,40 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     sig.returns.push(AbiParam::new(I32));
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    // Leaf pure checks: functions of their own.
+    // Leaf programs and leaf pure checks: functions of their own.
     let mut pure_ids = Vec::new();
-    let mut pure_edges = 0;
+    let (mut pure_edges, mut program_ins) = (0, 0);
     for c in 0..t.checks.len() {
+        let program = gen::leaf_program(t, c)
+            .filter(|&(a, b)| program_ins + (b - a) as usize <= MAX_PROGRAM_INS);
         let size = gen::leaf_pure(t, c);
-        if size == 0 || pure_edges + size > MAX_PURE_EDGES {
+        if program.is_none() && (size == 0 || pure_edges + size > MAX_PURE_EDGES) {
             pure_ids.push(None);
             continue;
         }
-        pure_edges += size;
         let pid = module
             .declare_function(&format!("pure_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
         ctx.func.signature = sig.clone();
         let helper = ctx.func.import_signature(sig.clone());
-        gen::emit_pure(t, c, FunctionBuilder::new(&mut ctx.func, &mut fctx), helper);
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        match program {
+            Some((a, end)) => {
+                program_ins += (end - a) as usize;
+                gen::emit_program(t, (a, end), b, helper);
+            }
+            None => {
+                pure_edges += size;
+                gen::emit_pure(t, c, b, helper);
+            }
+        }
         module.define_function(pid, &mut ctx).map_err(err)?;
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(
-            "rg-jit: {} pure checks generated in {:?}",
+            "rg-jit: {} leaf checks ({program_ins} program instructions, {pure_edges} search edges) generated in {:?}",
             pure_ids.iter().flatten().count(),
             jit_support::cpu_time().saturating_sub(start)
         );

@@ -11,7 +11,7 @@
 //! a place tests for it); edges, nodes, checks and any-assignment ranges
 //! are in range.
 
-use rg_engine::raw::{Fast, Next, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT};
+use rg_engine::raw::{Fast, Next, Op, Operand, Place, Step, Tables, NO_EDGE, NO_SLOT};
 
 struct Facts<'a> {
     t: &'a Tables,
@@ -180,6 +180,19 @@ pub(crate) fn verify(t: &Tables, symbols: usize) -> Check {
             }
             Op::SetPlayer(v) => f.operand(v)?,
         }
+    }
+    // Comparisons of check programs (generated for leaf programs).
+    for ins in &t.program {
+        let (a, b) = match ins.step {
+            Step::Cmp(a, b, _) => (a, b),
+            Step::IndImm(s, table, v, _) => (Operand::Ind(s, table), Operand::Imm(v)),
+            Step::IndTab(s, table, s2, table2, _) => {
+                (Operand::Ind(s, table), Operand::Tab(s2, table2))
+            }
+            _ => continue,
+        };
+        f.operand(a)?;
+        f.operand(b)?;
     }
     for (c, check) in t.checks.iter().enumerate() {
         need(

@@ -2,14 +2,16 @@
 //! any-assignment's symbols around straight-line comparisons) and *leaf
 //! pure* checks as functions of their own (a search over the nodes, each
 //! expanded once, edges last to first, as the interpreter's `pure_reach`);
-//! other checks call the interpreter. Results are memoised inline by the
-//! caller (`gen.rs`, `Op::Reach`).
+//! *leaf programs* (the interpreter's check programs, `program.rs` of
+//! rg-engine, made of comparisons only) as straight code in functions of
+//! their own; other checks call the interpreter. Results are memoised
+//! inline by the caller (`gen.rs`, `Op::Reach`).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{BlockArg, InstBuilder, JumpTableData, SigRef, Value};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, SigRef, Value};
 use cranelift_frontend::FunctionBuilder;
-use rg_engine::raw::{Op, Operand, Tables};
+use rg_engine::raw::{Op, Operand, Step, Tables};
 
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, FAILED};
@@ -51,16 +53,99 @@ pub(crate) fn leaf_pure(t: &Tables, c: usize) -> usize {
     edges
 }
 
-/// Emits leaf pure check `c` as a function with the helpers' signature
-/// (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`).
-pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: SigRef) {
-    let check = t.checks[c];
+/// A step of a leaf program as a comparison (`None`: `Pass`, which holds).
+fn comparison(step: Step) -> Option<Option<(Operand, Operand, bool)>> {
+    match step {
+        Step::Pass => Some(None),
+        Step::Cmp(a, b, eq) => Some(Some((a, b, eq))),
+        Step::IndImm(s, table, v, eq) => Some(Some((Operand::Ind(s, table), Operand::Imm(v), eq))),
+        Step::IndTab(s, table, s2, table2, eq) => {
+            Some(Some((Operand::Ind(s, table), Operand::Tab(s2, table2), eq)))
+        }
+        _ => None,
+    }
+}
+
+/// If check `c` has a *leaf program*, its instructions `start .. end`:
+/// its program (no probe) only compares (`Pass` and comparisons, then
+/// `End`), and every comparison's skip is further on in it. Such a program
+/// writes nothing, visits nothing and cannot fail.
+pub(crate) fn leaf_program(t: &Tables, c: usize) -> Option<(u32, u32)> {
+    let p = t.programs.get(c).copied().flatten()?;
+    if t.probes[c].is_some() || p.writes || p.visits {
+        return None;
+    }
+    let start = p.start as usize;
+    let mut end = start;
+    while !matches!(t.program.get(end)?.step, Step::End) {
+        end += 1;
+    }
+    let ok = (start..end).all(|i| match comparison(t.program[i].step) {
+        Some(Some(_)) => (i + 1..=end).contains(&(t.program[i].skip as usize)),
+        Some(None) => true,
+        None => false,
+    });
+    ok.then_some((start as u32, end as u32 + 1))
+}
+
+/// Emits the leaf program `start .. end` ([`leaf_program`]) as a function
+/// with the helpers' signature (`(ws, st, _, _) -> 1 holds, 0 not`): a
+/// block per instruction, a comparison that fails jumping to its skip, one
+/// that holds to the next instruction (or returning 1 where it accepts).
+pub(crate) fn emit_program(
+    t: &Tables,
+    (start, end): (u32, u32),
+    b: FunctionBuilder<'_>,
+    sig: SigRef,
+) {
+    let mut g = leaf_gen(t, b, sig);
+    let blocks: Vec<Block> = (start..end).map(|_| g.b.create_block()).collect();
+    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    g.b.ins().jump(blocks[0], &[]);
+    for (k, &blk) in blocks.iter().enumerate() {
+        g.b.switch_to_block(blk);
+        let ins = t.program[start as usize + k];
+        let Some(cmp) = comparison(ins.step) else {
+            // `End` (the last).
+            g.b.ins().jump(no, &[]);
+            continue;
+        };
+        let holds = match ins.accept {
+            true => yes,
+            false => blocks[k + 1],
+        };
+        match cmp {
+            Some((a, b, eq)) => {
+                let fails = g.compare(a, b, eq);
+                let skip = blocks[(ins.skip - start) as usize];
+                g.b.ins().brif(fails, skip, &[], holds, &[]);
+            }
+            None => {
+                g.b.ins().jump(holds, &[]);
+            }
+        }
+    }
+    g.b.switch_to_block(yes);
+    let one = g.b.ins().iconst(I32, 1);
+    g.b.ins().return_(&[one]);
+    g.b.switch_to_block(no);
+    let zero = g.b.ins().iconst(I32, 0);
+    g.b.ins().return_(&[zero]);
+    g.b.switch_to_block(g.fail);
+    let f = g.b.ins().iconst(I32, FAILED as i64);
+    g.b.ins().return_(&[f]);
+    g.b.seal_all_blocks();
+    g.b.finalize();
+}
+
+/// The generator of a leaf check's function, its entry block current.
+fn leaf_gen<'a, 'b>(t: &'a Tables, mut b: FunctionBuilder<'b>, sig: SigRef) -> Gen<'a, 'b> {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
     let fail = b.create_block();
-    let mut g = Gen {
+    Gen {
         t,
         b,
         sig,
@@ -80,7 +165,15 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, mut b: FunctionBuilder<'_>, sig: S
         part: 0,
         exit: fail,
         r0: 0,
-    };
+    }
+}
+
+/// Emits leaf pure check `c` as a function with the helpers' signature
+/// (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`).
+pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRef) {
+    let check = t.checks[c];
+    let mut g = leaf_gen(t, b, sig);
+    let fail = g.fail;
     // A fresh stamp (stamps wrap: the helper clears the marks).
     let gen = g.ws_load(Off::MARK_GEN);
     let gen = g.b.ins().iadd_imm(gen, 1);
