@@ -46,7 +46,7 @@ pub const MAX_PURE_EDGES: usize = 4_000;
 
 /// Instructions of generated leaf programs, all together, beyond which
 /// further programs are left to the interpreter.
-pub const MAX_PROGRAM_INS: usize = 8_000;
+pub const MAX_PROGRAM_INS: usize = 2_000;
 
 /// Why a game is not played by native code: the host, a Cranelift error, a
 /// game too large, or tables that fail the facts the code relies on.
