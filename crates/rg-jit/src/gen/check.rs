@@ -125,15 +125,17 @@ pub(crate) fn emit_program(
             }
         }
     }
-    g.b.switch_to_block(yes);
-    let one = g.b.ins().iconst(I32, 1);
-    g.b.ins().return_(&[one]);
-    g.b.switch_to_block(no);
-    let zero = g.b.ins().iconst(I32, 0);
-    g.b.ins().return_(&[zero]);
-    g.b.switch_to_block(g.fail);
-    let f = g.b.ins().iconst(I32, FAILED as i64);
-    g.b.ins().return_(&[f]);
+    finish_leaf(g, yes, no);
+}
+
+/// Ends a leaf check's function: `yes` returns 1, `no` 0, the fail block
+/// `FAILED`.
+fn finish_leaf(mut g: Gen<'_, '_>, yes: Block, no: Block) {
+    for (blk, r) in [(yes, 1), (no, 0), (g.fail, FAILED as i64)] {
+        g.b.switch_to_block(blk);
+        let r = g.b.ins().iconst(I32, r);
+        g.b.ins().return_(&[r]);
+    }
     g.b.seal_all_blocks();
     g.b.finalize();
 }
@@ -173,7 +175,6 @@ fn leaf_gen<'a, 'b>(t: &'a Tables, mut b: FunctionBuilder<'b>, sig: SigRef) -> G
 pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRef) {
     let check = t.checks[c];
     let mut g = leaf_gen(t, b, sig);
-    let fail = g.fail;
     // A fresh stamp (stamps wrap: the helper clears the marks).
     let gen = g.ws_load(Off::MARK_GEN);
     let gen = g.b.ins().iadd_imm(gen, 1);
@@ -290,17 +291,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
         }
         g.b.ins().jump(lp, &[BlockArg::Value(len)]);
     }
-    g.b.switch_to_block(found);
-    let one = g.b.ins().iconst(I32, 1);
-    g.b.ins().return_(&[one]);
-    g.b.switch_to_block(missed);
-    let zero = g.b.ins().iconst(I32, 0);
-    g.b.ins().return_(&[zero]);
-    g.b.switch_to_block(fail);
-    let f = g.b.ins().iconst(I32, FAILED as i64);
-    g.b.ins().return_(&[f]);
-    g.b.seal_all_blocks();
-    g.b.finalize();
+    finish_leaf(g, found, missed);
 }
 
 impl Gen<'_, '_> {
