@@ -93,6 +93,14 @@ impl<A: Copy + PartialEq> MoveList<A> {
         self.ends.push(self.atoms.len() as u32);
     }
 
+    /// Every move's atoms, one after the other, and the end of each move in
+    /// them (move `i` is `atoms[ends[i - 1]..ends[i]]`): for passes over
+    /// all moves without [`MoveList::get`]'s work per move.
+    #[inline]
+    pub fn parts(&self) -> (&[A], &[u32]) {
+        (&self.atoms, &self.ends)
+    }
+
     /// The buffers: every move's atoms, one after the other, and the end of
     /// each move in them. For code generators writing moves directly.
     #[doc(hidden)]
@@ -122,6 +130,7 @@ mod tests {
         assert_eq!(l.get(1), &[3, 4]);
         assert_eq!(l.get(2), &[] as &[u32]);
         assert_eq!(l.position(&[3, 4]), Some(1));
+        assert_eq!(l.parts(), (&[1, 2, 3, 4][..], &[2, 4, 4][..]));
         assert_eq!(l.position(&[3]), None);
         l.clear();
         assert!(l.is_empty());

@@ -159,7 +159,7 @@ impl<G: Spec> Decision<G> {
         self.keys.clear();
         if self.alive.len() == moves.len() {
             // Every move is a candidate (a turn's start): in order.
-            self.keys.extend(moves.iter().map(|m| Self::key(ids, m, d)));
+            ids.keys_at(moves, d, &mut self.keys);
         } else {
             let keys = self
                 .alive

@@ -2,7 +2,7 @@
 //! choices are players' (modifier, vertex) pairs; observations are piece
 //! planes, the move in progress, variables and the player on move.
 
-use gg_core::{Game, Turn};
+use gg_core::{Game, MoveList, Turn};
 use rbg_engine::{GameModel, ModApp, State};
 
 use crate::spec::{Numbering, Segment, Spec, View};
@@ -84,6 +84,27 @@ impl Numbering<ModApp> for RbgIds {
             Some(&base) if base != NONE => base + a.vertex,
             _ => self.end,
         }
+    }
+
+    /// The table and the end action in locals, the moves read from the
+    /// flat list: about half the instructions of the generic loop per move
+    /// (hex: a sixth of a batch step's instructions went to the keys).
+    fn keys_at(&self, moves: &MoveList<ModApp>, d: usize, out: &mut Vec<u32>) {
+        let (by_action, end) = (&self.by_action[..], self.end);
+        let (atoms, ends) = moves.parts();
+        let mut start = 0;
+        out.clear();
+        out.extend(ends.iter().map(|&stop| {
+            let i = start + d;
+            start = stop as usize;
+            match atoms.get(i) {
+                Some(a) if i < stop as usize => match by_action.get(a.action as usize) {
+                    Some(&base) if base != NONE => base + a.vertex,
+                    _ => end,
+                },
+                _ => end,
+            }
+        }));
     }
 
     fn action_text(&self, id: u32) -> Option<String> {

@@ -2,7 +2,7 @@
 //! numbered and what a player observes (RBG's implementation in `rbg.rs`,
 //! RG's in `rg.rs`).
 
-use gg_core::{Game, Turn};
+use gg_core::{Game, MoveList, Turn};
 use rbg_cli::cmd::view::Presented;
 
 /// One named part of the flat observation vector.
@@ -50,6 +50,21 @@ pub trait Numbering<A>: Send + Sync + 'static {
     #[inline]
     fn key(&self, a: A) -> u32 {
         self.atom_id(a).unwrap_or_else(|| self.num_atoms())
+    }
+
+    /// Sets `out` to the action every move of `moves` takes at position
+    /// `d` ([`Numbering::key`], or the end action where it is shorter): a
+    /// turn's first keys, one pass over all its moves.
+    fn keys_at(&self, moves: &MoveList<A>, d: usize, out: &mut Vec<u32>)
+    where
+        A: Copy + PartialEq,
+    {
+        out.clear();
+        out.extend(
+            moves
+                .iter()
+                .map(|m| m.get(d).map_or_else(|| self.num_atoms(), |&a| self.key(a))),
+        );
     }
 
     /// The text of choice `id` in the language's move notation.
