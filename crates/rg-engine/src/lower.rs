@@ -166,6 +166,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             guard: Guard::None,
             disjoint: false,
             dense: NO_DENSE,
+            untagged: false,
             local: NO_DENSE,
             local_slot: NO_SLOT,
         });
@@ -259,7 +260,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             _ => guard,
         };
     }
-    // One-slot keys of checks get dense visited sets, up to 2^20 stamps.
+    untagged(&mut nodes, &edges);
+    // One-slot keys (of checks, and of moves at untagged nodes) get dense
+    // visited sets, up to 2^20 stamps.
     let mut dense_size = 0u32;
     for n in nodes.iter_mut() {
         let one_slot = match n.guard {
@@ -318,8 +321,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         (vec![NO_NODE; nodes.len()], vec![NO_NODE; checks.len()])
     } else {
         let disjoint: Vec<bool> = nodes.iter().map(|n| n.disjoint).collect();
-        let repeats: Vec<bool> = repeat.iter().map(Option::is_some).collect();
-        let m = mirror::mirrors(g, &disjoint, &repeats);
+        let m = mirror::mirrors(g, &disjoint, &repeat_vars);
         let speculated = checks
             .iter()
             .map(|c| {
@@ -421,6 +423,29 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         types: g.types.clone(),
         sizes,
     })
+}
+
+/// Marks the nodes move walks reach only without tags: those no tag edge
+/// leads to (through edges other than `player` assignments, where a walk
+/// ends).
+fn untagged(nodes: &mut [NodeInfo], edges: &[Edge]) {
+    let is_tag = |e: &&Edge| matches!(e.op, Op::Tag(_) | Op::TagVar(_));
+    let mut tagged = vec![false; nodes.len()];
+    let mut stack: Vec<u32> = edges.iter().filter(is_tag).map(|e| e.to).collect();
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut tagged[n as usize], true) {
+            continue;
+        }
+        let info = nodes[n as usize];
+        for e in &edges[info.first as usize..info.end as usize] {
+            if !matches!(e.op, Op::SetPlayer(_)) && !tagged[e.to as usize] {
+                stack.push(e.to);
+            }
+        }
+    }
+    for (info, tagged) in nodes.iter_mut().zip(tagged) {
+        info.untagged = !tagged;
+    }
 }
 
 /// Edges into a node whose only edge is a no-op (and that has no visited

@@ -206,6 +206,10 @@ pub struct NodeInfo {
     /// a check's dense visited set (one stamp per symbol of the slot;
     /// `seen.rs`); [`NO_DENSE`] otherwise.
     pub dense: u32,
+    /// Whether move walks reach the node only without tags (no tag edge
+    /// leads to it before a `player` assignment): its keys' tags are all
+    /// empty, so a one-slot key is a dense stamp in moves too.
+    pub untagged: bool,
     /// For a local visited check (`local.rs`): where its stamps start;
     /// [`NO_DENSE`] otherwise.
     pub local: u32,

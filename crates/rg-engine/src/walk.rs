@@ -510,8 +510,9 @@ impl Walker {
         if guard == Guard::None {
             return Ok(true);
         }
-        if !MOVES && info.dense != NO_DENSE {
-            // A check's key with one slot (no tags): a stamp.
+        if (!MOVES || info.untagged) && info.dense != NO_DENSE {
+            // A key with one slot and no tags (a check's, or a move's at
+            // a node reached without tags): a stamp.
             let slot = match guard {
                 Guard::Full(lo, _) => lo,
                 Guard::Repeat(i) => t.repeat_slots[i as usize][0],

@@ -204,3 +204,29 @@ fn kept_moves_are_of_their_state() {
         p.run_one().expect("a proper game");
     }
 }
+
+/// `@repeat m2 : s` merges the three states after `c = C(*)` (they differ
+/// in `c`, which the key leaves out): the first one (`c = 2`) fails, so `a`
+/// has no move although the copy (without the pragma) reaches its end. No
+/// mirror: the play is stuck at `a`'s turn, as written. (The assignment to
+/// `s` keeps the check from being a probe, decided before speculation.)
+#[test]
+fn inexact_repeat_merges_are_no_mirrors() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar s: S = x;\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, m2: c = C(*);\nm2, m3: c == 0;\nm3, m4: s = y;\n\
+        m4, t4: $ go;\nt4, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: c == 0;\nk3, k4: s = y;\nk4, kacc: ;\n\
+        @repeat m2 : s;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(text).expect("same counts and playouts");
+    let err = Playouts::new(&game, 1).run_one().unwrap_err();
+    assert!(matches!(err, rg_engine::RunError::NoMove(_)), "{err}");
+    // Without the pragma the copy is a mirror.
+    let plain = text.replace("@repeat m2 : s;\n", "");
+    let game = GameModel::from_text(&plain).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 1));
+    same_as_every_check(&plain).expect("same counts and playouts");
+}
