@@ -761,12 +761,15 @@ impl<'a, 'b> Walk<'a, 'b> {
                 _ => !tr.ends as usize,
             })
             .sum();
-        // The first node found is kept in `next`, not pushed.
+        // The first node found is kept in `next`, not pushed. One push is
+        // checked where it happens (the state's check would run at every
+        // visit, the push's only when it pushes).
         let room = found.saturating_sub(1).min(rt::STACK_SLACK) as i64;
-        self.fr.room = room as u32;
-        if room == 0 {
+        if room < 2 {
+            self.fr.room = 0;
             return;
         }
+        self.fr.room = room as u32;
         let len = self.wload(I64, Off::STACK_LEN);
         let cap = self.wload(I64, Off::STACK_CAP);
         let free = self.b.ins().isub(cap, len);
