@@ -26,7 +26,7 @@
 //!
 //! - Code generation (`rbg check --timings`, `rbg bench`): Cranelift does
 //!   ~300k IR instructions per CPU second here, in proportion to the IR
-//!   (not to a function's size): chess 73k IR, pentago 112k, arimaa 335k.
+//!   (not to a function's size): chess 52k IR, pentago 91k, arimaa 263k.
 //!   The verifier is off (it doubled the time), and so are Cranelift's
 //!   optimisations (`opt_level=none`: generation -30%; the code was as
 //!   fast side by side, some games faster: the e-graph's merged values
@@ -36,6 +36,16 @@
 //!   (chess -15% IR). One function per pattern, not one for all: chess -25%
 //!   instructions per state. One function per level (tried) copies states
 //!   shared by levels: IR +12% on chess, x5 on arimaa, no faster.
+//!   Generator-side trimming (the workspace read once per block, constant
+//!   indices as offsets, the stack's room checked once per state, the
+//!   keeper's keep test and settling out of line in `rt::kept`, a switch
+//!   row's mark hoisted, stack entries as two halves): chess IR 62k -> 52k,
+//!   arimaa 337k -> 263k, generation chess 162-176 -> 130-147 ms, and
+//!   instructions per playout -6% chess and reversi, connect4 +0.2%.
+//!   What is left per transition (chess, with inlined levels): a switch
+//!   row ~90 IR instructions (192 of them, a third of chess), an `Off`
+//!   ~90, an assignment ~55: pushing a found node, marking it and testing
+//!   it, spread evenly; no single piece of it is large.
 //! - Where the time goes (callgrind against the code `RBG_JIT_BIN` writes,
 //!   breakthrough flat MC): the rules walk ~4,400 instructions per state;
 //!   per pawn with a move the `[empty]` level ~150, ~70 of them overhead
@@ -45,8 +55,9 @@
 //! - Tried: rbg2cpp's lazy modifiers (recording a move's final modifiers
 //!   without applying them): no suite game gains (moves end in a switch to
 //!   the keeper or in a pattern test).
-//! - What would move it: less IR per transition (an `Off` and its level
-//!   ~140 IR instructions; chess's 50 ms needs ~17k in all), a generated
+//! - What would move it: less IR per transition (chess's 50 ms needs
+//!   ~17k in all: vertices as 64-bit values would drop ~5k zero-extensions;
+//!   the rest needs shared out-of-line code for pushes and marks), a generated
 //!   `apply` and a state in one buffer (one copy per perft leaf).
 //!
 //! ```no_run
