@@ -730,9 +730,15 @@ impl<'a, 'b> Walk<'a, 'b> {
         let len = self.wload(I64, len_off);
         let cap = self.wload(I64, cap_off);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        self.grow_if(full, grow);
+        len
+    }
+
+    /// Calls `grow` (cold) when `cond` holds, and continues in a new block.
+    fn grow_if(&mut self, cond: Value, grow: extern "C" fn(*mut rt::Ws)) {
         let (grow_block, cont) = (self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(grow_block);
-        self.b.ins().brif(full, grow_block, &[], cont, &[]);
+        self.b.ins().brif(cond, grow_block, &[], cont, &[]);
         self.b.switch_to_block(grow_block);
         let ws = self.ws();
         let f = self.b.ins().iconst(I64, grow as *const () as i64);
@@ -740,7 +746,6 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.called();
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(cont);
-        len
     }
 
     /// Makes room on the stack for the pushes of state `q`'s block outside
@@ -774,16 +779,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         let cap = self.wload(I64, Off::STACK_CAP);
         let free = self.b.ins().isub(cap, len);
         let short = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, free, room);
-        let (grow, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(grow);
-        self.b.ins().brif(short, grow, &[], cont, &[]);
-        self.b.switch_to_block(grow);
-        let ws = self.ws();
-        let f = self.b.ins().iconst(I64, rt::grow_stack as *const () as i64);
-        self.b.ins().call_indirect(self.f.sig_ws, f, &[ws]);
-        self.called();
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        self.grow_if(short, rt::grow_stack);
     }
 
     /// Pushes node (q, v) on the stack: without a capacity check while the
