@@ -5,6 +5,8 @@
 //! sometimes a changed one (the engine must see that it is no mirror). Perft
 //! and playouts equal those of `with_every_check`, which takes no mirror.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 
 use proptest::prelude::*;
@@ -105,14 +107,7 @@ fn same_as_every_check(text: &str) -> Result<(), TestCaseError> {
     };
     let checked = rg_lang::parse_str(text).expect("valid").1;
     let every = GameModel::with_every_check(checked).expect("lowers");
-    let mut depth = 0;
-    while depth < 3 {
-        match perft(&game, depth + 1, Counting::Walks) {
-            Ok(c) if c.leaves <= 2000 => depth += 1,
-            _ => break,
-        }
-    }
-    for d in 0..=depth {
+    for d in 0..=common::small_depth(&game) {
         let a = perft(&game, d, Counting::Walks).map(|c| c.leaves);
         let b = perft(&every, d, Counting::Walks).map(|c| c.leaves);
         prop_assert_eq!(a.is_ok(), b.is_ok(), "depth {}\n{}", d, text);

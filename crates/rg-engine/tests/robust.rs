@@ -1,6 +1,8 @@
 //! Random small games (most of them improper): loading, perft and playouts
 //! always answer — counts or a run-time error — and never panic or hang.
 
+mod common;
+
 use proptest::prelude::*;
 use rg_engine::perft::{perft, Counting};
 use rg_engine::playout::Playouts;
@@ -21,15 +23,7 @@ proptest! {
         // The visited checks the analysis leaves out change nothing.
         let checked = rg_lang::parse_str(&text).expect("valid").1;
         let every = GameModel::with_every_check(checked).expect("lowers");
-        // Deepen only while the tree stays small: a tag on a cycle gives
-        // thousands of moves per state, and perft 3 of that never ends.
-        let mut depth = 0;
-        while depth < 3 {
-            match perft(&game, depth + 1, Counting::Walks) {
-                Ok(c) if c.leaves <= 2000 => depth += 1,
-                _ => break,
-            }
-        }
+        let depth = common::small_depth(&game);
         if let (Ok(a), Ok(b)) = (perft(&game, depth, Counting::Walks), perft(&every, depth, Counting::Walks)) {
             prop_assert_eq!(a.leaves, b.leaves, "{}", text);
         }
