@@ -98,8 +98,6 @@ struct Worker<G: Spec> {
 
 struct Slot<G: Spec> {
     d: Decision<G>,
-    /// The last observation's cache ([`Spec::observe_cached`]).
-    seen: G::ObsCache,
     rng: SmallRng,
     moves: u64,
     games: u64,
@@ -151,7 +149,6 @@ impl<G: Spec> Batch<G> {
         let slots = (0..n)
             .map(|i| Slot {
                 d: initial.clone(),
-                seen: Default::default(),
                 rng: SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
                 moves: 0,
                 games: 0,
@@ -448,7 +445,7 @@ fn run_chunk<G: Spec>(
         };
         out.players[i] = p as i32;
         let obs = &mut out.obs[i * z.obs..(i + 1) * z.obs];
-        s.d.observe_cached(game, p, obs, scratch, &mut s.seen);
+        s.d.observe(game, p, obs, scratch);
         let mask = &mut out.masks[i * z.actions..(i + 1) * z.actions];
         mask.fill(false);
         s.d.write_mask(mask);

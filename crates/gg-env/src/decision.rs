@@ -434,19 +434,6 @@ impl<G: Spec> Decision<G> {
         game.observe(self.view(game, scratch), viewer, out);
     }
 
-    /// [`Decision::observe`] for a batch, which keeps `cache` for this
-    /// game ([`Spec::observe_cached`]).
-    pub fn observe_cached(
-        &self,
-        game: &G,
-        viewer: usize,
-        out: &mut [f32],
-        scratch: &mut Option<G::State>,
-        cache: &mut G::ObsCache,
-    ) {
-        game.observe_cached(self.view(game, scratch), viewer, cache, out);
-    }
-
     /// What an observation is made from: the shown state (in `scratch` when
     /// a move is in progress), the prefix, who chooses, the memory.
     fn view<'a>(&'a self, game: &G, scratch: &'a mut Option<G::State>) -> View<'a, G> {

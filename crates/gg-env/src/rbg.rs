@@ -125,7 +125,6 @@ impl Numbering<ModApp> for RbgIds {
 /// player on move one-hot (all zeros when the game is over).
 impl Spec for GameModel {
     type Ids = RbgIds;
-    type ObsCache = RbgObsCache;
 
     fn numbering(&self) -> RbgIds {
         RbgIds::new(self)
@@ -167,124 +166,6 @@ impl Spec for GameModel {
             moved[a.vertex as usize] = 1.0;
         }
         observe_values(self, &view, rest);
-    }
-
-    /// The observation kept in `c` and updated where the board differs
-    /// from the one it shows, then copied out: a batch's boards change in
-    /// a few vertices per step, and copying is cheaper than writing every
-    /// plane (connect4's batch: 2.4% fewer instructions, and more on larger
-    /// boards). Not inlined, so that profiles show it apart.
-    #[inline(never)]
-    fn observe_cached(
-        &self,
-        view: View<'_, Self>,
-        viewer: usize,
-        c: &mut RbgObsCache,
-        out: &mut [f32],
-    ) {
-        let board = view.state.board();
-        let nv = board.len();
-        if c.obs.len() != out.len() || c.board.len() != nv {
-            c.obs.resize(out.len(), 0.0);
-            self.observe(view, viewer, &mut c.obs);
-            c.board.clear();
-            c.board.extend_from_slice(board);
-            c.moved.clear();
-            c.moved.extend(view.prefix.iter().map(|a| a.vertex));
-            let d = self.description();
-            c.bounds = (0..d.num_vars() as u32)
-                .map(|v| d.var_bound(v) as f32)
-                .collect();
-            c.player = match view.turn {
-                Turn::Player(p) => Some(p),
-                _ => None,
-            };
-            out.copy_from_slice(&c.obs);
-            return;
-        }
-        let (planes, rest) = c.obs.split_at_mut(self.description().pieces.len() * nv);
-        update_planes(board, &mut c.board, planes);
-        let (moved, rest) = rest.split_at_mut(nv);
-        for &v in &c.moved {
-            moved[v as usize] = 0.0;
-        }
-        c.moved.clear();
-        for a in view.prefix {
-            moved[a.vertex as usize] = 1.0;
-            c.moved.push(a.vertex);
-        }
-        let (vars, on_move) = rest.split_at_mut(c.bounds.len());
-        for (v, (o, &bound)) in vars.iter_mut().zip(&c.bounds).enumerate() {
-            // As `observe_values` computes it.
-            *o = if bound > 0.0 {
-                view.state.var(v as u32) as f32 / bound
-            } else {
-                0.0
-            };
-        }
-        if let Some(p) = c.player.take() {
-            on_move[p] = 0.0;
-        }
-        if let Turn::Player(p) = view.turn {
-            on_move[p] = 1.0;
-            c.player = Some(p);
-        }
-        out.copy_from_slice(&c.obs);
-    }
-}
-
-/// What a batch keeps per game for RBG's [`Spec::observe_cached`]: the last
-/// observation, the board its planes show, the vertices its move plane
-/// marks, the player it shows on move, and the variables' bounds.
-#[derive(Clone, Debug, Default)]
-pub struct RbgObsCache {
-    obs: Vec<f32>,
-    board: Vec<u32>,
-    moved: Vec<u32>,
-    /// Every variable's bound.
-    bounds: Vec<f32>,
-    /// The player the on-move part marks.
-    player: Option<usize>,
-}
-
-/// Updates the piece planes (`planes[p * nv + v]`), which show `shown`,
-/// to show `board`, and `shown` with them. Compares blocks of vertices
-/// first (a few vector instructions each): most are unchanged from step to
-/// step. Not inlined, so that profiles show it apart.
-#[inline(never)]
-fn update_planes(board: &[u32], shown: &mut [u32], planes: &mut [f32]) {
-    const BLOCK: usize = 8;
-    let nv = board.len();
-    let mut fix = |v: usize, new: u32, old: &mut u32| {
-        planes[*old as usize * nv + v] = 0.0;
-        planes[new as usize * nv + v] = 1.0;
-        *old = new;
-    };
-    let whole = nv / BLOCK * BLOCK;
-    let (new, new_rest) = board.split_at(whole);
-    let (old, old_rest) = shown.split_at_mut(whole);
-    for (k, (n, o)) in new
-        .chunks_exact(BLOCK)
-        .zip(old.chunks_exact_mut(BLOCK))
-        .enumerate()
-    {
-        let (n8, o8): (&[u32; BLOCK], &[u32; BLOCK]) = match (n.try_into(), (&*o).try_into()) {
-            (Ok(n8), Ok(o8)) => (n8, o8),
-            _ => continue,
-        };
-        if n8 == o8 {
-            continue;
-        }
-        for (i, (&x, y)) in n.iter().zip(o.iter_mut()).enumerate() {
-            if x != *y {
-                fix(k * BLOCK + i, x, y);
-            }
-        }
-    }
-    for (i, (&x, y)) in new_rest.iter().zip(old_rest.iter_mut()).enumerate() {
-        if x != *y {
-            fix(whole + i, x, y);
-        }
     }
 }
 

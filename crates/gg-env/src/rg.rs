@@ -50,7 +50,6 @@ impl Numbering<Atom> for RgIds {
 }
 
 impl Spec for GameModel {
-    type ObsCache = ();
     type Ids = RgIds;
 
     fn numbering(&self) -> RgIds {

@@ -81,10 +81,6 @@ pub trait Spec: Game + Presented {
     /// Works the numbering out (once per game; its states share it).
     fn numbering(&self) -> Self::Ids;
 
-    /// What a batch keeps per game between its observations for
-    /// [`Spec::observe_cached`].
-    type ObsCache: Default + Clone + Send;
-
     /// Applies the first atoms of a move (`prefix`) to `s`, as far as the
     /// engine can show a move in progress; `false` (and `s` unchanged) when
     /// it cannot.
@@ -111,22 +107,6 @@ pub trait Spec: Game + Presented {
     /// in the move in progress, `turn` who is choosing, `memory` what
     /// [`Spec::remember`] kept.
     fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]);
-
-    /// [`Spec::observe`] for a batch, which keeps `cache` per game (and
-    /// viewer): an engine may update the observation it kept there by the
-    /// changes since the last call, then copy it out. The default observes
-    /// anew.
-    #[inline]
-    fn observe_cached(
-        &self,
-        view: View<'_, Self>,
-        viewer: usize,
-        cache: &mut Self::ObsCache,
-        out: &mut [f32],
-    ) {
-        let _ = cache;
-        self.observe(view, viewer, out)
-    }
 }
 
 /// What an observation is made from.

@@ -288,34 +288,3 @@ fn native_batches_equal_interpreted_ones() {
         "native took too few games"
     );
 }
-
-/// Along random games of every suite game (moves in progress included, and
-/// a restart): a batch's observation kept and updated from call to call
-/// ([`Spec::observe_cached`]) equals the observation written anew.
-#[test]
-fn cached_observations_equal_fresh_ones() {
-    for path in suite_games() {
-        let g = load(&path);
-        let mut r = g.reasoner();
-        let mut rng = SmallRng::seed_from_u64(11);
-        let first: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
-        let mut d = first.clone();
-        let len = g.observation_layout().iter().map(|s| s.len()).sum();
-        let (mut fresh, mut cached) = (vec![0.0; len], vec![f32::NAN; len]);
-        let (mut scratch, mut cache) = (None, Default::default());
-        for step in 0..80 {
-            if d.turn() == Turn::Over || step == 50 {
-                d = first.clone();
-            }
-            d.observe(&g, 0, &mut fresh, &mut None);
-            d.observe_cached(&g, 0, &mut cached, &mut scratch, &mut cache);
-            assert_eq!(fresh, cached, "{} at step {step}", path.display());
-            let acts = d.actions();
-            let a = acts[rng.gen_range(0..acts.len())].0;
-            if d.apply(&mut r, a).is_err() {
-                // Past the engine's limits (a suite game with millions of moves).
-                break;
-            }
-        }
-    }
-}
