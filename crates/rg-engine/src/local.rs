@@ -13,7 +13,9 @@
 //! `@repeat` node (key: its variables R and the tags) V must lie in R and
 //! only W ∩ R counts. So the reference drops exactly the visits whose W
 //! values repeat within one visit of p: a stamp per (q, W value) holding
-//! the number of p's frame (`walk.rs`). W of more than one slot keeps the
+//! the number of p's frame (`walk.rs`; a visit of p nested in another, by
+//! a cycle back to p, restores the stamps it overwrote when its frame is
+//! popped). W of more than one slot keeps the
 //! hashed check. The edges into q may all be one tag (`$ t` or `$$ v`,
 //! v then joins W): the tags at q are p's and that one.
 

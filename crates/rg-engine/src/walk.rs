@@ -58,6 +58,8 @@ struct Frame {
     version: u64,
     /// A number no other frame had (the local visited checks' stamps).
     number: u64,
+    /// Length of [`Walker::stamp_log`] when the frame was pushed.
+    stamp_log: u32,
 }
 
 /// A check's result in a semistate (its key hash and every slot): the same
@@ -132,6 +134,10 @@ pub struct Walker {
     /// Local visited checks' stamps (`local.rs`): the number of the frame
     /// a (node, key) was last seen under.
     stamps: Vec<u64>,
+    /// Stamps overwritten, with their old values: restored when the frame
+    /// that wrote them is popped, so a visit of the choice node nested in
+    /// another (a cycle back to it) leaves the outer visit's stamps intact.
+    stamp_log: Vec<(u32, u64)>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
@@ -369,6 +375,7 @@ impl Walker {
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
+            self.stamp_log.clear();
             self.active.clear();
             self.pending.clear();
             self.choices.clear();
@@ -397,6 +404,7 @@ impl Walker {
         if r.is_err() {
             self.rollback(st, log);
             self.frames.clear();
+            self.stamp_log.clear();
             self.active.clear();
             self.pending.clear();
         }
@@ -417,6 +425,7 @@ impl Walker {
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();
+            self.stamp_log.clear();
             self.active.clear();
             self.pending.clear();
             self.choices.clear();
@@ -558,9 +567,22 @@ impl Walker {
             s => st[s as usize] as u32,
         };
         let at = &mut self.stamps[(base + key) as usize];
-        let new = *at != number;
+        let old = *at;
+        if old == number {
+            return false;
+        }
         *at = number;
-        new
+        self.stamp_log.push((base + key, old));
+        true
+    }
+
+    /// Restores the stamps overwritten since the log had `len` entries.
+    fn restore_stamps(&mut self, len: u32) {
+        while self.stamp_log.len() > len as usize {
+            if let Some((i, old)) = self.stamp_log.pop() {
+                self.stamps[i as usize] = old;
+            }
+        }
     }
 
     /// The number of the current tag sequence.
@@ -601,6 +623,7 @@ impl Walker {
             tag_hash: self.tag_hash,
             version: self.version,
             number,
+            stamp_log: self.stamp_log.len() as u32,
         });
         Ok(())
     }
@@ -993,6 +1016,8 @@ impl Walker {
                     }
                     f.next
                 } else {
+                    let len = f.stamp_log;
+                    self.restore_stamps(len);
                     self.frames.pop();
                     continue;
                 }
@@ -1132,6 +1157,9 @@ impl Walker {
                     Next::Dead => continue 'frames,
                 }
             }
+        }
+        if let Some(f) = self.frames.get(base) {
+            self.restore_stamps(f.stamp_log);
         }
         self.frames.truncate(base);
         let (log, tags, hash, tag_hash, version) = entry;

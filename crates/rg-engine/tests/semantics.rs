@@ -272,3 +272,26 @@ fn walks_meeting_after_one_choice_merge_within_that_choice_only() {
         assert_eq!(perft1(&every), want, "{pragma}");
     }
 }
+
+#[test]
+fn a_choice_node_reentered_from_its_own_choice_keeps_its_merges() {
+    // begin's any-assignment enters m1 twice per visit of begin (goals[b]
+    // 1 then 0, merged: goals is not in the key); between the two, m1's
+    // walk re-enters begin (c = 1), whose own visit reaches m1 too. The
+    // local check at m1 must still drop the outer visit's second entry:
+    // 6 walks, as with every node checked (the reference's rule).
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\nvar c: C = 0;\n\
+                begin, end: player = keeper;\nm1, m5: ;\nbegin, m1: goals[b] = Score(*);\n\
+                m1, begin: c = C(*);\nbegin, begin: c = 2;\nm1, m2: player = a;\n";
+    let keeper_moves = |g: &GameModel| {
+        let mut list = MoveList::default();
+        g.reasoner()
+            .moves(&mut g.initial_state(), &mut list)
+            .unwrap();
+        list.len()
+    };
+    assert_eq!(keeper_moves(&GameModel::from_text(text).unwrap()), 6);
+    let (_, checked) = rg_lang::parse_str(text).unwrap();
+    let every = GameModel::with_every_check(checked).unwrap();
+    assert_eq!(keeper_moves(&every), 6);
+}
