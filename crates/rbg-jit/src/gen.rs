@@ -791,14 +791,21 @@ impl<'a, 'b> Walk<'a, 'b> {
         } else {
             self.grow_if_full(Off::STACK_LEN, Off::STACK_CAP, rt::grow_stack)
         };
-        let stack = self.wload(I64, Off::STACK);
-        let off = self.b.ins().ishl_imm(len, 3);
-        let a = self.b.ins().iadd(stack, off);
         // An entry is `q` then `v`, 4 bytes each.
-        self.b.ins().store(FLAGS, q, a, 0);
-        self.b.ins().store(FLAGS, v, a, 4);
+        self.append_pair(Off::STACK, Off::STACK_LEN, len, q, v);
+    }
+
+    /// Writes `x` and `y` (4 bytes each) as entry `len` of the buffer of
+    /// 8-byte entries at workspace field `buf`, and stores `len + 1` into
+    /// its length field `len_off` (capacity tested by the caller).
+    fn append_pair(&mut self, buf: i32, len_off: i32, len: Value, x: Value, y: Value) {
+        let base = self.wload(I64, buf);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let a = self.b.ins().iadd(base, off);
+        self.b.ins().store(FLAGS, x, a, 0);
+        self.b.ins().store(FLAGS, y, a, 4);
         let len1 = self.b.ins().iadd_imm(len, 1);
-        self.wstore(len1, Off::STACK_LEN);
+        self.wstore(len1, len_off);
     }
 
     /// Records discovered node (to, t) as `next` (pushing the previous
@@ -1429,13 +1436,7 @@ impl<'a, 'b> Walk<'a, 'b> {
             return None;
         }
         let len = self.grow_if_full(Off::CUR_LEN, Off::CUR_CAP, rt::grow_cur);
-        let cur = self.wload(I64, Off::CUR);
-        let off = self.b.ins().ishl_imm(len, 3);
-        let addr = self.b.ins().iadd(cur, off);
-        self.b.ins().store(FLAGS, a, addr, 0);
-        self.b.ins().store(FLAGS, v, addr, 4);
-        let len1 = self.b.ins().iadd_imm(len, 1);
-        self.wstore(len1, Off::CUR_LEN);
+        self.append_pair(Off::CUR, Off::CUR_LEN, len, a, v);
         Some(len)
     }
 

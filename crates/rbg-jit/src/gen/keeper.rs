@@ -340,13 +340,7 @@ impl Walk<'_, '_> {
     /// one per state of the prefix).
     fn log(&mut self, tag: Value, old: Value) {
         let len = self.wload(I64, Off::LOG_LEN);
-        let log = self.wload(I64, Off::LOG);
-        let off = self.b.ins().ishl_imm(len, 3);
-        let a = self.b.ins().iadd(log, off);
-        self.b.ins().store(FLAGS, tag, a, 0);
-        self.b.ins().store(FLAGS, old, a, 4);
-        let len1 = self.b.ins().iadd_imm(len, 1);
-        self.wstore(len1, Off::LOG_LEN);
+        self.append_pair(Off::LOG, Off::LOG_LEN, len, tag, old);
     }
 
     /// A fresh version of the walked state (it changed).
