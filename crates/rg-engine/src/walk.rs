@@ -578,10 +578,8 @@ impl Walker {
 
     /// Restores the stamps overwritten since the log had `len` entries.
     fn restore_stamps(&mut self, len: u32) {
-        while self.stamp_log.len() > len as usize {
-            if let Some((i, old)) = self.stamp_log.pop() {
-                self.stamps[i as usize] = old;
-            }
+        for (i, old) in self.stamp_log.drain(len as usize..).rev() {
+            self.stamps[i as usize] = old;
         }
     }
 
