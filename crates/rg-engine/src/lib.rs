@@ -59,7 +59,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use error::RunError;
-pub use moves::{Effects, MoveList, Sink};
+pub use moves::{Change, Effects, MoveList, Sink};
 use rg_lang::checked::CheckedGame;
 use rg_lang::types::Sym;
 use tables::Tables;

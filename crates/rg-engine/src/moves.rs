@@ -199,9 +199,21 @@ impl Sink for MoveList {
 /// which draw one walk and need no tags.
 #[derive(Clone, Debug, Default)]
 pub struct Effects {
-    changes: Vec<(u32, u16)>,
+    changes: Vec<Change>,
     /// Per walk: end of its changes, its end node.
-    ends: Vec<(u32, u32)>,
+    ends: Vec<[u32; 2]>,
+}
+
+/// A slot change of a recorded walk: the slot and its new value (a symbol;
+/// two words, as the native engine writes them, so its records are copied
+/// as they are).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// The slot.
+    pub slot: u32,
+    /// Its new value.
+    pub value: u32,
 }
 
 impl Effects {
@@ -224,14 +236,15 @@ impl Effects {
     /// Appends walks given flat (the native engine records them in its own
     /// buffers): the changes of all of them in order, and per walk the end
     /// of its changes (counted from the first of `changes`) and its end node.
-    pub fn extend_flat(
-        &mut self,
-        changes: impl ExactSizeIterator<Item = (u32, u16)>,
-        ends: impl ExactSizeIterator<Item = (u32, u32)>,
-    ) {
+    pub fn extend_flat(&mut self, changes: &[Change], ends: &[[u32; 2]]) {
         let base = self.changes.len() as u32;
-        self.changes.extend(changes);
-        self.ends.extend(ends.map(|(end, node)| (base + end, node)));
+        self.changes.extend_from_slice(changes);
+        match base {
+            0 => self.ends.extend_from_slice(ends),
+            _ => self
+                .ends
+                .extend(ends.iter().map(|&[end, node]| [base + end, node])),
+        }
     }
 }
 
@@ -261,11 +274,11 @@ impl Sink for Effects {
     fn apply_to(&self, i: usize, slots: &mut [u16]) -> u32 {
         let start = match i {
             0 => 0,
-            _ => self.ends[i - 1].0 as usize,
+            _ => self.ends[i - 1][0] as usize,
         };
-        let (end, node) = self.ends[i];
-        for &(slot, v) in &self.changes[start..end as usize] {
-            slots[slot as usize] = v;
+        let [end, node] = self.ends[i];
+        for c in &self.changes[start..end as usize] {
+            slots[c.slot as usize] = c.value as u16;
         }
         node
     }
@@ -282,8 +295,14 @@ impl Sink for Effects {
         node: u32,
         _tag_hash: u64,
     ) {
-        let changes = log.map(|slot| (slot, st[slot as usize]));
-        self.changes.extend(changes.chain([(player_slot, player)]));
-        self.ends.push((self.changes.len() as u32, node));
+        let changes = log.map(|slot| Change {
+            slot,
+            value: st[slot as usize] as u32,
+        });
+        self.changes.extend(changes.chain([Change {
+            slot: player_slot,
+            value: player as u32,
+        }]));
+        self.ends.push([self.changes.len() as u32, node]);
     }
 }

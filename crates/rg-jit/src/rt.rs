@@ -38,14 +38,10 @@ pub(crate) struct LogEntry {
     pub old: u32,
 }
 
-/// A slot change of a recorded move (generated code records the moves of
-/// playouts, `Effects` sinks, itself).
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Change {
-    pub slot: u32,
-    pub value: u32,
-}
+// A slot change of a recorded move (generated code records the moves of
+// playouts, `Effects` sinks, itself): the engine's, so records are copied
+// to the sink as they are.
+pub(crate) use rg_engine::Change;
 
 /// A choice point, as the interpreter's: edges `first .. next` are still
 /// to be tried (last first), `sub` symbols of edge `next`'s
@@ -265,10 +261,7 @@ impl Ws {
     fn flush(&mut self, out: &mut Effects) {
         let changes = &self.changes_buf[..self.changes_len as usize];
         let ends = &self.ends_buf[..self.ends_len as usize];
-        out.extend_flat(
-            changes.iter().map(|c| (c.slot, c.value as u16)),
-            ends.iter().map(|&[end, node]| (end, node)),
-        );
+        out.extend_flat(changes, ends);
         self.changes_len = 0;
         self.ends_len = 0;
     }
@@ -338,13 +331,12 @@ impl Ws {
     /// Whether (node, key) is new in the enumeration (and records it), as
     /// the interpreter's `visit` of a move walk.
     fn visit(&mut self, st: &[u16], node: u32) -> Result<bool, RunError> {
-        let code = self.code.clone();
-        let t = code.game.tables();
-        let guard = t.nodes[node as usize].guard;
+        let guard = self.tables().nodes[node as usize].guard;
         if guard == Guard::None {
             return Ok(true);
         }
         let tags = self.tag_id(node)?;
+        let t = self.code.game.tables();
         let node_mix = (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         match guard {
             Guard::Full(lo, hi) => {
@@ -624,6 +616,9 @@ pub(crate) unsafe extern "C" fn place(ws: *mut Ws, st: *mut u16, i: u32, _: u32)
 /// A thread's native walker.
 pub(crate) struct Walker {
     ws: Box<Ws>,
+    /// The workspace's code, held here too so that a run borrows it
+    /// beside the workspace (no reference count changes per walk).
+    code: Arc<Code>,
 }
 
 // SAFETY: the raw pointers in `Ws` point into buffers it owns; a walker is
@@ -634,13 +629,16 @@ unsafe impl Sync for Walker {}
 
 impl Walker {
     pub(crate) fn new(code: Arc<Code>) -> Walker {
-        Walker { ws: Ws::new(code) }
+        Walker {
+            ws: Ws::new(code.clone()),
+            code,
+        }
     }
 
     fn run(&mut self, st: &mut [u16], node: u32) -> Result<(), RunError> {
         let ws = &mut *self.ws;
         ws.visit(st, node)?;
-        let code = ws.code.clone();
+        let code = &*self.code;
         let info = code.game.tables().nodes[node as usize];
         let (first, next) = match info.disjoint {
             true => match ws.first_legal(st, node)? {
@@ -674,12 +672,23 @@ impl Walker {
 
 impl NativeWalker for Walker {
     fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
-        let t = self.ws.code.game.tables();
-        // (A maximum, not `all`: it vectorises.)
+        let code = &*self.code;
+        let t = code.game.tables();
+        let mut hash = 0u64;
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
-            && self.ws.code.bases[node as usize] != u32::MAX
-            && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < self.ws.code.symbols;
+            && code.bases[node as usize] != u32::MAX
+            && {
+                // The visited key's hash (as the interpreter's `begin`) and
+                // the largest value, in one pass.
+                let (user, rest) = st.split_at(t.user_slots);
+                let mut max = rest.iter().fold(0, |m, &v| m.max(v));
+                for (&v, &m) in user.iter().zip(&t.hash_mul) {
+                    hash = hash.wrapping_add(m.wrapping_mul(v as u64));
+                    max = max.max(v);
+                }
+                (max as usize) < code.symbols
+            };
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
             // answers it.
@@ -714,11 +723,7 @@ impl NativeWalker for Walker {
         ws.tag_hash = 0;
         ws.steps = 0;
         ws.err = None;
-        let t = ws.code.game.tables();
-        ws.hash = st[..t.user_slots]
-            .iter()
-            .zip(&t.hash_mul)
-            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        ws.hash = hash;
         ws.version = ws.next_version;
         ws.next_version += 1;
         ws.seen.clear(MAX_MOVE_KEYS);
@@ -737,6 +742,6 @@ impl NativeWalker for Walker {
     }
 
     fn clone_box(&self) -> Box<dyn NativeWalker> {
-        Box::new(Walker::new(self.ws.code.clone()))
+        Box::new(Walker::new(self.code.clone()))
     }
 }
