@@ -30,6 +30,7 @@ mod layout;
 mod local;
 mod lower;
 mod maps;
+mod merges;
 mod mirror;
 pub mod moves;
 pub mod perft;

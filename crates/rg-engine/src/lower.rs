@@ -321,7 +321,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         (vec![NO_NODE; nodes.len()], vec![NO_NODE; checks.len()])
     } else {
         let disjoint: Vec<bool> = nodes.iter().map(|n| n.disjoint).collect();
-        let m = mirror::mirrors(g, &disjoint, &repeat_vars);
+        // Unchecked `@repeat` nodes merge no visits (the analysis proved
+        // their keys distinct, e.g. by the tags).
+        let checked: Vec<bool> = nodes.iter().map(|n| n.guard != Guard::None).collect();
+        let m = mirror::mirrors(g, &disjoint, &repeat_vars, &checked);
         let speculated = checks
             .iter()
             .map(|c| {

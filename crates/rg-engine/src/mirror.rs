@@ -23,10 +23,12 @@
 //! - no paired label reads `goals`, `visible` or `player`, nor does any
 //!   check nested in one (the two walks differ in `player`, and the visited
 //!   keys leave those variables out, so merged states continue alike); no
-//!   paired copy node is `@repeat`, and a paired original `@repeat` node is
-//!   reached from `b` by no write of a user variable its key leaves out
-//!   (so its merges are of equal states); `@disjoint` is in effect on both
-//!   nodes of a pair or on neither.
+//!   paired copy node is `@repeat`, and a paired original `@repeat` node
+//!   that is checked is reached from `b` by no write of a user variable its
+//!   key leaves out (so its merges are of equal states; an unchecked one,
+//!   whose keys the visited-check analysis proved distinct, e.g. by the
+//!   tags, merges nothing); `@disjoint` is in effect on both nodes of a
+//!   pair or on neither.
 //!
 //! Then a copy walk reaching `Y` is a move walk's path and back, and merges
 //! (of equal keys) never lose a reachable end. The walk uses mirrors in two
@@ -46,7 +48,7 @@ use std::collections::{HashMap, HashSet};
 
 use rg_lang::checked::{CEdge, CExpr, CLabel, CheckedGame};
 
-use crate::bits;
+use crate::merges;
 
 /// No node (see [`Mirrors::lazy`]).
 pub const NO_NODE: u32 = u32::MAX;
@@ -70,8 +72,15 @@ pub struct Mirrors {
 
 /// Finds the lazy roots and speculated checks of `g`; `disjoint` and
 /// `repeat` say per node whether `@disjoint` is in effect and, for a
-/// `@repeat` node, the user variables its key keeps (a bit set).
-pub fn mirrors(g: &CheckedGame, disjoint: &[bool], repeat: &[Option<Vec<u64>>]) -> Mirrors {
+/// `@repeat` node, the user variables its key keeps (a bit set); `checked`
+/// whether the node has a visited check (an unchecked `@repeat` node merges
+/// no visits).
+pub fn mirrors(
+    g: &CheckedGame,
+    disjoint: &[bool],
+    repeat: &[Option<Vec<u64>>],
+    checked: &[bool],
+) -> Mirrors {
     let mut out: Vec<Vec<&CEdge>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
         out[e.from.0 as usize].push(e);
@@ -81,6 +90,7 @@ pub fn mirrors(g: &CheckedGame, disjoint: &[bool], repeat: &[Option<Vec<u64>>]) 
         out,
         disjoint,
         repeat,
+        checked,
         reads: HashMap::new(),
         proved: HashMap::new(),
     };
@@ -139,6 +149,7 @@ struct Prover<'a> {
     out: Vec<Vec<&'a CEdge>>,
     disjoint: &'a [bool],
     repeat: &'a [Option<Vec<u64>>],
+    checked: &'a [bool],
     /// Per check start: whether some label its walk can meet reads a
     /// variable outside the visited keys.
     reads: HashMap<u32, bool>,
@@ -341,53 +352,20 @@ impl Prover<'_> {
                 stack.push((a.to.0, c.to.0));
             }
         }
-        let repeats: Vec<u32> = region
+        let repeats: Vec<(u32, &[u64])> = region
             .iter()
-            .copied()
-            .filter(|&v| self.repeat[v as usize].is_some())
+            .filter(|&&v| self.checked[v as usize])
+            .filter_map(|&v| Some((v, self.repeat[v as usize].as_deref()?)))
             .collect();
-        self.exact_repeats(b, &region, &repeats).then_some(region)
-    }
-
-    /// Whether no walk from `b` within `region` writes, before reaching one
-    /// of the `@repeat` nodes `repeats`, a user variable its key leaves out
-    /// (then its merges are of equal states).
-    fn exact_repeats(&self, b: u32, region: &HashSet<u32>, repeats: &[u32]) -> bool {
-        if repeats.is_empty() {
-            return true;
-        }
-        let words = self.g.user_variables().div_ceil(64);
-        let mut written: HashMap<u32, Vec<u64>> = HashMap::from([(b, vec![0; words])]);
-        let mut stack = vec![b];
-        while let Some(n) = stack.pop() {
-            let here = written[&n].clone();
-            for e in &self.out[n as usize] {
-                if !region.contains(&e.to.0) || self.sets_player(e) {
-                    continue;
-                }
-                let mut w = here.clone();
-                if let CLabel::Assign(t, _) | CLabel::AssignAny(t, _) = &e.label {
-                    match t.root_var() {
-                        Some(v) if v < self.g.user_variables() => bits::insert(&mut w, v as u32),
-                        _ => {}
-                    }
-                }
-                match written.get_mut(&e.to.0) {
-                    Some(to) if bits::subset(&w, to) => {}
-                    Some(to) => {
-                        *to = bits::union(to, &w);
-                        stack.push(e.to.0);
-                    }
-                    None => {
-                        written.insert(e.to.0, w);
-                        stack.push(e.to.0);
-                    }
-                }
-            }
-        }
-        repeats.iter().all(|v| {
-            let keeps = self.repeat[*v as usize].as_ref().expect("a @repeat node");
-            written.get(v).is_none_or(|w| bits::subset(w, keeps))
-        })
+        let exact = repeats.is_empty()
+            || merges::exact(
+                self.g,
+                &self.out,
+                &region,
+                |e| self.sets_player(e),
+                b,
+                &repeats,
+            );
+        exact.then_some(region)
     }
 }

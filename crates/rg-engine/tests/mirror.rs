@@ -249,6 +249,50 @@ fn inexact_repeat_merges_are_no_mirrors() {
     same_as_every_check(&plain).expect("same counts and playouts");
 }
 
+/// `@repeat m4 : c` after a write of `row`, which the key leaves out, as in
+/// translated RBG moves: the `$$ c` tag before the write tells apart the
+/// walks whose `row` differs, so the merges at `m4` (entered by two edges,
+/// hence checked) are of equal states and the check is a mirror. With a
+/// constant tag instead the merges may drop a state that differs in `row`:
+/// no mirror.
+#[test]
+fn tags_make_repeat_merges_exact() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar row: S -> C = { :0 };\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, m2: c = C(*);\nm2, t2: $$ c;\nt2, m3: row[x] = c;\n\
+        m3, m4: c = 0;\nm3, m4: c = 2;\nm4, m5: row[x] == 0;\nm5, t5: $ go;\n\
+        t5, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: row[x] = c;\nk3, k4: c = 0;\nk3, k4: c = 2;\n\
+        k4, k5: row[x] == 0;\nk5, kacc: ;\n@repeat m4 : c;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 1));
+    same_as_every_check(text).expect("same counts and playouts");
+    let constant = text.replace("$$ c;", "$ t;");
+    let game = GameModel::from_text(&constant).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&constant).expect("same counts and playouts");
+}
+
+/// A `$$ s` tag does not make merges that differ in `c` exact (the game of
+/// `inexact_repeat_merges_are_no_mirrors` with the tag: `a` still has no
+/// move, no mirror).
+#[test]
+fn tags_of_other_variables_keep_merges_inexact() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar s: S = x;\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, t1: c = C(*);\nt1, m2: $$ s;\nm2, m3: c == 0;\n\
+        m3, m4: s = y;\nm4, t4: $ go;\nt4, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: c == 0;\nk3, k4: s = y;\nk4, kacc: ;\n\
+        @repeat m2 : s;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(text).expect("same counts and playouts");
+    let err = Playouts::new(&game, 1).run_one().unwrap_err();
+    assert!(matches!(err, rg_engine::RunError::NoMove(_)), "{err}");
+}
+
 /// A broken `@unique` promise on a loop inside a check: the every-check
 /// walk circles until its bound, the optimised pure search answers (the
 /// check fails: its target is unreachable), and `agree` accepts that.
