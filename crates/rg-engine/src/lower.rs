@@ -309,6 +309,11 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     } else {
         shortcut::pure_checks(&nodes, &edges, &checks)
     };
+    let (one_slot, slot_index, slot_nodes) = if check_all {
+        (vec![NO_SLOT; checks.len()], Vec::new(), 0)
+    } else {
+        shortcut::one_slot_checks(&nodes, &edges, &checks, &pure, &repeat_slots, user_slots)
+    };
     if !check_all {
         shortcut::set_filters(&mut edges);
     }
@@ -405,6 +410,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         checks,
         probes,
         pure,
+        one_slot,
+        slot_index,
+        slot_nodes,
+        symbols: g.symbols.len() as u32,
         probe_conds,
         lazy,
         speculated,

@@ -8,6 +8,12 @@
 //!   graph search over the edges whose conditions hold, each node visited
 //!   once, without frames, undo log or visited keys (chess's "is the king
 //!   attacked", RBG-style patterns).
+//! - **One-slot checks.** A check whose reachable edges assign only one user
+//!   slot (`coord = go[coord]`, `coord = Coord(*)`; no nested checks, no
+//!   `@disjoint` nodes, `@repeat` keys that keep the slot) changes the
+//!   semistate only there, so a visit's key is its node and that slot's
+//!   value: the check is a graph search over (node, symbol) pairs, with a
+//!   stamp per pair (reversi's rays, chess's attacks).
 //! - **Filtered any-assignments.** For `x = T(*)` into a node whose only edge
 //!   is a comparison (`board[x] == e`), each symbol is tried against the
 //!   comparison before the walk takes it: failing symbols cost a write and a
@@ -15,7 +21,8 @@
 //!   no visited check: then a failing symbol's walk ends at the comparison
 //!   and leaves no trace.
 
-use crate::tables::{Check, Edge, Next, NodeInfo, Op, Place, NO_EDGE};
+use crate::tables::{Check, Edge, Guard, Next, NodeInfo, Op, Place, Tables, NO_EDGE, NO_SLOT};
+use crate::walk::read;
 
 /// Edge visits the purity analysis may make in all; checks beyond it are
 /// treated as impure (the general walk is always right).
@@ -61,6 +68,162 @@ pub fn pure_checks(nodes: &[NodeInfo], edges: &[Edge], checks: &[Check]) -> Vec<
             true
         })
         .collect()
+}
+
+/// The one-slot checks (those not `pure`): per check the slot it writes
+/// ([`NO_SLOT`]: not one), and per node its index among the nodes of
+/// one-slot checks ([`NO_SLOT`]: in none) with their number.
+pub fn one_slot_checks(
+    nodes: &[NodeInfo],
+    edges: &[Edge],
+    checks: &[Check],
+    pure: &[bool],
+    repeat_slots: &[Vec<u32>],
+    user_slots: usize,
+) -> (Vec<u32>, Vec<u32>, u32) {
+    let mut budget = PURITY_BUDGET;
+    let mut mark = vec![u32::MAX; nodes.len()];
+    let mut index = vec![NO_SLOT; nodes.len()];
+    let mut count = 0;
+    let mut stack = Vec::new();
+    let mut region = Vec::new();
+    let slots = checks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if pure[i] || c.start == c.target {
+                return NO_SLOT;
+            }
+            stack.clear();
+            region.clear();
+            stack.push(c.start);
+            mark[c.start as usize] = i as u32;
+            let mut slot = NO_SLOT;
+            while let Some(n) = stack.pop() {
+                if n == c.target {
+                    continue;
+                }
+                region.push(n);
+                let info = &nodes[n as usize];
+                if info.disjoint {
+                    return NO_SLOT;
+                }
+                for e in &edges[info.first as usize..info.end as usize] {
+                    if budget == 0 {
+                        return NO_SLOT;
+                    }
+                    budget -= 1;
+                    match e.op {
+                        Op::Assign(Place::Slot(w), _) | Op::AssignAny(Place::Slot(w), _)
+                            if (w as usize) < user_slots && (slot == NO_SLOT || slot == w) =>
+                        {
+                            slot = w
+                        }
+                        Op::Skip | Op::Tag(_) | Op::TagVar(_) | Op::Cmp(..) | Op::CmpMap(..) => {}
+                        _ => return NO_SLOT,
+                    }
+                    if mark[e.to as usize] != i as u32 {
+                        mark[e.to as usize] = i as u32;
+                        stack.push(e.to);
+                    }
+                }
+            }
+            let keeps = |n: &u32| match nodes[*n as usize].guard {
+                Guard::Repeat(r) => repeat_slots[r as usize].contains(&slot),
+                Guard::None | Guard::Full(..) => true,
+            };
+            if slot == NO_SLOT || !region.iter().all(keeps) {
+                return NO_SLOT;
+            }
+            for &n in &region {
+                if index[n as usize] == NO_SLOT {
+                    index[n as usize] = count;
+                    count += 1;
+                }
+            }
+            slot
+        })
+        .collect();
+    (slots, index, count)
+}
+
+/// The search of one-slot checks: a stamp per (node, symbol).
+#[derive(Clone, Default)]
+pub struct SlotSearch {
+    gen: u32,
+    at: Vec<u32>,
+    pending: Vec<(u32, u16)>,
+}
+
+impl SlotSearch {
+    /// Whether the walk from `root` reaches `target` (a one-slot check
+    /// writing `slot`); leaves the semistate as it found it.
+    pub fn reach(&mut self, t: &Tables, st: &mut [u16], root: u32, target: u32, slot: u32) -> bool {
+        let symbols = t.symbols as usize;
+        if self.at.len() != t.slot_nodes as usize * symbols {
+            self.at = vec![0; t.slot_nodes as usize * symbols];
+            self.gen = 0;
+        }
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.at.fill(0);
+            self.gen = 1;
+        }
+        let gen = self.gen;
+        let old = st[slot as usize];
+        self.pending.clear();
+        self.pending.push((root, old));
+        self.at[t.slot_index[root as usize] as usize * symbols + old as usize] = gen;
+        let mut found = false;
+        'nodes: while let Some((node, v)) = self.pending.pop() {
+            st[slot as usize] = v;
+            let info = t.nodes[node as usize];
+            for e in t.edges[info.first as usize..info.end as usize].iter().rev() {
+                let (to, x) = match e.op {
+                    Op::Cmp(a, b, eq) => {
+                        if (read(t, st, a) == read(t, st, b)) != eq {
+                            continue;
+                        }
+                        (e.to, v)
+                    }
+                    Op::CmpMap(i, eq) => {
+                        if crate::maps::equal(t, st, i) != eq {
+                            continue;
+                        }
+                        (e.to, v)
+                    }
+                    Op::Assign(_, value) => (e.to, read(t, st, value)),
+                    Op::AssignAny(_, (first, len)) => {
+                        for &x in &t.any_syms[first as usize..(first + len) as usize] {
+                            if e.to == target {
+                                found = true;
+                                break 'nodes;
+                            }
+                            self.enter(t, e.to, x, gen);
+                        }
+                        continue;
+                    }
+                    _ => (e.to, v),
+                };
+                if to == target {
+                    found = true;
+                    break 'nodes;
+                }
+                self.enter(t, to, x, gen);
+            }
+        }
+        st[slot as usize] = old;
+        found
+    }
+
+    fn enter(&mut self, t: &Tables, node: u32, x: u16, gen: u32) {
+        let at =
+            &mut self.at[t.slot_index[node as usize] as usize * t.symbols as usize + x as usize];
+        if *at != gen {
+            *at = gen;
+            self.pending.push((node, x));
+        }
+    }
 }
 
 /// Sets [`Edge::filter`] of any-assignments to a fixed slot whose target's

@@ -271,6 +271,16 @@ pub struct Tables {
     /// Per check, whether it is *pure*: no edge it can follow assigns, so
     /// the semistate is fixed and it is a plain graph search (`shortcut.rs`).
     pub pure: Vec<bool>,
+    /// Per check, the slot a one-slot check writes (`shortcut.rs`), or
+    /// [`NO_SLOT`].
+    pub one_slot: Vec<u32>,
+    /// Per node, its index among the nodes of one-slot checks, or
+    /// [`NO_SLOT`]; and their number.
+    pub slot_index: Vec<u32>,
+    /// The number of nodes with a [`Tables::slot_index`].
+    pub slot_nodes: u32,
+    /// The number of symbols (values of a slot).
+    pub symbols: u32,
     /// Comparisons of probes: operands and `==` (true) or `!=`.
     pub probe_conds: Vec<(Operand, Operand, bool)>,
     /// Per node: the node whose move walks are its own when there are any

@@ -21,6 +21,7 @@ use crate::moves::{Kept, MoveList, Sink};
 use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
+use crate::shortcut::SlotSearch;
 use crate::tables::{
     Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE,
     NO_SLOT,
@@ -129,6 +130,8 @@ pub struct Walker {
     map_writes: Vec<(u32, u16)>,
     /// Pure checks' node marks, per nesting depth.
     marks: Vec<Marks>,
+    /// One-slot checks' search (`shortcut.rs`).
+    slot_search: SlotSearch,
     /// Pure checks' nodes to expand (nested searches above their callers').
     pending: Vec<u32>,
     /// Local visited checks' stamps (`local.rs`): the number of the frame
@@ -689,6 +692,10 @@ impl Walker {
             }
         } else if t.pure[c as usize] {
             self.pure_reach(t, st, check.start, check.target)?
+        } else if t.one_slot[c as usize] != NO_SLOT {
+            let slot = t.one_slot[c as usize];
+            self.slot_search
+                .reach(t, st, check.start, check.target, slot)
         } else {
             self.run::<false, MoveList>(t, st, check.start, check.target, None)?
         };

@@ -295,3 +295,33 @@ fn a_choice_node_reentered_from_its_own_choice_keeps_its_merges() {
     let every = GameModel::with_every_check(checked).unwrap();
     assert_eq!(keeper_moves(&every), 6);
 }
+
+#[test]
+fn one_slot_checks_search_node_and_value_pairs() {
+    // `? r0 -> racc` follows a ray over `w` to a `b` on a cycle of squares
+    // (`shortcut.rs`: a search over (node, `pos`) pairs): from 0, 1 and 2 it
+    // reaches the `b` on 3, from 3 it meets the empty 0. With no `b` the
+    // ray circles forever: no square has the move.
+    let game_with = |board: &str| {
+        let head = format!(
+            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
+             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
+             begin, s: player = x;\ns, t: pos = V(*);\nt, u: ? r0 -> racc;\nu, v: $$ pos;\n\
+             v, k: player = keeper;\nk, end: ;\n\
+             r0, r1: pos = next[pos];\nr1, r0: board[pos] == w;\nr1, racc: board[pos] == b;\n"
+        );
+        let text = format!("{HEAD}{head}");
+        let (_, checked) = rg_lang::parse_str(&text).unwrap();
+        (game(&head), GameModel::with_every_check(checked).unwrap())
+    };
+    for (board, want) in [("{ 0: e, 1: w, 2: w, :b }", 3), ("{ 0: w, :w }", 0)] {
+        let (g, every) = game_with(board);
+        let t = g.tables();
+        assert!(
+            t.one_slot.iter().any(|&s| s != u32::MAX),
+            "a one-slot check"
+        );
+        assert_eq!(perft1(&g), want, "{board}");
+        assert_eq!(perft1(&every), want, "{board}");
+    }
+}
