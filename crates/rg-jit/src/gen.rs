@@ -28,8 +28,10 @@ use rg_engine::raw::{
 use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
 
 mod check;
+mod program;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
+pub(crate) use program::{emit_writing, nested, writing};
 
 const FLAGS: MemFlags = MemFlags::trusted();
 
@@ -1057,6 +1059,36 @@ impl Gen<'_, '_> {
         self.jump_resume(c.resume, f);
     }
 
+    /// Whether `? c` (`positive`) or `! c` fails (I8): check `c`,
+    /// memoised by the semistate's version.
+    fn reach(&mut self, c: u32, positive: bool) -> Value {
+        let memo = self.ws_load(Off::MEMO);
+        let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
+        let mv = self.load(I64, m, 0);
+        let ver = self.ws_load(Off::VERSION);
+        let hit = self.b.ins().icmp(IntCC::Equal, mv, ver);
+        let (h, miss, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let r = self.b.append_block_param(join, I32);
+        self.b.ins().brif(hit, h, &[], miss, &[]);
+        self.b.switch_to_block(h);
+        let res = self.load(I32, m, 8);
+        self.b.ins().jump(join, &[BlockArg::Value(res)]);
+        self.b.switch_to_block(miss);
+        let res = self.decide(c);
+        self.b.ins().jump(join, &[BlockArg::Value(res)]);
+        self.b.switch_to_block(join);
+        let cc = if positive {
+            IntCC::Equal
+        } else {
+            IntCC::NotEqual
+        };
+        self.b.ins().icmp_imm(cc, r, 0)
+    }
+
     /// Edge `i`'s block; `back` backtracks.
     fn emit_edge_body(&mut self, i: usize, back: Block) {
         let blk = self.edges[i];
@@ -1088,31 +1120,7 @@ impl Gen<'_, '_> {
                 self.exit_if(fails, back);
             }
             Op::Reach(c, positive) => {
-                let memo = self.ws_load(Off::MEMO);
-                let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
-                let mv = self.load(I64, m, 0);
-                let ver = self.ws_load(Off::VERSION);
-                let hit = self.b.ins().icmp(IntCC::Equal, mv, ver);
-                let (h, miss, join) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                let r = self.b.append_block_param(join, I32);
-                self.b.ins().brif(hit, h, &[], miss, &[]);
-                self.b.switch_to_block(h);
-                let res = self.load(I32, m, 8);
-                self.b.ins().jump(join, &[BlockArg::Value(res)]);
-                self.b.switch_to_block(miss);
-                let res = self.decide(c);
-                self.b.ins().jump(join, &[BlockArg::Value(res)]);
-                self.b.switch_to_block(join);
-                let cc = if positive {
-                    IntCC::Equal
-                } else {
-                    IntCC::NotEqual
-                };
-                let fails = self.b.ins().icmp_imm(cc, r, 0);
+                let fails = self.reach(c, positive);
                 self.exit_if(fails, back);
             }
             Op::Assign(p, v) => {

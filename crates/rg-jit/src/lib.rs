@@ -22,11 +22,10 @@
 //! - Generation (CPU time, `cargo run --release -p rg-jit --example
 //!   coverage -- FILES`): the RG examples 1.4-3.7 ms, `games/hrg/` 2-10 ms,
 //!   englishDraughts.hrg (404 edges) 23 ms, reversi.hrg (500) 38 ms;
-//!   chess.hrg (7,923 edges, 5,034 walked, 14 functions) ~0.75-0.8 s, ~160
-//!   ms of it the pure checks' searches; as one function ~1 s (Cranelift's
-//!   register allocation grows faster than a function). Leaf programs are
-//!   capped at 2,000 instructions: 8,000 took chess to 0.84-0.91 s for no
-//!   speed. Split games are generated without Cranelift's optimiser (a
+//!   chess.hrg (7,923 edges, 5,034 walked, 14 functions) ~1.5 s, about half
+//!   of it its 318 leaf programs and one writing program; its walk as one
+//!   function ~1 s (Cranelift's register allocation grows faster than a
+//!   function). Split games are generated without Cranelift's optimiser (a
 //!   quarter of the time).
 //! - Instructions of the playout loop (callgrind): direct resumes,
 //!   known-path undo and inline records took breakthrough.hrg from 955K to
@@ -35,11 +34,16 @@
 //! - Native against the interpreter (alternated `rbg --engine interp|native
 //!   bench`): faster on most files, but not on all (ladders.hrg,
 //!   dicerace.rg, knightthrough.hrg about 1.0), so RG stays interpreted by
-//!   default. chess.hrg is no faster native: 60% of its time is one check
-//!   with writes and visited sets, run by the interpreter.
-//! - Next: checks with writes as native code, frames only at real choices
-//!   (a node whose edges are exclusive comparisons needs none), native
-//!   versions of the interpreter's local and dense visited stamps.
+//!   default.
+//! - Writing programs (`gen/program.rs`: checks that write, visit, choose
+//!   and nest leaf checks) took callgrind's playout loop of chess.hrg from
+//!   143M to 127M instructions (3 playouts), englishDraughts.hrg 184M to
+//!   136M (200), reversi.hrg 224M to 197M (100). chess.hrg needs every leaf
+//!   program generated (77K instructions; generation ~1.5 s): 143 to 176
+//!   playouts per CPU second.
+//! - Next: frames only at real choices (a node whose edges are exclusive
+//!   comparisons needs none), native versions of the interpreter's local
+//!   and dense visited stamps, walks (cyclic checks with writes) as code.
 
 mod gen;
 mod rt;
@@ -69,8 +73,14 @@ pub const MAX_EDGES: usize = 20_000;
 pub const MAX_PURE_EDGES: usize = 4_000;
 
 /// Instructions of generated leaf programs, all together, beyond which
-/// further programs are left to the interpreter.
-pub const MAX_PROGRAM_INS: usize = 2_000;
+/// further programs are left to the interpreter (chess.hrg has 77K).
+pub const MAX_PROGRAM_INS: usize = 100_000;
+
+/// Instructions of generated writing programs and of the leaf checks they
+/// nest (which go beyond [`MAX_PROGRAM_INS`] and [`MAX_PURE_EDGES`]), all
+/// together, beyond which further writing programs are left to the
+/// interpreter.
+pub const MAX_WRITING_INS: usize = 100_000;
 
 /// Why a game is not played by native code: the host, a Cranelift error, a
 /// game too large, or tables that fail the facts the code relies on.
@@ -167,14 +177,43 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     sig.returns.push(AbiParam::new(I32));
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    // Leaf programs and leaf pure checks: functions of their own.
+    // Leaf programs and leaf pure checks: functions of their own; the
+    // ones writing programs nest first, then the others while the budgets
+    // last.
+    let checks = t.checks.len();
+    let leaf_prog: Vec<_> = (0..checks).map(|c| gen::leaf_program(t, c)).collect();
+    let leaf_size: Vec<_> = (0..checks).map(|c| gen::leaf_pure(t, c)).collect();
+    let leaf = |c: usize| leaf_prog[c].is_some() || leaf_size[c] > 0;
+    let cost = |c: usize| leaf_prog[c].map_or(leaf_size[c], |(a, b)| (b - a) as usize);
+    let mut forced = vec![false; checks];
+    let mut writing = vec![None; checks];
+    let mut writing_ins = 0;
+    for c in (0..checks).filter(|&c| !leaf(c)) {
+        let native = |c2: u32| t.probes[c2 as usize].is_some() || leaf(c2 as usize);
+        let Some(p) = gen::writing(t, c, &native) else {
+            continue;
+        };
+        let mut new: Vec<usize> = gen::nested(t, p)
+            .map(|c2| c2 as usize)
+            .filter(|&c2| leaf(c2) && !forced[c2])
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        let size = (p.1 - p.0) as usize + new.iter().map(|&c2| cost(c2)).sum::<usize>();
+        if writing_ins + size > MAX_WRITING_INS {
+            continue;
+        }
+        writing_ins += size;
+        new.iter().for_each(|&c2| forced[c2] = true);
+        writing[c] = Some(p);
+    }
     let mut pure_ids = Vec::new();
     let (mut pure_edges, mut program_ins) = (0, 0);
-    for c in 0..t.checks.len() {
-        let program = gen::leaf_program(t, c)
-            .filter(|&(a, b)| program_ins + (b - a) as usize <= MAX_PROGRAM_INS);
-        let size = gen::leaf_pure(t, c);
-        if program.is_none() && (size == 0 || pure_edges + size > MAX_PURE_EDGES) {
+    for c in 0..checks {
+        let program = leaf_prog[c]
+            .filter(|&(a, b)| forced[c] || program_ins + (b - a) as usize <= MAX_PROGRAM_INS);
+        let size = leaf_size[c];
+        if program.is_none() && (size == 0 || !forced[c] && pure_edges + size > MAX_PURE_EDGES) {
             pure_ids.push(None);
             continue;
         }
@@ -198,10 +237,34 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
+    // Writing programs, calling the leaf checks they nest.
+    for (c, p) in writing.iter().enumerate() {
+        let Some(p) = *p else {
+            continue;
+        };
+        let pid = module
+            .declare_function(&format!("writing_{c}"), Linkage::Local, &sig)
+            .map_err(err)?;
+        ctx.func.signature = sig.clone();
+        let helper = ctx.func.import_signature(sig.clone());
+        let mut pures = vec![None; checks];
+        for c2 in gen::nested(t, p) {
+            if let Some(id) = pure_ids[c2 as usize] {
+                pures[c2 as usize] = Some(module.declare_func_in_func(id, &mut ctx.func));
+            }
+        }
+        let visits = t.programs[c].is_some_and(|q| q.visits);
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        gen::emit_writing(t, p, visits, b, helper, &pures);
+        module.define_function(pid, &mut ctx).map_err(err)?;
+        module.clear_context(&mut ctx);
+        pure_ids[c] = Some(pid);
+    }
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(
-            "rg-jit: {} leaf checks ({program_ins} program instructions, {pure_edges} search edges) generated in {:?}",
+            "rg-jit: {} checks ({} writing programs, {writing_ins} instructions with their nested checks; {program_ins} leaf program instructions, {pure_edges} search edges) generated in {:?}",
             pure_ids.iter().flatten().count(),
+            writing.iter().flatten().count(),
             jit_support::cpu_time().saturating_sub(start)
         );
     }

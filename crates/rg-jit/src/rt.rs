@@ -8,8 +8,8 @@ use std::mem::offset_of;
 use std::sync::Arc;
 
 use rg_engine::raw::{
-    self, Guard, Op, Operand, Place, Prefixes, Seen, Tables, EMPTY, MAX_FRAMES, MAX_MOVE_KEYS,
-    MAX_RECORDED, MAX_STEPS, MAX_TAGS,
+    self, Guard, Op, Operand, Place, Prefixes, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS,
+    MAX_MOVE_KEYS, MAX_RECORDED, MAX_STEPS, MAX_TAGS,
 };
 use rg_engine::{Effects, NativeWalker, RunError, Sink, SinkMut};
 
@@ -115,6 +115,8 @@ pub(crate) struct Ws {
     vis: Vec<u64>,
     prefixes: Prefixes,
     seen: Seen,
+    /// The visited set of writing programs (`gen/program.rs`).
+    prog_seen: Seen,
     /// The interpreter, for reachability checks.
     interp: raw::Walker,
     map_writes: Vec<(u32, u16)>,
@@ -213,6 +215,7 @@ impl Ws {
             vis: vec![0; MAX_TAGS],
             prefixes: Prefixes::default(),
             seen: Seen::default(),
+            prog_seen: Seen::default(),
             interp: raw::Walker::new(t),
             map_writes: Vec::new(),
             repeat_vars: Vec::new(),
@@ -337,27 +340,34 @@ impl Ws {
         }
         let tags = self.tag_id(node)?;
         let t = self.code.game.tables();
-        let node_mix = (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        match guard {
-            Guard::Full(lo, hi) => {
-                let h = raw::mix(self.hash ^ self.tag_hash.rotate_left(29) ^ node_mix);
-                self.seen
-                    .insert(h, node, &st[lo as usize..hi as usize], tags)
-            }
-            Guard::Repeat(i) => {
-                let mut vars = std::mem::take(&mut self.repeat_vars);
-                vars.clear();
-                let mut h = self.tag_hash.rotate_left(29) ^ node_mix;
-                for &s in &t.repeat_slots[i as usize] {
-                    vars.push(st[s as usize]);
-                    h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
-                }
-                let r = self.seen.insert(raw::mix(h), node, &vars, tags);
-                self.repeat_vars = vars;
-                r
-            }
-            Guard::None => Ok(true),
+        let (hash, vars) = (self.hash, &mut self.repeat_vars);
+        visit_in(
+            &mut self.seen,
+            vars,
+            t,
+            st,
+            node,
+            (hash, tags, self.tag_hash),
+        )
+    }
+
+    /// Whether (node, key) is new in the running writing program's visited
+    /// set (and records it), as the interpreter's `visit` of a check.
+    fn prog_visit(&mut self, st: &[u16], node: u32) -> Result<bool, RunError> {
+        let t = self.code.game.tables();
+        let info = t.nodes[node as usize];
+        let slot = match info.guard {
+            Guard::None => return Ok(true),
+            Guard::Full(lo, _) => lo,
+            Guard::Repeat(i) => t.repeat_slots[i as usize][0],
+        };
+        if info.dense != raw::NO_DENSE {
+            // A key of one slot: a stamp.
+            let i = info.dense + st[slot as usize] as u32;
+            return Ok(self.prog_seen.insert_dense(i, t.dense_size));
         }
+        let (hash, vars) = (self.hash, &mut self.repeat_vars);
+        visit_in(&mut self.prog_seen, vars, t, st, node, (hash, EMPTY, 0))
     }
 
     /// Check `c` through the interpreter (memoised by the caller's version).
@@ -555,6 +565,49 @@ pub(crate) unsafe extern "C" fn visit(ws: *mut Ws, st: *mut u16, node: u32, _: u
     let ws = &mut *ws;
     let st = state(ws, st);
     let r = ws.visit(st, node).map(u32::from);
+    answer(ws, r)
+}
+
+/// Inserts (node, key, tags) in `seen`, `key` given by the key hash (the
+/// tags': their number and hash); `vars` is scratch.
+fn visit_in(
+    seen: &mut Seen,
+    vars: &mut Vec<u16>,
+    t: &Tables,
+    st: &[u16],
+    node: u32,
+    (hash, tags, tag_hash): (u64, u32, u64),
+) -> Result<bool, RunError> {
+    let node_mix = (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    match t.nodes[node as usize].guard {
+        Guard::Full(lo, hi) => {
+            let h = raw::mix(hash ^ tag_hash.rotate_left(29) ^ node_mix);
+            seen.insert(h, node, &st[lo as usize..hi as usize], tags)
+        }
+        Guard::Repeat(i) => {
+            vars.clear();
+            let mut h = tag_hash.rotate_left(29) ^ node_mix;
+            for &s in &t.repeat_slots[i as usize] {
+                vars.push(st[s as usize]);
+                h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
+            }
+            seen.insert(raw::mix(h), node, vars, tags)
+        }
+        Guard::None => Ok(true),
+    }
+}
+
+/// A writing program starts: its visited set is emptied; 0.
+pub(crate) unsafe extern "C" fn prog_begin(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
+    (*ws).prog_seen.clear(MAX_KEYS);
+    0
+}
+
+/// A writing program's visited check of node `a`: 1 new, 0 seen.
+pub(crate) unsafe extern "C" fn prog_visit(ws: *mut Ws, st: *mut u16, node: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    let r = ws.prog_visit(st, node).map(u32::from);
     answer(ws, r)
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn leaf_pure(t: &Tables, c: usize) -> usize {
 }
 
 /// A step of a leaf program as a comparison (`None`: `Pass`, which holds).
-fn comparison(step: Step) -> Option<Option<(Operand, Operand, bool)>> {
+pub(super) fn comparison(step: Step) -> Option<Option<(Operand, Operand, bool)>> {
     match step {
         Step::Pass => Some(None),
         Step::Cmp(a, b, eq) => Some(Some((a, b, eq))),
@@ -130,7 +130,7 @@ pub(crate) fn emit_program(
 
 /// Ends a leaf check's function: `yes` returns 1, `no` 0, the fail block
 /// `FAILED`.
-fn finish_leaf(mut g: Gen<'_, '_>, yes: Block, no: Block) {
+pub(super) fn finish_leaf(mut g: Gen<'_, '_>, yes: Block, no: Block) {
     for (blk, r) in [(yes, 1), (no, 0), (g.fail, FAILED as i64)] {
         g.b.switch_to_block(blk);
         let r = g.b.ins().iconst(I32, r);
@@ -141,7 +141,11 @@ fn finish_leaf(mut g: Gen<'_, '_>, yes: Block, no: Block) {
 }
 
 /// The generator of a leaf check's function, its entry block current.
-fn leaf_gen<'a, 'b>(t: &'a Tables, mut b: FunctionBuilder<'b>, sig: SigRef) -> Gen<'a, 'b> {
+pub(super) fn leaf_gen<'a, 'b>(
+    t: &'a Tables,
+    mut b: FunctionBuilder<'b>,
+    sig: SigRef,
+) -> Gen<'a, 'b> {
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);

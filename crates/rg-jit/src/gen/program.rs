@@ -1,0 +1,343 @@
+//! *Writing programs*: check programs (`program.rs` of rg-engine) that
+//! write, visit, choose (`Any`/`Retry`) or nest checks, as functions of
+//! their own, as the interpreter's `Walker::program` runs them.
+//!
+//! Each instruction is a block entered with a log of known length (the
+//! writes on the way to it, `Ins::depth`): an instruction arrived at with
+//! more writes undoes the surplus first, a known number of entries (with
+//! the key hash and a fresh version, as the interpreter's `unwind`). The
+//! lengths along every jump are verified at generation ([`writing`]); the
+//! choices of any-assignments are variables. Nested checks must be probes
+//! or generated leaf checks (no deeper nesting: no recursion), memoised
+//! by version as in the walk; visited checks call Rust (`rt::prog_visit`,
+//! a visited set of its own).
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use rg_engine::raw::{Step, Tables};
+
+use super::check::{comparison, leaf_gen};
+use super::FLAGS;
+use crate::rt::{self, Off};
+
+/// Instructions of one writing program at most.
+pub const MAX_WRITING_INS: u32 = 8_000;
+
+/// Where an instruction goes: to instruction `to` (absolute) with `depth`
+/// writes, or out (`Yes`/`No`) with `depth` writes to undo.
+#[derive(Clone, Copy)]
+enum Go {
+    To(u32, u32),
+    Yes(u32),
+    No(u32),
+}
+
+/// The any-assignment a `Retry` at `r` takes its next symbol from: the
+/// innermost one whose subtree holds `r`.
+fn retry_of(t: &Tables, start: u32, r: u32) -> Option<u32> {
+    (start..r).rev().find(|&a| {
+        matches!(t.program[a as usize].step, Step::Any(..)) && t.program[a as usize].skip > r
+    })
+}
+
+/// The jumps of instruction `i` (for `Any`, `Retry`: into the choice's
+/// advance, see [`emit_writing`]), holding / failing.
+fn jumps(t: &Tables, i: u32) -> (Go, Option<Go>) {
+    let ins = t.program[i as usize];
+    let d = ins.depth;
+    let on = |d: u32| match ins.accept {
+        true => Go::Yes(d),
+        false => Go::To(i + 1, d),
+    };
+    let skip = Some(Go::To(ins.skip, d));
+    match ins.step {
+        Step::Assign(..) => (on(d + 1), None),
+        Step::Pass => (on(d), None),
+        Step::End => (Go::No(d), None),
+        // Advance: on into the subtree with the symbol written, or past it.
+        Step::Any(..) => match ins.accept {
+            true => (Go::Yes(d), None),
+            false => (Go::To(i + 1, d + 1), skip),
+        },
+        Step::Retry => (Go::No(d), None),
+        _ => (on(d), skip),
+    }
+}
+
+/// If check `c` has a program that [`emit_writing`] takes, its
+/// instructions `start .. end`: every step but `CmpMap`, nested checks
+/// that `native` says are probes or generated leaf checks, and writes
+/// along every jump that never fall short of where it lands.
+pub(crate) fn writing(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<(u32, u32)> {
+    let p = t.programs.get(c).copied().flatten()?;
+    if t.probes[c].is_some() {
+        return None;
+    }
+    let start = p.start;
+    let mut end = start;
+    while !matches!(t.program.get(end as usize)?.step, Step::End) {
+        end += 1;
+        if end - start > MAX_WRITING_INS {
+            return None;
+        }
+    }
+    let inside = |k: u32| (start..=end).contains(&k);
+    for i in start..=end {
+        let ins = t.program[i as usize];
+        match ins.step {
+            Step::CmpMap(..) => return None,
+            Step::Reach(c2, _) if !native(c2) => return None,
+            Step::Any(_, _, true) => {
+                comparison(t.program.get(i as usize + 1)?.step)??;
+            }
+            Step::Retry => {
+                let a = retry_of(t, start, i)?;
+                if t.program[a as usize].depth != ins.depth {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        let (hold, fail) = jumps(t, i);
+        for g in [Some(hold), fail].into_iter().flatten() {
+            if let Go::To(k, d) = g {
+                if !inside(k) || d < t.program[k as usize].depth {
+                    return None;
+                }
+            }
+        }
+    }
+    Some((start, end + 1))
+}
+
+/// Emits the writing program `start .. end` ([`writing`]) as a function
+/// with the helpers' signature (`(ws, st, _, _) -> 1 holds, 0 not,
+/// FAILED`); `pures` are the generated leaf checks, `visits` whether it
+/// needs a fresh visited set.
+pub(crate) fn emit_writing(
+    t: &Tables,
+    (start, end): (u32, u32),
+    visits: bool,
+    b: FunctionBuilder<'_>,
+    sig: SigRef,
+    pures: &[Option<FuncRef>],
+) {
+    let mut g = leaf_gen(t, b, sig);
+    g.pures = pures;
+    let base = g.ws_load(Off::LOG_LEN);
+    let hash = g.ws_load(Off::HASH);
+    let version = g.ws_load(Off::VERSION);
+    if visits {
+        g.call_imm(rt::prog_begin, 0, 0);
+    }
+    let blocks: Vec<Block> = (start..end).map(|_| g.b.create_block()).collect();
+    // Per any-assignment: its symbols left and its slot; its advance.
+    let mut vars = Vec::new();
+    let mut advance = vec![None; (end - start) as usize];
+    for i in start..end {
+        if let Step::Any(..) = t.program[i as usize].step {
+            let left = Variable::from_u32(vars.len() as u32);
+            let slot = Variable::from_u32(vars.len() as u32 + 1);
+            g.b.declare_var(left, I32);
+            g.b.declare_var(slot, I32);
+            vars.extend([left, slot]);
+            advance[(i - start) as usize] = Some((g.b.create_block(), left, slot));
+        }
+    }
+    g.b.ins().jump(blocks[0], &[]);
+    // Jumps that undo writes, filled last: (block, surplus, where to).
+    let mut pending: Vec<(Block, u32, Go)> = Vec::new();
+    let mut target = |g: &mut super::Gen<'_, '_>, go: Go| -> Block {
+        let blk = g.b.create_block();
+        pending.push((blk, 0, go));
+        blk
+    };
+    for i in start..end {
+        let ins = t.program[i as usize];
+        g.b.switch_to_block(blocks[(i - start) as usize]);
+        let (hold, fail) = jumps(t, i);
+        match ins.step {
+            Step::Any(p, (s0, len), filter) => {
+                // (The place is evaluated first: a key outside its map fails.)
+                let s = match g.place(p) {
+                    Ok(s) => g.b.ins().iconst(I32, s as i64),
+                    Err(s) => s,
+                };
+                if ins.accept {
+                    // Every symbol reaches the target.
+                    let y = target(&mut g, hold);
+                    g.b.ins().jump(y, &[]);
+                    continue;
+                }
+                let (adv, left, slot) = advance[(i - start) as usize].expect("an advance");
+                g.b.def_var(slot, s);
+                let n = g.b.ins().iconst(I32, len as i64);
+                g.b.def_var(left, n);
+                g.b.ins().jump(adv, &[]);
+                // The advance: the next symbol (last to first) that passes
+                // the filter, written; or past the subtree.
+                g.b.switch_to_block(adv);
+                let (into, past) = (target(&mut g, hold), target(&mut g, fail.expect("a skip")));
+                let s = g.b.use_var(slot);
+                let addr = g.st_addr(s);
+                let syms = t.any_syms.as_ptr() as i64 + 2 * s0 as i64;
+                let (lp, body, found, none) = (
+                    g.b.create_block(),
+                    g.b.create_block(),
+                    g.b.create_block(),
+                    g.b.create_block(),
+                );
+                let old = g.b.ins().uload16(I32, FLAGS, addr, 0);
+                let l0 = g.b.use_var(left);
+                let l = g.b.append_block_param(lp, I32);
+                g.b.ins().jump(lp, &[BlockArg::Value(l0)]);
+                g.b.switch_to_block(lp);
+                g.b.ins().brif(l, body, &[], none, &[]);
+                g.b.switch_to_block(body);
+                let l1 = g.b.ins().iadd_imm(l, -1);
+                let off = g.b.ins().uextend(I64, l1);
+                let off = g.b.ins().ishl_imm(off, 1);
+                let a = g.b.ins().iadd_imm(off, syms);
+                let sym = g.b.ins().uload16(I32, FLAGS, a, 0);
+                if filter {
+                    let sym16 = g.b.ins().ireduce(I16, sym);
+                    g.b.ins().store(FLAGS, sym16, addr, 0);
+                    let cmp = t.program[i as usize + 1].step;
+                    let (a, b, eq) = comparison(cmp).flatten().expect("verified");
+                    let fails = g.compare(a, b, eq);
+                    let old16 = g.b.ins().ireduce(I16, old);
+                    g.b.ins().store(FLAGS, old16, addr, 0);
+                    g.b.ins()
+                        .brif(fails, lp, &[BlockArg::Value(l1)], found, &[]);
+                } else {
+                    g.b.ins().jump(found, &[]);
+                }
+                g.b.switch_to_block(found);
+                g.b.def_var(left, l1);
+                g.write(Err(s), sym);
+                g.b.ins().jump(into, &[]);
+                g.b.switch_to_block(none);
+                g.b.ins().jump(past, &[]);
+                continue;
+            }
+            Step::Retry => {
+                let a = retry_of(t, start, i).expect("verified");
+                let (adv, ..) = advance[(a - start) as usize].expect("an advance");
+                g.b.ins().jump(adv, &[]);
+                continue;
+            }
+            Step::End => {
+                let n = target(&mut g, hold);
+                g.b.ins().jump(n, &[]);
+                continue;
+            }
+            _ => {}
+        }
+        let fails = match ins.step {
+            Step::Assign(p, v) => {
+                let v = g.operand(v);
+                let slot = g.place(p);
+                g.write(slot, v);
+                None
+            }
+            Step::Pass => None,
+            Step::Reach(c, positive) => Some(g.reach(c, positive)),
+            Step::Visit(node) => {
+                let r = g.call_imm(rt::prog_visit, node, 0);
+                g.check_failed(r);
+                Some(g.b.ins().icmp_imm(IntCC::Equal, r, 0))
+            }
+            step => {
+                let (a, b, eq) = comparison(step).flatten().expect("verified");
+                Some(g.compare(a, b, eq))
+            }
+        };
+        let on = target(&mut g, hold);
+        match fails {
+            Some(fails) => {
+                let off = target(&mut g, fail.expect("a skip"));
+                g.b.ins().brif(fails, off, &[], on, &[]);
+            }
+            None => {
+                g.b.ins().jump(on, &[]);
+            }
+        }
+    }
+    // The jumps: undo the surplus, go on (or out, everything undone).
+    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    for (blk, _, go) in pending {
+        g.b.switch_to_block(blk);
+        match go {
+            Go::To(k, d) => {
+                let surplus = d - t.program[k as usize].depth;
+                if surplus > 0 {
+                    undo(&mut g, surplus, true);
+                }
+                g.b.ins().jump(blocks[(k - start) as usize], &[]);
+            }
+            Go::Yes(d) | Go::No(d) => {
+                if d > 0 {
+                    undo(&mut g, d, false);
+                }
+                g.ws_store(base, Off::LOG_LEN);
+                g.ws_store(hash, Off::HASH);
+                g.ws_store(version, Off::VERSION);
+                let out = if matches!(go, Go::Yes(_)) { yes } else { no };
+                g.b.ins().jump(out, &[]);
+            }
+        }
+    }
+    super::check::finish_leaf(g, yes, no);
+}
+
+/// Undoes the newest `n` log entries (newest first); with `hashed`, the
+/// key hash with them and a fresh version (as the interpreter's
+/// `unwind`).
+fn undo(g: &mut super::Gen<'_, '_>, n: u32, hashed: bool) {
+    let len = g.ws_load(Off::LOG_LEN);
+    let log = g.ws_load(Off::LOG);
+    let off = g.b.ins().ishl_imm(len, 3);
+    let end = g.b.ins().iadd(log, off);
+    let mut h = match hashed {
+        true => Some(g.ws_load(Off::HASH)),
+        false => None,
+    };
+    for j in 1..=n as i32 {
+        let slot = g.load(I32, end, -8 * j);
+        let old = g.load(I32, end, -8 * j + 4);
+        let a = g.st_addr(slot);
+        if let Some(hv) = h {
+            let cur = g.b.ins().uload16(I32, FLAGS, a, 0);
+            let i = g.b.ins().uextend(I64, slot);
+            let off = g.b.ins().ishl_imm(i, 3);
+            let ma = g.b.ins().iadd_imm(off, g.t.hash_mul.as_ptr() as i64);
+            let m = g.load(I64, ma, 0);
+            let cur = g.b.ins().uextend(I64, cur);
+            let old64 = g.b.ins().uextend(I64, old);
+            let d = g.b.ins().isub(cur, old64);
+            let d = g.b.ins().imul(m, d);
+            h = Some(g.b.ins().isub(hv, d));
+        }
+        let old16 = g.b.ins().ireduce(I16, old);
+        g.b.ins().store(FLAGS, old16, a, 0);
+    }
+    let len = g.b.ins().iadd_imm(len, -(n as i64));
+    g.ws_store(len, Off::LOG_LEN);
+    if let Some(h) = h {
+        g.ws_store(h, Off::HASH);
+        let nv = g.ws_load(Off::NEXT_VERSION);
+        g.ws_store(nv, Off::VERSION);
+        let nv1 = g.b.ins().iadd_imm(nv, 1);
+        g.ws_store(nv1, Off::NEXT_VERSION);
+    }
+}
+
+/// The leaf checks a program nests (`Reach` steps).
+pub(crate) fn nested(t: &Tables, (start, end): (u32, u32)) -> impl Iterator<Item = u32> + '_ {
+    (start..end).filter_map(|i| match t.program[i as usize].step {
+        Step::Reach(c, _) => Some(c),
+        _ => None,
+    })
+}
