@@ -11,10 +11,10 @@ use rbg_cli::cmd;
 #[command(name = "rbg", version)]
 struct Cli {
     /// Engine that plays the games: `native` (machine code generated at
-    /// load time; the default for `.rbg` on x86-64 and aarch64) or `interp`
-    /// (the interpreter; the default elsewhere and for `.rg`/`.hrg`, where
-    /// `native` generates the move walks and games it does not take stay
-    /// interpreted with a note).
+    /// load time; the default on x86-64 and aarch64, for `.rg`/`.hrg` games
+    /// of at most 2,000 edges; for `.rg`/`.hrg` it generates the move walks,
+    /// and games it does not take stay interpreted, with a note if chosen)
+    /// or `interp` (the interpreter; the default elsewhere).
     #[arg(long, global = true, value_name = "ENGINE")]
     engine: Option<rbg_jit::Engine>,
     #[command(subcommand)]

@@ -32,9 +32,10 @@
 //!   751K per playout, ticTacToe.hrg 24.2K to 21.8K, connect4.hrg 88K to
 //!   80K; leaf programs a further -4.4% (connect4.hrg), -2.0% (ticTacToe.hrg).
 //! - Native against the interpreter (alternated `rbg --engine interp|native
-//!   bench`): faster on most files, but not on all (ladders.hrg,
-//!   dicerace.rg, knightthrough.hrg about 1.0), so RG stays interpreted by
-//!   default.
+//!   bench`, 2 s x 5 rounds): 1.0-1.7x on every RG example and `games/hrg/`
+//!   game, fewer instructions per playout on all (callgrind); the CLI's
+//!   default for RG games of at most 2,000 edges (chess.hrg, 7,923 edges,
+//!   stays interpreted unless chosen: its generation takes seconds).
 //! - Writing programs (`gen/program.rs`: checks that write, visit, choose
 //!   and nest leaf checks) took callgrind's playout loop of chess.hrg from
 //!   143M to 127M instructions (3 playouts), englishDraughts.hrg 184M to

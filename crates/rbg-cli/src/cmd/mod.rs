@@ -77,9 +77,9 @@ pub fn load_bytes(path: &str, name: &str, bytes: &[u8]) -> Option<AnyGame> {
     }
 }
 
-/// An RG game played by the engine chosen for RG: with `--engine native`,
-/// native code where the generator takes the game, else the interpreter
-/// (with a note saying why).
+/// An RG game played by the engine chosen for RG: native code where the
+/// generator takes the game, else the interpreter (with a note saying why
+/// when `--engine native` chose it).
 pub fn prepare_rg(name: &str, game: rg_engine::GameModel) -> rg_engine::GameModel {
     let (game, note) = rg_with_engine(name, game, rg_engine());
     if let Some(note) = note {
@@ -88,21 +88,24 @@ pub fn prepare_rg(name: &str, game: rg_engine::GameModel) -> rg_engine::GameMode
     game
 }
 
-/// An RG game played by `engine`: native code where the generator takes
-/// the game, else the interpreter, with a note saying why.
+/// An RG game played by `engine` (and whether `--engine` chose it): native
+/// code where the generator takes the game, else the interpreter, with a
+/// note saying why if native code was chosen.
 pub fn rg_with_engine(
     name: &str,
     game: rg_engine::GameModel,
-    engine: rbg_jit::Engine,
+    (engine, chosen): (rbg_jit::Engine, bool),
 ) -> (rg_engine::GameModel, Option<String>) {
-    if engine != rbg_jit::Engine::Native {
+    if engine != rbg_jit::Engine::Native
+        || (!chosen && game.description().edges.len() > RG_DEFAULT_NATIVE_EDGES)
+    {
         return (game, None);
     }
     match rg_jit::compile(&game) {
         Ok(g) => (g, None),
         Err(e) => (
             game,
-            Some(format!("{name}: note: played by the interpreter: {e}")),
+            chosen.then(|| format!("{name}: note: played by the interpreter: {e}")),
         ),
     }
 }
@@ -124,7 +127,8 @@ pub fn with_engine(
             Ok((AnyGame::Rbg(g), note))
         }
         AnyGame::Rg(g) => {
-            let (g, note) = rg_with_engine(name, g, chosen.unwrap_or(RG_DEFAULT));
+            let (g, note) =
+                rg_with_engine(name, g, chosen.map_or((RG_DEFAULT, false), |e| (e, true)));
             Ok((AnyGame::Rg(g), note))
         }
     }
@@ -149,7 +153,7 @@ static ENGINE: OnceLock<(rbg_jit::Engine, bool)> = OnceLock::new();
 /// for RG and HRG).
 pub fn set_engine(chosen: Option<rbg_jit::Engine>) {
     let _ = ENGINE.set(chosen.map_or_else(default_engine, |e| (e, true)));
-    let _ = RG_ENGINE.set(chosen.unwrap_or(RG_DEFAULT));
+    let _ = RG_ENGINE.set(chosen.map_or((RG_DEFAULT, false), |e| (e, true)));
 }
 
 /// The host's default engine, not chosen by `--engine`.
@@ -157,15 +161,24 @@ fn default_engine() -> (rbg_jit::Engine, bool) {
     (rbg_jit::Engine::default_for_host(), false)
 }
 
-/// The engine of RG and HRG games unless `--engine` chooses: the
-/// interpreter (native code is not faster on every game).
-pub const RG_DEFAULT: rbg_jit::Engine = rbg_jit::Engine::Interp;
+/// The engine of RG and HRG games unless `--engine` chooses: native code
+/// (no slower than the interpreter on any of our RG and HRG games) for
+/// games of at most [`RG_DEFAULT_NATIVE_EDGES`] edges that the generator
+/// takes; the interpreter for the others.
+pub const RG_DEFAULT: rbg_jit::Engine = rbg_jit::Engine::Native;
 
-static RG_ENGINE: OnceLock<rbg_jit::Engine> = OnceLock::new();
+/// Larger RG games are interpreted unless `--engine native` chooses: their
+/// code takes long to generate (chess.hrg, 7,923 edges: about 1.5 s; the
+/// games of `games/hrg/` up to 500 edges: at most about 35 ms), too long
+/// for a command that plays a few moves.
+pub const RG_DEFAULT_NATIVE_EDGES: usize = 2_000;
 
-/// The engine chosen for RG games.
-pub fn rg_engine() -> rbg_jit::Engine {
-    *RG_ENGINE.get_or_init(|| RG_DEFAULT)
+/// The engine of RG games, and whether `--engine` chose it.
+static RG_ENGINE: OnceLock<(rbg_jit::Engine, bool)> = OnceLock::new();
+
+/// The engine chosen for RG games (and whether `--engine` chose it).
+pub fn rg_engine() -> (rbg_jit::Engine, bool) {
+    *RG_ENGINE.get_or_init(|| (RG_DEFAULT, false))
 }
 
 /// The game played by the chosen engine. Where the default engine (not
