@@ -29,9 +29,11 @@ use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
 
 mod check;
 mod program;
+mod slot;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub(crate) use program::{emit_writing, nested, writing};
+pub(crate) use slot::{emit_slot, leaf_slot};
 
 const FLAGS: MemFlags = MemFlags::trusted();
 

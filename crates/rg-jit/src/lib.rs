@@ -42,6 +42,9 @@
 //!   136M (200), reversi.hrg 224M to 197M (100). chess.hrg needs every leaf
 //!   program generated (77K instructions; generation ~1.5 s): 143 to 176
 //!   playouts per CPU second.
+//! - One-slot checks as code (`gen/slot.rs`): callgrind's playout loop of
+//!   hex.hrg 238M to 184M instructions (100 playouts), reversi.hrg 181M to
+//!   143M (100).
 //! - Next: frames only at real choices (a node whose edges are exclusive
 //!   comparisons needs none), native versions of the interpreter's local
 //!   and dense visited stamps, walks (cyclic checks with writes) as code.
@@ -184,6 +187,12 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     let checks = t.checks.len();
     let leaf_prog: Vec<_> = (0..checks).map(|c| gen::leaf_program(t, c)).collect();
     let leaf_size: Vec<_> = (0..checks).map(|c| gen::leaf_pure(t, c)).collect();
+    let slot_size: Vec<_> = (0..checks).map(|c| gen::leaf_slot(t, c)).collect();
+    let leaf_size: Vec<_> = leaf_size
+        .iter()
+        .zip(&slot_size)
+        .map(|(a, b)| a + b)
+        .collect();
     let leaf = |c: usize| leaf_prog[c].is_some() || leaf_size[c] > 0;
     let cost = |c: usize| leaf_prog[c].map_or(leaf_size[c], |(a, b)| (b - a) as usize);
     let mut forced = vec![false; checks];
@@ -231,7 +240,10 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             }
             None => {
                 pure_edges += size;
-                gen::emit_pure(t, c, b, helper);
+                match slot_size[c] > 0 {
+                    true => gen::emit_slot(t, c, b, helper),
+                    false => gen::emit_pure(t, c, b, helper),
+                }
             }
         }
         module.define_function(pid, &mut ctx).map_err(err)?;

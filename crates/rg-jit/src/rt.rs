@@ -101,6 +101,9 @@ pub(crate) struct Ws {
     pub ends: *mut [u32; 2],
     pub ends_len: u64,
     pub ends_cap: u64,
+    pub slot_at: *mut u32,
+    pub slot_pending: *mut [u32; 2],
+    pub slot_gen: u64,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -111,6 +114,9 @@ pub(crate) struct Ws {
     pending_buf: Vec<u32>,
     changes_buf: Vec<Change>,
     ends_buf: Vec<[u32; 2]>,
+    /// One-slot checks' stamps per (node index, symbol), and pending pairs.
+    slot_at_buf: Vec<u32>,
+    slot_pending_buf: Vec<[u32; 2]>,
     tag_ids: Vec<u32>,
     vis: Vec<u64>,
     prefixes: Prefixes,
@@ -163,6 +169,9 @@ impl Off {
     pub const ENDS: i32 = offset_of!(Ws, ends) as i32;
     pub const ENDS_LEN: i32 = offset_of!(Ws, ends_len) as i32;
     pub const ENDS_CAP: i32 = offset_of!(Ws, ends_cap) as i32;
+    pub const SLOT_AT: i32 = offset_of!(Ws, slot_at) as i32;
+    pub const SLOT_PENDING: i32 = offset_of!(Ws, slot_pending) as i32;
+    pub const SLOT_GEN: i32 = offset_of!(Ws, slot_gen) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -177,6 +186,10 @@ impl Off {
 impl Ws {
     fn new(code: Arc<Code>) -> Box<Ws> {
         let t = code.game.tables();
+        let slot_pairs = match t.one_slot.iter().any(|&s| s != raw::NO_SLOT) {
+            true => t.slot_nodes as usize * t.symbols as usize,
+            false => 0,
+        };
         let mut ws = Box::new(Ws {
             log: std::ptr::null_mut(),
             log_len: 0,
@@ -203,6 +216,11 @@ impl Ws {
             ends: std::ptr::null_mut(),
             ends_len: 0,
             ends_cap: 0,
+            slot_at: std::ptr::null_mut(),
+            slot_pending: std::ptr::null_mut(),
+            slot_gen: 0,
+            slot_at_buf: vec![0; slot_pairs],
+            slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
             changes_buf: vec![Change::default(); 64],
             ends_buf: vec![[0, 0]; 16],
             marks_buf: vec![0; t.nodes.len()],
@@ -237,6 +255,8 @@ impl Ws {
         ws.changes_cap = ws.changes_buf.len() as u64;
         ws.ends = ws.ends_buf.as_mut_ptr();
         ws.ends_cap = ws.ends_buf.len() as u64;
+        ws.slot_at = ws.slot_at_buf.as_mut_ptr();
+        ws.slot_pending = ws.slot_pending_buf.as_mut_ptr();
         ws
     }
 
@@ -534,6 +554,14 @@ pub(crate) unsafe extern "C" fn clear_marks(ws: *mut Ws, _: *mut u16, _: u32, _:
     let ws = &mut *ws;
     ws.marks_buf.fill(0);
     ws.mark_gen = 0;
+    0
+}
+
+/// One-slot checks' stamps wrapped: all cleared; 0.
+pub(crate) unsafe extern "C" fn clear_slot_marks(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    ws.slot_at_buf.fill(0);
+    ws.slot_gen = 0;
     0
 }
 
