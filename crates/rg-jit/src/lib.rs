@@ -50,6 +50,7 @@
 //!   and dense visited stamps, walks (cyclic checks with writes) as code.
 
 mod gen;
+mod plan;
 mod rt;
 mod safe;
 
@@ -65,6 +66,7 @@ use jit_support::Memory;
 use rg_engine::{GameModel, Native, NativeWalker};
 
 pub use gen::PART_EDGES;
+pub use plan::{check_codes, CheckCode};
 use rt::WalkFn;
 
 /// Edges beyond this are left to the interpreter: code generation time
@@ -181,49 +183,13 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     sig.returns.push(AbiParam::new(I32));
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    // Leaf programs and leaf pure checks: functions of their own; the
-    // ones writing programs nest first, then the others while the budgets
-    // last.
-    let checks = t.checks.len();
-    let leaf_prog: Vec<_> = (0..checks).map(|c| gen::leaf_program(t, c)).collect();
-    let leaf_size: Vec<_> = (0..checks).map(|c| gen::leaf_pure(t, c)).collect();
-    let slot_size: Vec<_> = (0..checks).map(|c| gen::leaf_slot(t, c)).collect();
-    let leaf_size: Vec<_> = leaf_size
-        .iter()
-        .zip(&slot_size)
-        .map(|(a, b)| a + b)
-        .collect();
-    let leaf = |c: usize| leaf_prog[c].is_some() || leaf_size[c] > 0;
-    let cost = |c: usize| leaf_prog[c].map_or(leaf_size[c], |(a, b)| (b - a) as usize);
-    let mut forced = vec![false; checks];
-    let mut writing = vec![None; checks];
-    let mut writing_ins = 0;
-    for c in (0..checks).filter(|&c| !leaf(c)) {
-        let native = |c2: u32| t.probes[c2 as usize].is_some() || leaf(c2 as usize);
-        let Some(p) = gen::writing(t, c, &native) else {
-            continue;
-        };
-        let mut new: Vec<usize> = gen::nested(t, p)
-            .map(|c2| c2 as usize)
-            .filter(|&c2| leaf(c2) && !forced[c2])
-            .collect();
-        new.sort_unstable();
-        new.dedup();
-        let size = (p.1 - p.0) as usize + new.iter().map(|&c2| cost(c2)).sum::<usize>();
-        if writing_ins + size > MAX_WRITING_INS {
-            continue;
-        }
-        writing_ins += size;
-        new.iter().for_each(|&c2| forced[c2] = true);
-        writing[c] = Some(p);
-    }
+    let plan = plan::plan(t);
     let mut pure_ids = Vec::new();
-    let (mut pure_edges, mut program_ins) = (0, 0);
-    for c in 0..checks {
-        let program = leaf_prog[c]
-            .filter(|&(a, b)| forced[c] || program_ins + (b - a) as usize <= MAX_PROGRAM_INS);
-        let size = leaf_size[c];
-        if program.is_none() && (size == 0 || !forced[c] && pure_edges + size > MAX_PURE_EDGES) {
+    for (c, &code) in plan.checks.iter().enumerate() {
+        if matches!(
+            code,
+            CheckCode::Interpreted | CheckCode::Probe | CheckCode::Writing(..)
+        ) {
             pure_ids.push(None);
             continue;
         }
@@ -233,34 +199,27 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         ctx.func.signature = sig.clone();
         let helper = ctx.func.import_signature(sig.clone());
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        match program {
-            Some((a, end)) => {
-                program_ins += (end - a) as usize;
-                gen::emit_program(t, (a, end), b, helper);
-            }
-            None => {
-                pure_edges += size;
-                match slot_size[c] > 0 {
-                    true => gen::emit_slot(t, c, b, helper),
-                    false => gen::emit_pure(t, c, b, helper),
-                }
-            }
+        match code {
+            CheckCode::Program(a, end) => gen::emit_program(t, (a, end), b, helper),
+            CheckCode::Slot => gen::emit_slot(t, c, b, helper),
+            _ => gen::emit_pure(t, c, b, helper),
         }
         module.define_function(pid, &mut ctx).map_err(err)?;
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
     // Writing programs, calling the leaf checks they nest.
-    for (c, p) in writing.iter().enumerate() {
-        let Some(p) = *p else {
+    for (c, &code) in plan.checks.iter().enumerate() {
+        let CheckCode::Writing(a, end) = code else {
             continue;
         };
+        let p = (a, end);
         let pid = module
             .declare_function(&format!("writing_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
         ctx.func.signature = sig.clone();
         let helper = ctx.func.import_signature(sig.clone());
-        let mut pures = vec![None; checks];
+        let mut pures = vec![None; t.checks.len()];
         for c2 in gen::nested(t, p) {
             if let Some(id) = pure_ids[c2 as usize] {
                 pures[c2 as usize] = Some(module.declare_func_in_func(id, &mut ctx.func));
@@ -275,9 +234,10 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     }
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(
-            "rg-jit: {} checks ({} writing programs, {writing_ins} instructions with their nested checks; {program_ins} leaf program instructions, {pure_edges} search edges) generated in {:?}",
+            "rg-jit: {} checks ({} writing programs, {} instructions with their nested checks) generated in {:?}",
             pure_ids.iter().flatten().count(),
-            writing.iter().flatten().count(),
+            plan.checks.iter().filter(|k| matches!(k, CheckCode::Writing(..))).count(),
+            plan.writing_ins,
             jit_support::cpu_time().saturating_sub(start)
         );
     }

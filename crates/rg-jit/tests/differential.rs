@@ -195,3 +195,22 @@ fn perft_of_the_examples_through_native_code() {
         });
     }
 }
+
+/// The library games above exercise every kind of generated check: chess's
+/// writing program (and all its checks as code), English draughts' writing
+/// programs with choices and visited sets, hex's one-slot checks.
+#[test]
+fn library_checks_are_code() {
+    use rg_jit::CheckCode;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games/hrg");
+    let codes = |name: &str| rg_jit::check_codes(&load(&root.join(name)));
+    let count =
+        |codes: &[CheckCode], f: fn(&CheckCode) -> bool| codes.iter().filter(|c| f(c)).count();
+    let chess = codes("chess.hrg");
+    assert_eq!(count(&chess, |c| matches!(c, CheckCode::Writing(..))), 1);
+    assert_eq!(count(&chess, |c| matches!(c, CheckCode::Interpreted)), 0);
+    let draughts = codes("englishDraughts.hrg");
+    assert_eq!(count(&draughts, |c| matches!(c, CheckCode::Writing(..))), 4);
+    let hex = codes("hex.hrg");
+    assert_eq!(hex, vec![CheckCode::Slot; 4]);
+}

@@ -79,3 +79,31 @@ fn reentered_choice_node_lists_the_references_walks() {
         assert_eq!(list.len(), 6);
     }
 }
+
+/// Random games exercise every kind of generated check (a fixed sample of
+/// them, so the count is the same on every run).
+#[test]
+fn random_games_have_every_kind_of_generated_check() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    use rg_jit::CheckCode;
+    let mut runner = TestRunner::deterministic();
+    let strategy = (random_rg::edges(1, 16), 0..PRAGMAS);
+    let mut seen = [0usize; 4];
+    for _ in 0..2000 {
+        let (edges, pragma) = strategy.new_tree(&mut runner).expect("a game").current();
+        let Ok(game) = GameModel::from_text(&random_rg::game(&edges, pragma)) else {
+            continue;
+        };
+        for code in rg_jit::check_codes(&game) {
+            match code {
+                CheckCode::Writing(..) => seen[0] += 1,
+                CheckCode::Slot => seen[1] += 1,
+                CheckCode::Program(..) => seen[2] += 1,
+                CheckCode::Pure => seen[3] += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}

@@ -23,7 +23,7 @@ use super::FLAGS;
 use crate::rt::{self, Off};
 
 /// Instructions of one writing program at most.
-pub const MAX_WRITING_INS: u32 = 8_000;
+pub const MAX_PROGRAM_LEN: u32 = 8_000;
 
 /// Where an instruction goes: to instruction `to` (absolute) with `depth`
 /// writes, or out (`Yes`/`No`) with `depth` writes to undo.
@@ -79,7 +79,7 @@ pub(crate) fn writing(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opt
     let mut end = start;
     while !matches!(t.program.get(end as usize)?.step, Step::End) {
         end += 1;
-        if end - start > MAX_WRITING_INS {
+        if end - start > MAX_PROGRAM_LEN {
             return None;
         }
     }
