@@ -193,14 +193,12 @@ impl SlotSearch {
                         (e.to, v)
                     }
                     Op::Assign(_, value) => (e.to, read(t, st, value)),
-                    Op::AssignAny(_, (first, len)) => {
-                        for &x in &t.any_syms[first as usize..(first + len) as usize] {
-                            if e.to == target {
-                                found = true;
-                                break 'nodes;
-                            }
-                            self.enter(t, e.to, x, gen);
+                    Op::AssignAny(_, syms) => {
+                        if e.to == target || self.any(t, st, slot, (e.to, syms), target, gen) {
+                            found = true;
+                            break 'nodes;
                         }
+                        st[slot as usize] = v;
                         continue;
                     }
                     _ => (e.to, v),
@@ -214,6 +212,45 @@ impl SlotSearch {
         }
         st[slot as usize] = old;
         found
+    }
+
+    /// Enters `to` with each symbol of `syms` (assigned to `slot`); a
+    /// symbol into a lone comparison is tested first. Whether that reached
+    /// `target`. (Out of line: the rays' loop stays small.)
+    #[inline(never)]
+    fn any(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        slot: u32,
+        (to, (first, len)): (u32, (u32, u32)),
+        target: u32,
+        gen: u32,
+    ) -> bool {
+        let next = t.nodes[to as usize];
+        let cmp = match t.edges[next.first as usize..next.end as usize] {
+            [c] => match c.op {
+                Op::Cmp(a, b, eq) => Some((a, b, eq, c.to)),
+                _ => None,
+            },
+            _ => None,
+        };
+        for &x in &t.any_syms[first as usize..(first + len) as usize] {
+            match cmp {
+                Some((a, b, eq, after)) => {
+                    st[slot as usize] = x;
+                    if (read(t, st, a) == read(t, st, b)) != eq {
+                        continue;
+                    }
+                    if after == target {
+                        return true;
+                    }
+                    self.enter(t, after, x, gen);
+                }
+                None => self.enter(t, to, x, gen),
+            }
+        }
+        false
     }
 
     fn enter(&mut self, t: &Tables, node: u32, x: u16, gen: u32) {

@@ -325,3 +325,36 @@ fn one_slot_checks_search_node_and_value_pairs() {
         assert_eq!(perft1(&every), want, "{board}");
     }
 }
+
+#[test]
+fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
+    // `? q0 -> qacc`: some square holds `b`, followed by `w`s and an empty
+    // one (the any-assignment's symbols tested against `board[pos] == b`
+    // first).
+    let boards = [
+        ("{ 0: e, 1: w, 2: w, :b }", 1),
+        ("{ 0: w, 1: e, :w }", 0),
+        ("{ 0: b, :w }", 0),
+    ];
+    for (board, want) in boards {
+        let head = format!(
+            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
+             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
+             begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+             k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
+             q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
+        );
+        let g = game(&head);
+        assert!(
+            g.tables().one_slot.iter().any(|&s| s != u32::MAX),
+            "a one-slot check"
+        );
+        assert_eq!(perft1(&g), want, "{board}");
+        let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
+        assert_eq!(
+            perft1(&GameModel::with_every_check(checked).unwrap()),
+            want,
+            "{board}"
+        );
+    }
+}
