@@ -21,6 +21,17 @@
 //!   applying an action counts nothing.
 //! - Fresh output memory per step cost a fifth of the CPU time in page
 //!   faults: the Python side pools the buffers.
+//! - Callgrind counts each byte of a `rep stosb` memset as an instruction:
+//!   chess's masks (5,505 actions) look like a fifth of the batch there,
+//!   but skipping the mask and observation writes altogether gained only
+//!   about a tenth of the time. Writing the piece planes as a memset plus
+//!   a 1.0 per vertex (instead of comparing the board with every piece)
+//!   showed no difference in time.
+//! - The ratio to playouts is the same with 2 games as with 256 (chess,
+//!   connect4): the games' own memory is not what costs.
+//! - Skipping the candidates' shared atoms in one comparing pass before
+//!   listing keys (chess lists them ~3 times per turn start) saved 0.4% of
+//!   the instructions: not kept.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
