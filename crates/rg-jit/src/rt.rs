@@ -755,21 +755,12 @@ impl NativeWalker for Walker {
     fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
         let code = &*self.code;
         let t = code.game.tables();
-        let mut hash = 0u64;
+        // (A maximum, not `all`: it vectorises; in a loop of its own, as the
+        // hash's multiplications would keep it from vectorising.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
             && code.bases[node as usize] != u32::MAX
-            && {
-                // The visited key's hash (as the interpreter's `begin`) and
-                // the largest value, in one pass.
-                let (user, rest) = st.split_at(t.user_slots);
-                let mut max = rest.iter().fold(0, |m, &v| m.max(v));
-                for (&v, &m) in user.iter().zip(&t.hash_mul) {
-                    hash = hash.wrapping_add(m.wrapping_mul(v as u64));
-                    max = max.max(v);
-                }
-                (max as usize) < code.symbols
-            };
+            && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
             // answers it.
@@ -804,7 +795,10 @@ impl NativeWalker for Walker {
         ws.tag_hash = 0;
         ws.steps = 0;
         ws.err = None;
-        ws.hash = hash;
+        ws.hash = st[..t.user_slots]
+            .iter()
+            .zip(&t.hash_mul)
+            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
         ws.version = ws.next_version;
         ws.next_version += 1;
         ws.seen.clear(MAX_MOVE_KEYS);
