@@ -45,6 +45,11 @@
 //! - One-slot checks as code (`gen/slot.rs`): callgrind's playout loop of
 //!   hex.hrg 238M to 184M instructions (100 playouts), reversi.hrg 181M to
 //!   143M (100).
+//! - chess.hrg is now all native code (no interpreted check): 47K
+//!   instructions per state against chess.rbg's 32K on rbg-jit (callgrind,
+//!   3 playouts), but a third of rbg-jit's speed per playout (its playouts
+//!   are longer, 498 states against 372, and its code, ~77K leaf program
+//!   instructions and 14 walk functions, far larger).
 //! - Next: frames only at real choices (a node whose edges are exclusive
 //!   comparisons needs none), native versions of the interpreter's local
 //!   and dense visited stamps, walks (cyclic checks with writes) as code.
