@@ -9,7 +9,9 @@
 //! nodes from (`X`, `b`):
 //!
 //! - an original node's single tag edges are skipped (tags do not change
-//!   legality; the move walk's keys merely tell more states apart);
+//!   legality; the move walk's keys merely tell more states apart), and a
+//!   tag edge among several, with the single tag edges after it, pairs
+//!   with a copy edge equal to the one edge after them;
 //! - a paired copy node whose only edge is a no-op into `Y` pairs with an
 //!   original node that *certainly yields a move*: all its edges assign
 //!   `player`; or one no-op edge, or a `! K` edge whose `K` can never hold,
@@ -341,7 +343,23 @@ impl Prover<'_> {
                     CLabel::TagVariable(x) => !self.special(x),
                     _ => false,
                 };
-                if !(a.label == c.label || skip && tag)
+                // A tag edge among several and the single tag edges after
+                // it stand for the one edge after them (`m39, m70_1: $$
+                // coord` then `$ index_4`, `board[coord] = arrow`).
+                let mut to = c.to.0;
+                let mut after = false;
+                if tag && !skip {
+                    let w = self.skip_tags(c.to.0, &mut region)?;
+                    match self.out[w as usize][..] {
+                        [e] if !self.disjoint[w as usize] && e.label == a.label => {
+                            region.insert(w);
+                            to = e.to.0;
+                            after = true;
+                        }
+                        _ => return None,
+                    }
+                }
+                if !(a.label == c.label || skip && tag || after)
                     || a.to.0 == y
                     || matches!(a.label, CLabel::Tag(_) | CLabel::TagVariable(_))
                     || self.sets_player(a)
@@ -349,7 +367,7 @@ impl Prover<'_> {
                 {
                     return None;
                 }
-                stack.push((a.to.0, c.to.0));
+                stack.push((a.to.0, to));
             }
         }
         let repeats: Vec<(u32, &[u64])> = region

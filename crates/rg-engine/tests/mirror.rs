@@ -274,6 +274,28 @@ fn tags_make_repeat_merges_exact() {
     same_as_every_check(&constant).expect("same counts and playouts");
 }
 
+/// A tag edge among a node's several edges (`m2, t2: $$ c`), with the
+/// single tag edges after it (`$ w`), pairs with the copy's edge equal to
+/// the one after them (`row[x] = c`): a mirror; a copy edge that differs
+/// from it (`row[x] = 1`) makes none.
+#[test]
+fn a_tag_among_several_edges_pairs_with_the_edge_after_it() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar row: S -> C = { :0 };\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, m2: c = C(*);\nm2, m3: c == 0;\nm2, t2: $$ c;\n\
+        t2, t3: $ w;\nt3, m4: row[x] = c;\nm3, m5: $ zero;\nm5, end: player = keeper;\n\
+        m4, t4: $ go;\nt4, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: c == 0;\nk2, k4: row[x] = c;\nk3, kacc: ;\nk4, kacc: ;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 1));
+    same_as_every_check(text).expect("same counts and playouts");
+    let changed = text.replace("k2, k4: row[x] = c;", "k2, k4: row[x] = 1;");
+    let game = GameModel::from_text(&changed).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&changed).expect("same counts and playouts");
+}
+
 /// A `$$ s` tag does not make merges that differ in `c` exact (the game of
 /// `inexact_repeat_merges_are_no_mirrors` with the tag: `a` still has no
 /// move, no mirror).
