@@ -461,6 +461,31 @@ impl Gen<'_, '_> {
         self.b.ins().store(FLAGS, v, self.ws, off);
     }
 
+    /// A fresh stamp (i32) from the generation counter at workspace field
+    /// `off`, incremented; stamps wrap: at the wrap `clear` clears the
+    /// marks and the counter starts again at 1.
+    fn fresh_stamp(&mut self, off: i32, clear: Helper) -> Value {
+        let gen = self.ws_load(off);
+        let gen = self.b.ins().iadd_imm(gen, 1);
+        let wrap = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, gen, u32::MAX as i64);
+        let (clear_block, stamped) = (self.b.create_block(), self.b.create_block());
+        let gen_p = self.b.append_block_param(stamped, I64);
+        self.b.set_cold_block(clear_block);
+        self.b
+            .ins()
+            .brif(wrap, clear_block, &[], stamped, &[BlockArg::Value(gen)]);
+        self.b.switch_to_block(clear_block);
+        self.call_imm(clear, 0, 0);
+        let one = self.b.ins().iconst(I64, 1);
+        self.b.ins().jump(stamped, &[BlockArg::Value(one)]);
+        self.b.switch_to_block(stamped);
+        self.ws_store(gen_p, off);
+        self.b.ins().ireduce(I32, gen_p)
+    }
+
     /// Calls a helper with `(ws, st, a, b)`.
     fn call(&mut self, f: Helper, a: Value, b: Value) -> Value {
         let f = self.b.ins().iconst(I64, f as *const () as i64);

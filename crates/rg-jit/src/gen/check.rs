@@ -179,24 +179,7 @@ pub(super) fn leaf_gen<'a, 'b>(
 pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRef) {
     let check = t.checks[c];
     let mut g = leaf_gen(t, b, sig);
-    // A fresh stamp (stamps wrap: the helper clears the marks).
-    let gen = g.ws_load(Off::MARK_GEN);
-    let gen = g.b.ins().iadd_imm(gen, 1);
-    let wrap =
-        g.b.ins()
-            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, gen, u32::MAX as i64);
-    let (clear, stamped) = (g.b.create_block(), g.b.create_block());
-    let gen_p = g.b.append_block_param(stamped, I64);
-    g.b.set_cold_block(clear);
-    g.b.ins()
-        .brif(wrap, clear, &[], stamped, &[BlockArg::Value(gen)]);
-    g.b.switch_to_block(clear);
-    g.call_imm(rt::clear_marks, 0, 0);
-    let one = g.b.ins().iconst(I64, 1);
-    g.b.ins().jump(stamped, &[BlockArg::Value(one)]);
-    g.b.switch_to_block(stamped);
-    g.ws_store(gen_p, Off::MARK_GEN);
-    let gen = g.b.ins().ireduce(I32, gen_p);
+    let gen = g.fresh_stamp(Off::MARK_GEN, rt::clear_marks);
     let marks = g.ws_load(Off::MARKS);
     let pending = g.ws_load(Off::PENDING);
     g.b.ins().store(FLAGS, gen, marks, 4 * check.start as i32);
