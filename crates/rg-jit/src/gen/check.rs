@@ -218,19 +218,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     let off = g.b.ins().ishl_imm(len1, 2);
     let a = g.b.ins().iadd(pending, off);
     let node = g.b.ins().load(I32, FLAGS, a, 0);
-    let arg = [BlockArg::Value(len1)];
-    // (Every pending number is a node of the search.)
-    let dead = g.b.create_block();
-    g.b.append_block_param(dead, I64);
-    let calls: Vec<_> = blocks
-        .iter()
-        .map(|&blk| g.b.func.dfg.block_call(blk, &arg))
-        .collect();
-    let def = g.b.func.dfg.block_call(dead, &arg);
-    let jt = g.b.create_jump_table(JumpTableData::new(def, &calls));
-    g.b.ins().br_table(node, jt);
-    g.b.switch_to_block(dead);
-    g.b.ins().jump(missed, &[]);
+    g.jump_to_node(node, &blocks, &[BlockArg::Value(len1)], missed);
     for (&n, &blk) in order.iter().zip(&blocks) {
         let mut len = g.b.append_block_param(blk, I64);
         g.b.switch_to_block(blk);
@@ -239,23 +227,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
             let e = t.edges[i as usize];
             let skip = g.b.create_block();
             let after = g.b.append_block_param(skip, I64);
-            match e.op {
-                Op::Cmp(a, b, eq) => {
-                    let fails = g.compare(a, b, eq);
-                    let cont = g.b.create_block();
-                    g.b.ins()
-                        .brif(fails, skip, &[BlockArg::Value(len)], cont, &[]);
-                    g.b.switch_to_block(cont);
-                }
-                Op::CmpMap(..) => {
-                    let r = g.call_imm(rt::edge, i, 0);
-                    g.check_failed(r);
-                    let cont = g.b.create_block();
-                    g.b.ins().brif(r, cont, &[], skip, &[BlockArg::Value(len)]);
-                    g.b.switch_to_block(cont);
-                }
-                _ => {}
-            }
+            g.leaf_test(i, e.op, skip, len);
             if e.to == check.target {
                 g.b.ins().jump(found, &[]);
             } else {
@@ -282,6 +254,58 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
 }
 
 impl Gen<'_, '_> {
+    /// Emits edge `i`'s comparison (`op`: `Cmp` or `CmpMap`) in a leaf
+    /// search: goes on in a fresh block when it holds, else to `skip` with
+    /// the pending length `len`. Emits nothing for other edges.
+    pub(super) fn leaf_test(&mut self, i: u32, op: Op, skip: Block, len: Value) {
+        let fail = [BlockArg::Value(len)];
+        let cont = match op {
+            Op::Cmp(a, b, eq) => {
+                let fails = self.compare(a, b, eq);
+                let cont = self.b.create_block();
+                self.b.ins().brif(fails, skip, &fail, cont, &[]);
+                cont
+            }
+            Op::CmpMap(..) => {
+                let r = self.call_imm(rt::edge, i, 0);
+                self.check_failed(r);
+                let cont = self.b.create_block();
+                self.b.ins().brif(r, cont, &[], skip, &fail);
+                cont
+            }
+            _ => return,
+        };
+        self.b.switch_to_block(cont);
+    }
+
+    /// Jumps to `blocks[node]` with `args`: a jump table (every pending
+    /// number is a node of the search; the table's default, never taken,
+    /// goes to `missed`).
+    pub(super) fn jump_to_node(
+        &mut self,
+        node: Value,
+        blocks: &[Block],
+        args: &[BlockArg],
+        missed: Block,
+    ) {
+        let dead = self.b.create_block();
+        for a in args {
+            if let BlockArg::Value(v) = *a {
+                let ty = self.b.func.dfg.value_type(v);
+                self.b.append_block_param(dead, ty);
+            }
+        }
+        let calls: Vec<_> = blocks
+            .iter()
+            .map(|&blk| self.b.func.dfg.block_call(blk, args))
+            .collect();
+        let def = self.b.func.dfg.block_call(dead, args);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        self.b.ins().br_table(node, jt);
+        self.b.switch_to_block(dead);
+        self.b.ins().jump(missed, &[]);
+    }
+
     /// Whether `a == b` (`eq`) or `a != b` fails (I8).
     pub(super) fn compare(&mut self, a: Operand, b: Operand, eq: bool) -> Value {
         let a = self.operand(a);

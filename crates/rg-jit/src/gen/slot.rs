@@ -6,7 +6,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{BlockArg, InstBuilder, JumpTableData, SigRef, Value};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, SigRef, Value};
 use cranelift_frontend::FunctionBuilder;
 use rg_engine::raw::{Op, Tables, NO_SLOT};
 
@@ -108,20 +108,8 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     let v = g.b.ins().load(I32, FLAGS, a, 4);
     let v16 = g.b.ins().ireduce(I16, v);
     g.b.ins().store(FLAGS, v16, g.st, 2 * slot as i32);
-    let arg = [BlockArg::Value(len1), BlockArg::Value(v)];
-    // (Every pending number is a node of the search.)
-    let dead = g.b.create_block();
-    g.b.append_block_param(dead, I64);
-    g.b.append_block_param(dead, I32);
-    let calls: Vec<_> = blocks
-        .iter()
-        .map(|&blk| g.b.func.dfg.block_call(blk, &arg))
-        .collect();
-    let def = g.b.func.dfg.block_call(dead, &arg);
-    let jt = g.b.create_jump_table(JumpTableData::new(def, &calls));
-    g.b.ins().br_table(node, jt);
-    g.b.switch_to_block(dead);
-    g.b.ins().jump(missed, &[]);
+    let args = [BlockArg::Value(len1), BlockArg::Value(v)];
+    g.jump_to_node(node, &blocks, &args, missed);
     for (&n, &blk) in order.iter().zip(&blocks) {
         let mut len = g.b.append_block_param(blk, I64);
         let v = g.b.append_block_param(blk, I32);
@@ -131,23 +119,8 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
             let e = t.edges[i as usize];
             let skip = g.b.create_block();
             let after = g.b.append_block_param(skip, I64);
+            g.leaf_test(i, e.op, skip, len);
             let x = match e.op {
-                Op::Cmp(a, b, eq) => {
-                    let fails = g.compare(a, b, eq);
-                    let cont = g.b.create_block();
-                    g.b.ins()
-                        .brif(fails, skip, &[BlockArg::Value(len)], cont, &[]);
-                    g.b.switch_to_block(cont);
-                    v
-                }
-                Op::CmpMap(..) => {
-                    let r = g.call_imm(rt::edge, i, 0);
-                    g.check_failed(r);
-                    let cont = g.b.create_block();
-                    g.b.ins().brif(r, cont, &[], skip, &[BlockArg::Value(len)]);
-                    g.b.switch_to_block(cont);
-                    v
-                }
                 Op::Assign(_, value) => g.operand(value),
                 Op::AssignAny(_, (first, count)) => {
                     if count == 0 {
