@@ -164,11 +164,7 @@ impl SlotSearch {
             self.at = vec![0; t.slot_nodes as usize * symbols];
             self.gen = 0;
         }
-        self.gen = self.gen.wrapping_add(1);
-        if self.gen == 0 {
-            self.at.fill(0);
-            self.gen = 1;
-        }
+        crate::seen::next_generation(&mut self.gen, &mut self.at);
         let gen = self.gen;
         let old = st[slot as usize];
         self.pending.clear();

@@ -912,11 +912,7 @@ impl Walker {
             m.at = vec![0; t.nodes.len()];
             m.gen = 0;
         }
-        m.gen = m.gen.wrapping_add(1);
-        if m.gen == 0 {
-            m.at.fill(0);
-            m.gen = 1;
-        }
+        crate::seen::next_generation(&mut m.gen, &mut m.at);
         let gen = m.gen;
         m.at[root as usize] = gen;
         let base = self.pending.len();
