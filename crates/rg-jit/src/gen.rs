@@ -42,8 +42,14 @@ struct Gen<'a, 'b> {
     t: &'a Tables,
     b: FunctionBuilder<'b>,
     sig: SigRef,
-    ws: Value,
-    st: Value,
+    /// The workspace and the semistate pointer of the current block
+    /// ([`Gen::ws`], [`Gen::st`]).
+    cache: Option<(Block, Value, Option<Value>)>,
+    /// A walk function's caller's pinned register, restored at its
+    /// returns; `None` in leaf checks, whose workspace and semistate are
+    /// the parameters `params`.
+    saved: Option<Value>,
+    params: Option<(Value, Value)>,
     /// Edge blocks (parameter: the any-assignment's symbol).
     edges: Vec<Block>,
     /// Resume blocks, one per (node that can hold a frame, edge `j` from
@@ -278,6 +284,11 @@ pub(crate) fn emit(
     b.switch_to_block(entry);
     let params = b.block_params(entry).to_vec();
     let (ws, st, target, arg) = (params[0], params[1], params[2], params[3]);
+    // The workspace lives in the pinned register (callee-saved for Rust:
+    // restored at the returns), the semistate pointer in the workspace.
+    let saved = b.ins().get_pinned_reg(I64);
+    b.ins().set_pinned_reg(ws);
+    b.ins().store(FLAGS, st, ws, Off::ST);
     let mine = |n: u32| parts.node[n as usize] == part;
     let mut rnode = Vec::new();
     let mut edge_node = vec![0; t.edges.len()];
@@ -308,8 +319,9 @@ pub(crate) fn emit(
         t,
         b,
         sig,
-        ws,
-        st,
+        cache: None,
+        saved: Some(saved),
+        params: None,
         edges,
         resume,
         rnode,
@@ -341,10 +353,10 @@ pub(crate) fn emit(
     g.b.switch_to_block(g.exit);
     let id = g.b.append_block_param(g.exit, I32);
     let r = g.b.ins().iadd_imm(id, 2);
-    g.b.ins().return_(&[r]);
+    g.ret(r);
     g.b.switch_to_block(g.fail);
     let one = g.b.ins().iconst(I32, 1);
-    g.b.ins().return_(&[one]);
+    g.ret(one);
     g.b.seal_all_blocks();
     g.b.finalize();
 }
@@ -453,12 +465,68 @@ impl Gen<'_, '_> {
         self.b.ins().load(ty, FLAGS, base, off)
     }
 
+    /// The workspace: in walk functions Cranelift's pinned register, read
+    /// once per block (a walk's whole-function values were spilled and
+    /// reloaded at each use).
+    fn ws(&mut self) -> Value {
+        if let Some((ws, _)) = self.params {
+            return ws;
+        }
+        let here = self.b.current_block();
+        match self.cache {
+            Some((blk, ws, _)) if Some(blk) == here => ws,
+            _ => {
+                let ws = self.b.ins().get_pinned_reg(I64);
+                self.cache = here.map(|blk| (blk, ws, None));
+                ws
+            }
+        }
+    }
+
+    /// The semistate's address, read from the workspace once per block.
+    fn st(&mut self) -> Value {
+        if let Some((_, st)) = self.params {
+            return st;
+        }
+        let ws = self.ws();
+        if let Some((_, _, Some(st))) = self.cache {
+            return st;
+        }
+        let st = self.load(I64, ws, Off::ST);
+        if let Some(c) = &mut self.cache {
+            c.2 = Some(st);
+        }
+        st
+    }
+
+    /// Goes on in `cont`, whose only predecessor is the current block:
+    /// the workspace and semistate read there hold.
+    fn continue_in(&mut self, cont: Block) {
+        let here = self.b.current_block();
+        self.b.switch_to_block(cont);
+        if let Some(c) = &mut self.cache {
+            if Some(c.0) == here {
+                c.0 = cont;
+            }
+        }
+    }
+
+    /// Returns `r`, the caller's pinned register restored.
+    fn ret(&mut self, r: Value) {
+        if let Some(saved) = self.saved {
+            self.b.ins().set_pinned_reg(saved);
+        }
+        self.b.ins().return_(&[r]);
+    }
+
     fn ws_load(&mut self, off: i32) -> Value {
-        self.load(I64, self.ws, off)
+        let ws = self.ws();
+        self.load(I64, ws, off)
     }
 
     fn ws_store(&mut self, v: Value, off: i32) {
-        self.b.ins().store(FLAGS, v, self.ws, off);
+        let ws = self.ws();
+        self.b.ins().store(FLAGS, v, ws, off);
     }
 
     /// A fresh stamp (i32) from the generation counter at workspace field
@@ -489,10 +557,10 @@ impl Gen<'_, '_> {
     /// Calls a helper with `(ws, st, a, b)`.
     fn call(&mut self, f: Helper, a: Value, b: Value) -> Value {
         let f = self.b.ins().iconst(I64, f as *const () as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(self.sig, f, &[self.ws, self.st, a, b]);
+        let (ws, st) = (self.ws(), self.st());
+        let call = self.b.ins().call_indirect(self.sig, f, &[ws, st, a, b]);
+        // (Values kept across the call would be saved around it.)
+        self.cache = None;
         self.b.inst_results(call)[0]
     }
 
@@ -506,7 +574,7 @@ impl Gen<'_, '_> {
     fn exit_if(&mut self, cond: Value, target: Block) {
         let cont = self.b.create_block();
         self.b.ins().brif(cond, target, &[], cont, &[]);
-        self.b.switch_to_block(cont);
+        self.continue_in(cont);
     }
 
     /// When `cond`, calls helper `f(a, 0)` in a cold block (it grows a
@@ -544,7 +612,8 @@ impl Gen<'_, '_> {
 
     /// `st[slot]` for a constant slot.
     fn slot(&mut self, s: u32) -> Value {
-        self.b.ins().uload16(I32, FLAGS, self.st, 2 * s as i32)
+        let st = self.st();
+        self.b.ins().uload16(I32, FLAGS, st, 2 * s as i32)
     }
 
     /// `st[slot]` for a computed slot.
@@ -556,7 +625,8 @@ impl Gen<'_, '_> {
     fn st_addr(&mut self, s: Value) -> Value {
         let i = self.b.ins().uextend(I64, s);
         let off = self.b.ins().ishl_imm(i, 1);
-        self.b.ins().iadd(self.st, off)
+        let st = self.st();
+        self.b.ins().iadd(st, off)
     }
 
     /// The value of an operand (I32).
@@ -647,7 +717,8 @@ impl Gen<'_, '_> {
     fn write(&mut self, slot: Result<u32, Value>, v: Value) {
         let (addr, slot_v) = match slot {
             Ok(s) => {
-                let a = self.b.ins().iadd_imm(self.st, 2 * s as i64);
+                let st = self.st();
+                let a = self.b.ins().iadd_imm(st, 2 * s as i64);
                 (a, self.b.ins().iconst(I32, s as i64))
             }
             Err(s) => (self.st_addr(s), s),
@@ -893,7 +964,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(len, some, &[], done, &[]);
         self.b.switch_to_block(done);
         let zero = self.b.ins().iconst(I32, 0);
-        self.b.ins().return_(&[zero]);
+        self.ret(zero);
         self.b.switch_to_block(some);
         let frames = self.ws_load(Off::FRAMES);
         let top = self.b.ins().iadd_imm(len, -1);
@@ -1012,11 +1083,13 @@ impl Gen<'_, '_> {
         };
         let old = self.slot(slot);
         let sym16 = self.b.ins().ireduce(I16, sym);
-        self.b.ins().store(FLAGS, sym16, self.st, 2 * slot as i32);
+        let st = self.st();
+        self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
         let a = self.operand(a);
         let b = self.operand(b);
         let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, self.st, 2 * slot as i32);
+        let st = self.st();
+        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
         let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
         let fails = self.b.ins().icmp(cc, a, b);
         let (skip, cont) = (self.b.create_block(), self.b.create_block());

@@ -173,6 +173,17 @@ fn err(e: impl fmt::Display) -> Error {
     Error(e.to_string())
 }
 
+/// `RG_JIT_BIN=PREFIX` writes each function's machine code to
+/// `PREFIX.NAME.bin` (for `objdump -b binary -m i386:x86-64` beside
+/// callgrind's counts).
+fn dump(ctx: &cranelift_codegen::Context, name: &str) {
+    if let (Some(prefix), Some(cc)) = (std::env::var_os("RG_JIT_BIN"), ctx.compiled_code()) {
+        let mut f = prefix;
+        f.push(format!(".{name}.bin"));
+        let _ = std::fs::write(f, cc.code_buffer());
+    }
+}
+
 fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
     let t = game.tables();
@@ -180,7 +191,8 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     let parts = gen::Parts::new(t, &bases, part_edges);
     // Cranelift's optimiser costs a quarter of the generation time; large
     // games (several functions) go without it.
-    let mut module = jit_support::module(false, parts.count == 1).map_err(Error)?;
+    // The workspace lives in the pinned register (`gen::emit`).
+    let mut module = jit_support::module(true, parts.count == 1).map_err(Error)?;
     let call_conv = module.isa().default_call_conv();
     let mut sig = Signature::new(call_conv);
     sig.params
@@ -210,6 +222,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             _ => gen::emit_pure(t, c, b, helper),
         }
         module.define_function(pid, &mut ctx).map_err(err)?;
+        dump(&ctx, &format!("pure_{c}"));
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
@@ -234,6 +247,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         gen::emit_writing(t, p, visits, b, helper, &pures);
         module.define_function(pid, &mut ctx).map_err(err)?;
+        dump(&ctx, &format!("writing_{c}"));
         module.clear_context(&mut ctx);
         pure_ids[c] = Some(pid);
     }
@@ -247,8 +261,6 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         );
     }
     let mut ids = Vec::new();
-    let bin_file = std::env::var_os("RG_JIT_BIN");
-    let mut bin = Vec::new();
     for part in 0..parts.count {
         let id = module
             .declare_function(&format!("walk_{part}"), Linkage::Local, &sig)
@@ -269,17 +281,9 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             );
         }
         module.define_function(id, &mut ctx).map_err(err)?;
-        if let (Some(_), Some(cc)) = (&bin_file, ctx.compiled_code()) {
-            bin.extend_from_slice(cc.code_buffer());
-        }
+        dump(&ctx, &format!("walk_{part}"));
         module.clear_context(&mut ctx);
         ids.push(id);
-    }
-    // `RG_JIT_BIN=FILE` writes the walk's machine code, its functions one
-    // after the other (for `objdump -b binary -m i386:x86-64` beside
-    // callgrind's counts).
-    if let Some(f) = bin_file {
-        let _ = std::fs::write(f, bin);
     }
     module.finalize_definitions().map_err(err)?;
     let walk = ids

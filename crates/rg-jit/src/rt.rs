@@ -104,6 +104,9 @@ pub(crate) struct Ws {
     pub slot_at: *mut u32,
     pub slot_pending: *mut [u32; 2],
     pub slot_gen: u64,
+    /// The semistate of the running walk (set by the walk functions'
+    /// entry; generated code reads it from here once per block).
+    pub st: *mut u16,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -172,6 +175,7 @@ impl Off {
     pub const SLOT_AT: i32 = offset_of!(Ws, slot_at) as i32;
     pub const SLOT_PENDING: i32 = offset_of!(Ws, slot_pending) as i32;
     pub const SLOT_GEN: i32 = offset_of!(Ws, slot_gen) as i32;
+    pub const ST: i32 = offset_of!(Ws, st) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -219,6 +223,7 @@ impl Ws {
             slot_at: std::ptr::null_mut(),
             slot_pending: std::ptr::null_mut(),
             slot_gen: 0,
+            st: std::ptr::null_mut(),
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
             changes_buf: vec![Change::default(); 64],

@@ -155,8 +155,9 @@ pub(super) fn leaf_gen<'a, 'b>(
         t,
         b,
         sig,
-        ws: params[0],
-        st: params[1],
+        cache: None,
+        saved: None,
+        params: Some((params[0], params[1])),
         edges: Vec::new(),
         resume: Vec::new(),
         rnode: Vec::new(),
@@ -321,7 +322,9 @@ impl Gen<'_, '_> {
             (Some(p), _) => self.probe(&p),
             (None, Some(f)) => {
                 let z = self.b.ins().iconst(I32, 0);
-                let call = self.b.ins().call(f, &[self.ws, self.st, z, z]);
+                let (ws, st) = (self.ws(), self.st());
+                let call = self.b.ins().call(f, &[ws, st, z, z]);
+                self.cache = None;
                 let r = self.b.inst_results(call)[0];
                 self.check_failed(r);
                 r
@@ -387,7 +390,8 @@ impl Gen<'_, '_> {
         let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
         let a = self.b.ins().iadd_imm(off, base);
         let sym = self.b.ins().load(I16, FLAGS, a, 0);
-        self.b.ins().store(FLAGS, sym, self.st, 2 * slot as i32);
+        let st = self.st();
+        self.b.ins().store(FLAGS, sym, st, 2 * slot as i32);
         for &(a, b, eq) in conds {
             let fails = self.compare(a, b, eq);
             self.exit_if(fails, next);
@@ -399,7 +403,8 @@ impl Gen<'_, '_> {
         self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
         self.b.switch_to_block(done);
         let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, self.st, 2 * slot as i32);
+        let st = self.st();
+        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
         self.b.ins().jump(join, &[BlockArg::Value(res)]);
         self.b.switch_to_block(join);
         r

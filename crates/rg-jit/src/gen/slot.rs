@@ -107,7 +107,8 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     let node = g.b.ins().load(I32, FLAGS, a, 0);
     let v = g.b.ins().load(I32, FLAGS, a, 4);
     let v16 = g.b.ins().ireduce(I16, v);
-    g.b.ins().store(FLAGS, v16, g.st, 2 * slot as i32);
+    let st = g.st();
+    g.b.ins().store(FLAGS, v16, st, 2 * slot as i32);
     let args = [BlockArg::Value(len1), BlockArg::Value(v)];
     g.jump_to_node(node, &blocks, &args, missed);
     for (&n, &blk) in order.iter().zip(&blocks) {
@@ -170,7 +171,8 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     for (from, to) in [(found, yes), (missed, no)] {
         g.b.switch_to_block(from);
         let old16 = g.b.ins().ireduce(I16, old);
-        g.b.ins().store(FLAGS, old16, g.st, 2 * slot as i32);
+        let st = g.st();
+        g.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
         g.b.ins().jump(to, &[]);
     }
     finish_leaf(g, yes, no);
