@@ -26,7 +26,9 @@
 //! any-assignment to a user variable from a single node gives distinct
 //! keys, to a variable outside the key equal ones (the target is checked).
 //! Tags and other actions keep keys distinct. `@unique` nodes are never
-//! checked; their successors then are.
+//! checked; their successors then are. Past a checked node, keys differ in
+//! its key: the tags and the `@repeat` variables (or any), less `v` when
+//! every edge into it is `$$ v` (equal tags then mean equal `v`).
 //!
 //! A checked node compares only the slots of the user variables that edges
 //! of its regions write (as one range): the others keep the start's values
@@ -188,9 +190,17 @@ struct Region {
     /// edge index).
     incoming: Vec<(u32, (u32, usize))>,
     status: Vec<Option<Status>>,
+    /// Per node, the slot `s` when every edge into it within the region is
+    /// `$$ s` ([`NO_TAG`]: none yet, [`MIXED`]: not so).
+    tag_in: Vec<u32>,
     /// Whether the region is a move walk's (it ends at `player` assignments).
     moves: bool,
 }
+
+/// No edge into the node yet (see [`Region::tag_in`]).
+const NO_TAG: u32 = u32::MAX;
+/// Edges into the node that are not all one `$$ s`.
+const MIXED: u32 = u32::MAX - 1;
 
 impl Region {
     fn new(n: usize) -> Region {
@@ -199,6 +209,7 @@ impl Region {
             member: vec![false; n],
             incoming: vec![(0, (0, 0)); n],
             status: vec![None; n],
+            tag_in: vec![NO_TAG; n],
             moves: true,
         }
     }
@@ -226,10 +237,13 @@ impl Region {
             self.member[v as usize] = false;
             self.incoming[v as usize] = (0, (0, 0));
             self.status[v as usize] = None;
+            self.tag_in[v as usize] = NO_TAG;
         }
         self.nodes.clear();
         self.moves = moves;
         self.member[root as usize] = true;
+        // A walk enters its start without a tag.
+        self.tag_in[root as usize] = MIXED;
         self.nodes.push(root);
         let mut i = 0;
         while i < self.nodes.len() {
@@ -247,6 +261,11 @@ impl Region {
                 let entry = &mut self.incoming[e.to as usize];
                 entry.0 += 1;
                 entry.1 = (v, k);
+                let tag = &mut self.tag_in[e.to as usize];
+                *tag = match e.op {
+                    Op::TagVar(s) if *tag == NO_TAG || *tag == s => s,
+                    _ => MIXED,
+                };
                 if !self.member[e.to as usize] {
                     self.member[e.to as usize] = true;
                     self.nodes.push(e.to);
@@ -264,7 +283,7 @@ impl Region {
                 _ => Some(Status::Checked),
             };
             if let Some(s) = status {
-                self.set(v, s, unique, repeat, out);
+                self.set(facts, v, s, unique, repeat, out);
                 work.push(v);
             }
         }
@@ -280,7 +299,7 @@ impl Region {
                 }
                 let from = self.status[p as usize].clone().expect("resolved");
                 let s = self.step(facts, from, p, k, e);
-                self.set(q, s, unique, repeat, out);
+                self.set(facts, q, s, unique, repeat, out);
                 work.push(q);
             }
         }
@@ -316,6 +335,7 @@ impl Region {
     /// variables and the tags) keys that may differ outside its variables.
     fn set(
         &mut self,
+        facts: &EdgeFacts,
         v: u32,
         s: Status,
         unique: &[bool],
@@ -342,6 +362,27 @@ impl Region {
             _ => Distinct::Anywhere,
         };
         out.distinct[v as usize] = out.distinct[v as usize].join(&here);
+        // Past its check, a node's visits differ in their key: the tags and
+        // the `@repeat` variables (or any), less `v` when every edge in is
+        // `$$ v` (equal tags then mean equal `v`).
+        let s = match s {
+            Status::Checked | Status::Unique(_) if checked => {
+                let tagged = match self.tag_in[v as usize] {
+                    t if self.moves && (t as usize) < facts.slot_var.len() => {
+                        Some(facts.slot_var[t as usize])
+                    }
+                    _ => None,
+                };
+                let all = || (0..facts.var_slots.len() as u32).fold(Vec::new(), |s, w| with(&s, w));
+                match (&repeat[v as usize], tagged) {
+                    (Some(keyed), Some(w)) => Status::Unique(Some(without(keyed, w))),
+                    (Some(keyed), None) => Status::Unique(Some(keyed.clone())),
+                    (None, Some(w)) => Status::Unique(Some(without(&all(), w))),
+                    (None, None) => Status::Unique(None),
+                }
+            }
+            s => s,
+        };
         self.status[v as usize] = Some(s);
     }
 

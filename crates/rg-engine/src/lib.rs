@@ -24,6 +24,7 @@
 
 mod analysis;
 mod bits;
+mod cycles;
 mod error;
 pub mod forward;
 mod layout;

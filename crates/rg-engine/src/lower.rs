@@ -14,7 +14,7 @@ use crate::tables::{
     Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
 };
 use crate::LoadError;
-use crate::{analysis, bits, local, mirror, program, shortcut};
+use crate::{analysis, bits, cycles, local, mirror, program, shortcut};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -153,6 +153,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             guard: false,
             next: Next::Dead,
             filter: NO_EDGE,
+            cyclic: NO_EDGE,
         });
     }
     let mut edges = Vec::with_capacity(g.edges.len());
@@ -341,6 +342,31 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             .collect();
         (m.lazy, speculated)
     };
+    let mut cyclic = Vec::new();
+    if !check_all {
+        let mut root = vec![false; nodes.len()];
+        root[CheckedGame::BEGIN.0 as usize] = true;
+        for e in &edges {
+            if matches!(e.op, Op::SetPlayer(_)) {
+                root[e.to as usize] = true;
+            }
+        }
+        for c in &checks {
+            root[c.start as usize] = true;
+        }
+        for &b in &lazy {
+            if b != NO_NODE {
+                root[b as usize] = true;
+            }
+        }
+        let facts = cycles::RayFacts {
+            distinct: &distinct,
+            root: &root,
+            user_slots,
+            symbols: g.symbols.len(),
+        };
+        cycles::rays(&nodes, &mut edges, &facts, &mut l.fun, &mut cyclic);
+    }
     let player_slot = l.var_offsets[g.player];
     let mut program = Vec::new();
     let programs = if check_all {
@@ -421,6 +447,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         program,
         dense_size,
         local_size,
+        cyclic,
         has_unique: unique.iter().any(|&u| u),
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),

@@ -171,6 +171,10 @@ pub struct Edge {
     /// comparison: that edge, tested for each symbol before the symbol is
     /// taken (`shortcut.rs`); [`NO_EDGE`] otherwise.
     pub filter: u32,
+    /// For the edge closing a ray (`cycles.rs`): index into
+    /// [`Tables::cyclic`]; the target's check is needed only for the values
+    /// its table marks. [`NO_EDGE`]: always (when `guard`).
+    pub cyclic: u32,
 }
 
 /// No edge (see [`Edge::filter`]).
@@ -294,6 +298,10 @@ pub struct Tables {
     pub programs: Vec<Option<Program>>,
     /// The programs' instructions.
     pub program: Vec<Ins>,
+    /// Per ray ([`Edge::cyclic`]): the slot, and the offset in
+    /// [`Tables::fun`] of a table that is 1 for the values whose visits
+    /// are checked.
+    pub cyclic: Vec<(u32, u32)>,
     /// Whether some node is `@unique` (only then can single edges form a
     /// cycle without a visited check).
     pub has_unique: bool,

@@ -274,6 +274,14 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
     Ok(off)
 }
 
+/// Whether the value of a ray's slot lies on a cycle of its map
+/// (`cycles.rs`): only then is the visit checked.
+#[inline(always)]
+fn cyclic_value(t: &Tables, st: &[u16], i: u32) -> bool {
+    let (slot, table) = t.cyclic[i as usize];
+    t.fun[(table + st[slot as usize] as u32) as usize] != 0
+}
+
 /// Whether a comparison step of a program holds.
 #[inline(always)]
 fn compare(t: &Tables, st: &[u16], step: &Step) -> bool {
@@ -1123,7 +1131,7 @@ impl Walker {
                     found = true;
                     break 'frames;
                 }
-                if e.guard {
+                if e.guard && (e.cyclic == NO_EDGE || cyclic_value(t, st, e.cyclic)) {
                     let info = &t.nodes[e.to as usize];
                     let new = if info.local != NO_DENSE {
                         // Frame `top` is the choice node before `e.to`.

@@ -358,3 +358,61 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
         );
     }
 }
+
+#[test]
+fn rays_check_only_the_values_on_a_cycle_of_their_map() {
+    // From each square p0 a ray follows `next` (0 -> 1 -> 2 -> 3 -> 4 -> 2)
+    // over `w`s: r's visits come around the cycle r -> r2 -> r, so only the
+    // values 2, 3, 4 (on a cycle of `next`) can repeat and are checked
+    // (`cycles.rs`); the second visit of 2 (from p0 = 0) and of p0's own
+    // square end the ray. With a `b` on 3 the rays stop there.
+    let game_with = |board: &str| {
+        let head = format!(
+            "type V = {{0, 1, 2, 3, 4}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
+             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, 3: 4, :2 }};\nvar board: V -> P = {board};\n\
+             begin, s: player = x;\ns, t: pos = V(*);\nt, u: $$ pos;\nu, r: pos = next[pos];\n\
+             r, r2: board[pos] == w;\nr2, r: pos = next[pos];\nr2, o: $$ pos;\n\
+             o, k: player = keeper;\nk, end: ;\n"
+        );
+        let text = format!("{HEAD}{head}");
+        let (_, checked) = rg_lang::parse_str(&text).unwrap();
+        (game(&head), GameModel::with_every_check(checked).unwrap())
+    };
+    for (board, want) in [("{ :w }", 16), ("{ 3: b, :w }", 6)] {
+        let (g, every) = game_with(board);
+        let t = g.tables();
+        assert_eq!(t.cyclic.len(), 1, "one ray");
+        assert!(every.tables().cyclic.is_empty());
+        assert_eq!(perft1(&g), want, "{board}");
+        assert_eq!(perft1(&every), want, "{board}");
+        assert_eq!(first_moves(&g), first_moves(&every), "{board}");
+    }
+}
+
+#[test]
+fn a_checked_node_entered_by_tags_of_a_variable_keys_on_the_others() {
+    // q is entered by `$$ a` twice (from p1 with b = 0 or 1, and from p2),
+    // so checked; past it, visits with equal tags have equal `a`: they
+    // differ in `b` only (`analysis.rs`). So r needs a check after `b = 0`
+    // (the two visits of q meet there: one walk) and none after `a = 1`
+    // (two walks).
+    let game_with = |write: &str| {
+        let head = format!(
+            "type A = {{0, 1}};\nvar a: A = 0;\nvar b: A = 0;\n\
+             begin, s: player = x;\ns, p1: b = A(*);\ns, p2: ;\np1, q: $$ a;\np2, q: $$ a;\n\
+             q, r: {write};\nr, k: player = keeper;\nk, end: ;\n"
+        );
+        let text = format!("{HEAD}{head}");
+        let (_, checked) = rg_lang::parse_str(&text).unwrap();
+        (game(&head), GameModel::with_every_check(checked).unwrap())
+    };
+    for (write, want, r_checked) in [("b = 0", 1, true), ("a = 1", 2, false)] {
+        let (g, every) = game_with(write);
+        let r = (0..g.description().nodes.len() as u32)
+            .find(|&n| g.node_name(n) == "r")
+            .unwrap();
+        assert_eq!(g.visited_checks()[r as usize], r_checked, "{write}");
+        assert_eq!(perft1(&g), want, "{write}");
+        assert_eq!(perft1(&every), want, "{write}");
+    }
+}
