@@ -23,5 +23,5 @@ fn perft_matches_published_at_depth_8() {
 #[test]
 fn random_games_end_with_win_loss_or_draw() {
     // A win needs at least seven plies, four of the winner.
-    playouts_end_with(&load(FILE), 200, &[&[2, 0], &[0, 2], &[1, 1]], 7..=42);
+    playouts_end_with(&load(FILE), 200, &[&[100, 0], &[0, 100], &[50, 50]], 7..=42);
 }
