@@ -1011,20 +1011,21 @@ impl Gen<'_, '_> {
         let op = self.t.edges.get(j as usize).map(|e| e.op);
         if let (true, Some(Op::AssignAny(_, (start, _)))) = (j < info.end, op) {
             let sub = self.load(I32, f, Off::F_SUB);
-            let (more, none) = (self.b.create_block(), self.b.create_block());
-            self.b.ins().brif(sub, more, &[], none, &[]);
-            self.b.switch_to_block(more);
-            let sub1 = self.b.ins().iadd_imm(sub, -1);
-            self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
-            let i = self.b.ins().uextend(I64, sub1);
-            let off = self.b.ins().ishl_imm(i, 1);
-            let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
-            let a = self.b.ins().iadd_imm(off, base);
-            let sym = self.b.ins().uload16(I32, FLAGS, a, 0);
-            self.b
-                .ins()
-                .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
-            self.b.switch_to_block(none);
+            match self.filter(j as usize) {
+                Some(filter) => self.filter_loop(j, start, filter, f, sub),
+                None => {
+                    let (more, none) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(sub, more, &[], none, &[]);
+                    self.b.switch_to_block(more);
+                    let sub1 = self.b.ins().iadd_imm(sub, -1);
+                    self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+                    let sym = self.any_sym(start, sub1);
+                    self.b
+                        .ins()
+                        .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
+                    self.b.switch_to_block(none);
+                }
+            }
         }
         let pop = self.b.create_block();
         if j > info.first {
@@ -1044,6 +1045,22 @@ impl Gen<'_, '_> {
             let i = j - 1;
             let prev = self.b.ins().iconst(I32, r as i64 - 1);
             self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
+            if let (Op::AssignAny(_, (_, len)), Some(_)) =
+                (self.t.edges[i as usize].op, self.filter(i as usize))
+            {
+                // All its symbols left: its resume block's filter loop
+                // finds the first that passes.
+                let sub = self.b.ins().iconst(I32, len as i64);
+                self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
+                let prev = self.resume[r - 1];
+                self.b.ins().jump(prev, &[BlockArg::Value(f)]);
+                self.b.switch_to_block(pop);
+                let len = self.ws_load(Off::FRAMES_LEN);
+                let len = self.b.ins().iadd_imm(len, -1);
+                self.ws_store(len, Off::FRAMES_LEN);
+                self.b.ins().jump(self.back, &[]);
+                return;
+            }
             let sym = match self.t.edges[i as usize].op {
                 Op::AssignAny(_, (start, len)) => {
                     let sub = self.b.ins().iconst(I32, len as i64 - 1);
@@ -1066,42 +1083,86 @@ impl Gen<'_, '_> {
         self.b.ins().jump(self.back, &[]);
     }
 
-    /// A filtered any-assignment (`shortcut.rs` of rg-engine): a symbol its
-    /// target's comparison rejects resumes the frame at once (no write).
-    fn filter(&mut self, i: usize, sym: Value) {
+    /// A filtered any-assignment (`shortcut.rs` of rg-engine) at edge
+    /// `i`: its slot and its target's comparison, which rejects symbols
+    /// before they are written.
+    fn filter(&self, i: usize) -> Option<(u32, Operand, Operand, bool)> {
         let e = self.t.edges[i];
         // (An any-assignment at a node without frames is only ever taken
         // in checks, which this code does not walk.)
         let n = self.edge_node[i] as usize;
         if e.filter == NO_EDGE || self.bases[n] == u32::MAX {
-            return;
+            return None;
         }
-        let (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) =
-            (e.op, self.t.edges[e.filter as usize].op)
-        else {
-            return;
-        };
+        match (e.op, self.t.edges[e.filter as usize].op) {
+            (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) => Some((slot, a, b, eq)),
+            _ => None,
+        }
+    }
+
+    /// Symbol `any_syms[start + sub]`.
+    fn any_sym(&mut self, start: u32, sub: Value) -> Value {
+        let i = self.b.ins().uextend(I64, sub);
+        let off = self.b.ins().ishl_imm(i, 1);
+        let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
+        let a = self.b.ins().iadd_imm(off, base);
+        self.b.ins().uload16(I32, FLAGS, a, 0)
+    }
+
+    /// The resume block of filtered any-assignment `j` (symbols `start ..
+    /// start + sub` left, frame `f`): a loop over the symbols, last first,
+    /// each written in place and tested by the filter's comparison, the
+    /// slot restored after it; the first that passes goes on at the edge
+    /// (the frame keeps the symbols below it), none at the block's next
+    /// part (the current block when this returns).
+    fn filter_loop(
+        &mut self,
+        j: u32,
+        start: u32,
+        (slot, a, b, eq): (u32, Operand, Operand, bool),
+        f: Value,
+        sub: Value,
+    ) {
         let old = self.slot(slot);
-        let sym16 = self.b.ins().ireduce(I16, sym);
         let st = self.st();
+        let kept = self.cache;
+        let (lp, more, pass, none) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let left = self.b.append_block_param(lp, I32);
+        self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
+        // (The workspace and semistate read before the loop hold in it.)
+        let enter = |g: &mut Self, blk: Block| {
+            g.b.switch_to_block(blk);
+            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
+        };
+        enter(self, lp);
+        self.b.ins().brif(left, more, &[], none, &[]);
+        enter(self, more);
+        let sub1 = self.b.ins().iadd_imm(left, -1);
+        let sym = self.any_sym(start, sub1);
+        let sym16 = self.b.ins().ireduce(I16, sym);
         self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
         let a = self.operand(a);
         let b = self.operand(b);
-        let old16 = self.b.ins().ireduce(I16, old);
-        let st = self.st();
-        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
         let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
         let fails = self.b.ins().icmp(cc, a, b);
-        let (skip, cont) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(fails, skip, &[], cont, &[]);
-        self.b.switch_to_block(skip);
-        // The frame is the top one: this edge is only entered from `R`.
-        let f = self.top_frame();
-        let r = self.bases[n] + (i as u32 - self.t.nodes[n].first);
         self.b
             .ins()
-            .jump(self.resume[r as usize], &[BlockArg::Value(f)]);
-        self.b.switch_to_block(cont);
+            .brif(fails, lp, &[BlockArg::Value(sub1)], pass, &[]);
+        self.continue_in(pass);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+        self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+        self.b
+            .ins()
+            .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
+        enter(self, none);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
     }
 
     /// The top frame's address.
@@ -1195,7 +1256,6 @@ impl Gen<'_, '_> {
         let sym = self.b.append_block_param(blk, I32);
         self.b.switch_to_block(blk);
         let e = self.t.edges[i];
-        self.filter(i, sym);
         match e.op {
             Op::Skip => {}
             Op::Tag(s) => {
