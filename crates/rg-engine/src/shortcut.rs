@@ -22,7 +22,7 @@
 //!   and leaves no trace.
 
 use crate::tables::{Check, Edge, Guard, Next, NodeInfo, Op, Place, Tables, NO_EDGE, NO_SLOT};
-use crate::walk::read;
+use crate::walk::{read, SymTest};
 
 /// Edge visits the purity analysis may make in all; checks beyond it are
 /// treated as impure (the general walk is always right).
@@ -226,16 +226,15 @@ impl SlotSearch {
         let next = t.nodes[to as usize];
         let cmp = match t.edges[next.first as usize..next.end as usize] {
             [c] => match c.op {
-                Op::Cmp(a, b, eq) => Some((a, b, eq, c.to)),
+                Op::Cmp(a, b, eq) => Some((SymTest::new(slot, a, b, eq), c.to)),
                 _ => None,
             },
             _ => None,
         };
         for &x in &t.any_syms[first as usize..(first + len) as usize] {
             match cmp {
-                Some((a, b, eq, after)) => {
-                    st[slot as usize] = x;
-                    if (read(t, st, a) == read(t, st, b)) != eq {
+                Some((test, after)) => {
+                    if !test.holds(t, st, x) {
                         continue;
                     }
                     if after == target {

@@ -274,6 +274,63 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
     Ok(off)
 }
 
+/// A comparison tried for each symbol of an any-assignment to `slot` (a
+/// one-slot check's filtered any-assignment, `shortcut.rs`), its operands
+/// matched once:
+/// `board[x] == c` reads one table and one slot per symbol.
+#[derive(Clone, Copy)]
+pub(crate) enum SymTest {
+    /// `st[fun[table + x]] == value` (`eq`) or `!=`.
+    Ind {
+        slot: u32,
+        table: u32,
+        value: u16,
+        eq: bool,
+    },
+    /// Any other comparison.
+    Other(u32, Operand, Operand, bool),
+}
+
+impl SymTest {
+    /// The test of `a == b` (`eq`) or `a != b` with symbols in `slot`.
+    pub(crate) fn new(slot: u32, a: Operand, b: Operand, eq: bool) -> SymTest {
+        match (a, b) {
+            (Operand::Ind(s, table), Operand::Imm(value))
+            | (Operand::Imm(value), Operand::Ind(s, table))
+                if s == slot =>
+            {
+                SymTest::Ind {
+                    slot,
+                    table,
+                    value,
+                    eq,
+                }
+            }
+            _ => SymTest::Other(slot, a, b, eq),
+        }
+    }
+
+    /// Writes `x` to the slot; whether the comparison holds.
+    #[inline(always)]
+    pub(crate) fn holds(self, t: &Tables, st: &mut [u16], x: u16) -> bool {
+        match self {
+            SymTest::Ind {
+                slot,
+                table,
+                value,
+                eq,
+            } => {
+                st[slot as usize] = x;
+                (st[t.fun[(table + x as u32) as usize] as usize] == value) == eq
+            }
+            SymTest::Other(slot, a, b, eq) => {
+                st[slot as usize] = x;
+                (read(t, st, a) == read(t, st, b)) == eq
+            }
+        }
+    }
+}
+
 /// Whether the value of a ray's slot lies on a cycle of its map
 /// (`cycles.rs`): only then is the visit checked.
 #[inline(always)]

@@ -330,7 +330,7 @@ fn one_slot_checks_search_node_and_value_pairs() {
 fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
     // `? q0 -> qacc`: some square holds `b`, followed by `w`s and an empty
     // one (the any-assignment's symbols tested against `board[pos] == b`
-    // first).
+    // first, as one table and one slot read: `walk::SymTest`).
     let boards = [
         ("{ 0: e, 1: w, 2: w, :b }", 1),
         ("{ 0: w, 1: e, :w }", 0),
