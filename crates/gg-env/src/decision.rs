@@ -42,12 +42,16 @@ pub struct Decision<G: Spec> {
     base: G::State,
     turn: Turn,
     moves: MoveList<G::Atom>,
-    /// Indices of the candidates in `moves`.
+    /// Whether every move is a candidate (no action taken in this turn):
+    /// then `alive` is not listed.
+    all: bool,
+    /// Indices of the candidates in `moves` (when not `all`).
     alive: Vec<u32>,
     /// Length of the candidates' common prefix: the actions choose the atom
     /// at this position.
     depth: usize,
-    /// The action of every candidate at `depth` (`keys[j]` is `alive[j]`'s):
+    /// The action of every candidate at `depth` (`keys[j]` is candidate
+    /// `j`'s):
     /// the legal actions, unsorted and repeated (masks and random actions
     /// need no more; [`Decision::actions`] sorts and counts them).
     keys: Vec<u32>,
@@ -67,6 +71,7 @@ impl<G: Spec> Clone for Decision<G> {
             base: self.base.clone(),
             turn: self.turn,
             moves: self.moves.clone(),
+            all: self.all,
             alive: self.alive.clone(),
             depth: self.depth,
             keys: self.keys.clone(),
@@ -81,6 +86,7 @@ impl<G: Spec> Clone for Decision<G> {
         self.base.clone_from(&o.base);
         self.turn = o.turn;
         self.moves.clone_from(&o.moves);
+        self.all = o.all;
         self.alive.clone_from(&o.alive);
         self.depth = o.depth;
         self.keys.clone_from(&o.keys);
@@ -101,6 +107,7 @@ impl<G: Spec> Decision<G> {
             base: s,
             turn: Turn::Over,
             moves: MoveList::default(),
+            all: true,
             alive: Vec::new(),
             depth: 0,
             keys: Vec::new(),
@@ -129,6 +136,7 @@ impl<G: Spec> Decision<G> {
     }
 
     fn start_turn(&mut self, r: &mut G::Reasoner) -> Result<(), G::Error> {
+        self.all = true;
         self.alive.clear();
         self.depth = 0;
         self.moves.clear();
@@ -140,7 +148,6 @@ impl<G: Spec> Decision<G> {
                 self.turn = Turn::Over;
             }
         }
-        self.alive.extend(0..self.moves.len() as u32);
         self.settle();
         Ok(())
     }
@@ -157,7 +164,7 @@ impl<G: Spec> Decision<G> {
     fn fill_keys(&mut self, d: usize) -> bool {
         let (ids, moves) = (&*self.ids, &self.moves);
         self.keys.clear();
-        if self.alive.len() == moves.len() {
+        if self.all {
             // Every move is a candidate (a turn's start): in order.
             ids.keys_at(moves, d, &mut self.keys);
         } else {
@@ -176,7 +183,7 @@ impl<G: Spec> Decision<G> {
     fn settle(&mut self) {
         self.keys.clear();
         self.distinct = false;
-        if self.alive.is_empty() {
+        if self.num_candidates() == 0 {
             return;
         }
         let end = self.ids.num_atoms();
@@ -195,11 +202,8 @@ impl<G: Spec> Decision<G> {
                 }
                 break;
             }
-            let first = self.moves.get(self.alive[0] as usize).get(d);
-            let moves = &self.moves;
-            if self.alive[1..]
-                .iter()
-                .any(|&i| moves.get(i as usize).get(d) != first)
+            let first = self.moves.get(self.candidate(0)).get(d);
+            if (1..self.num_candidates()).any(|j| self.moves.get(self.candidate(j)).get(d) != first)
             {
                 break;
             }
@@ -230,7 +234,7 @@ impl<G: Spec> Decision<G> {
         r: &mut G::Reasoner,
         j: usize,
     ) -> Result<(), StepError<G::Error>> {
-        if j >= self.alive.len() {
+        if j >= self.num_candidates() {
             return Err(StepError::Illegal(u32::MAX));
         }
         self.apply_taken_by(r, self.candidate_action(j), Some(j))
@@ -249,24 +253,22 @@ impl<G: Spec> Decision<G> {
         if self.distinct {
             // The candidate taking `a` is the only one: it completes the move.
             let j = j.or_else(|| self.keys.iter().position(|&x| x == a));
-            let Some(&i) = j.and_then(|j| self.alive.get(j)) else {
+            let Some(j) = j.filter(|&j| j < self.num_candidates()) else {
                 return Err(StepError::Illegal(a));
             };
-            self.play(r, i as usize)?;
+            self.play(r, self.candidate(j))?;
             return Ok(());
         }
-        let keep = self.keys.iter().filter(|&&x| x == a).count();
-        if keep == 0 {
+        if j.is_none() && !self.keys.contains(&a) {
             return Err(StepError::Illegal(a));
         }
-        if keep == 1 {
-            // The one candidate taking `a` completes the move.
-            let j = j.or_else(|| self.keys.iter().position(|&x| x == a));
-            let i = self.alive[j.expect("a listed action has a candidate")] as usize;
-            self.play(r, i)?;
-            return Ok(());
-        }
-        if keep != self.alive.len() {
+        // Keep the candidates taking `a` (in order).
+        let all = std::mem::replace(&mut self.all, false);
+        if all {
+            self.alive.clear();
+            let kept = self.keys.iter().enumerate().filter(|&(_, &x)| x == a);
+            self.alive.extend(kept.map(|(j, _)| j as u32));
+        } else {
             let mut kept = 0;
             for j in 0..self.alive.len() {
                 if self.keys[j] == a {
@@ -276,18 +278,18 @@ impl<G: Spec> Decision<G> {
             }
             self.alive.truncate(kept);
         }
-        let (moves, depth, ids) = (&self.moves, self.depth, &*self.ids);
-        let key = |i: u32, d: usize| Self::key(ids, moves.get(i as usize), d);
         // Complete when the action ends the move, keeps one candidate, or
         // keeps candidates that all end right after it (the same choices).
-        let end = ids.num_atoms();
-        let done = a == end
-            || self.alive.len() == 1
-            || self.alive.iter().all(|&i| key(i, depth + 1) == end);
-        if done {
+        let end = self.ids.num_atoms();
+        if a == end || self.alive.len() == 1 {
             self.play(r, self.alive[0] as usize)?;
-        } else {
-            self.depth += 1;
+            return Ok(());
+        }
+        self.depth += 1;
+        let same = self.fill_keys(self.depth);
+        if same && self.keys[0] == end {
+            self.play(r, self.alive[0] as usize)?;
+        } else if same {
             self.settle();
         }
         Ok(())
@@ -334,8 +336,24 @@ impl<G: Spec> Decision<G> {
     }
 
     /// Number of candidates left.
+    #[inline]
     pub fn num_candidates(&self) -> usize {
-        self.alive.len()
+        if self.all {
+            self.moves.len()
+        } else {
+            self.alive.len()
+        }
+    }
+
+    /// Candidate `j` (`j < num_candidates()`): an index into
+    /// [`Decision::moves`].
+    #[inline]
+    pub fn candidate(&self, j: usize) -> usize {
+        if self.all {
+            j
+        } else {
+            self.alive[j] as usize
+        }
     }
 
     /// All legal moves of the turn (candidates or not).
@@ -344,8 +362,8 @@ impl<G: Spec> Decision<G> {
     }
 
     /// Indices (into [`Decision::moves`]) of the candidates left.
-    pub fn candidates(&self) -> &[u32] {
-        &self.alive
+    pub fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.num_candidates()).map(|j| self.candidate(j))
     }
 
     /// The action a candidate takes at this decision.
@@ -358,14 +376,17 @@ impl<G: Spec> Decision<G> {
     pub fn completed_by(&self, a: u32) -> Option<usize> {
         let end = self.end_action();
         let key = |i: u32, d: usize| Self::key(&self.ids, self.moves.get(i as usize), d);
-        let mut taking = self.alive.iter().filter(|&&i| key(i, self.depth) == a);
-        let first = *taking.next()?;
+        let mut taking = self
+            .candidates()
+            .map(|i| i as u32)
+            .filter(|&i| key(i, self.depth) == a);
+        let first = taking.next()?;
         // Done when the action ends the move, keeps one candidate, or keeps
         // candidates that all end right after it (the same choices).
         let mut rest = taking.peekable();
         let done = a == end
             || rest.peek().is_none()
-            || key(first, self.depth + 1) == end && rest.all(|&i| key(i, self.depth + 1) == end);
+            || key(first, self.depth + 1) == end && rest.all(|i| key(i, self.depth + 1) == end);
         done.then_some(first as usize)
     }
 
@@ -379,15 +400,15 @@ impl<G: Spec> Decision<G> {
         if self.depth == 0 {
             return &[];
         }
-        match self.alive.first() {
-            Some(&i) => &self.moves.get(i as usize)[..self.depth],
-            None => &[],
+        if self.num_candidates() == 0 {
+            return &[];
         }
+        &self.moves.get(self.candidate(0))[..self.depth]
     }
 
     /// Whether no action has been taken in this turn.
     pub fn at_turn_start(&self) -> bool {
-        self.alive.len() == self.moves.len()
+        self.all
     }
 
     /// The state with the move in progress applied as far as the engine
@@ -443,6 +464,7 @@ impl<G: Spec> Decision<G> {
             prefix,
             turn: self.turn,
             memory: &self.memory,
+            ids: &self.ids,
         }
     }
 

@@ -368,10 +368,8 @@ impl<G: Spec> DynState for EnvState<G> {
     }
     fn legal_moves(&self) -> Vec<String> {
         let moves = self.d.moves();
-        let texts = self.d.candidates().iter();
-        texts
-            .map(|&i| self.game.move_text(moves.get(i as usize)))
-            .collect()
+        let texts = self.d.candidates();
+        texts.map(|i| self.game.move_text(moves.get(i))).collect()
     }
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
         if self.d.turn() != Turn::Chance {
@@ -491,23 +489,21 @@ impl<G: Spec> DynAgent for EnvAgent<G> {
                 return None;
             }
             let moves = d.moves();
-            d.candidates()
-                .iter()
-                .find(|&&i| moves.get(i as usize) == m.as_slice())
+            d.candidates().find(|&i| moves.get(i) == m.as_slice())
         });
         let chosen = match planned {
-            Some(&i) => i as usize,
+            Some(i) => i,
             None => {
                 let mut subset = MoveList::default();
-                for &i in d.candidates() {
-                    subset.push(d.moves().get(i as usize));
+                for i in d.candidates() {
+                    subset.push(d.moves().get(i));
                 }
                 self.agent.new_game(&s.game, d.base());
                 let k = self
                     .agent
                     .select(d.base(), &subset, None)
                     .map_err(runtime)?;
-                let i = d.candidates()[k] as usize;
+                let i = d.candidate(k);
                 self.plan = Some((d.base().clone(), d.moves().get(i).to_vec()));
                 i
             }

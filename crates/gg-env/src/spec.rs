@@ -110,7 +110,7 @@ pub trait Spec: Game + Presented {
 }
 
 /// What an observation is made from.
-pub struct View<'a, G: Game> {
+pub struct View<'a, G: Spec> {
     /// The state (mid-move: as far as the move in progress shows).
     pub state: &'a G::State,
     /// The atoms chosen so far in the move in progress.
@@ -119,12 +119,14 @@ pub struct View<'a, G: Game> {
     pub turn: Turn,
     /// What the players remember of past moves.
     pub memory: &'a [f32],
+    /// The game's numbering (with what it keeps for observations).
+    pub ids: &'a G::Ids,
 }
 
-impl<G: Game> Clone for View<'_, G> {
+impl<G: Spec> Clone for View<'_, G> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<G: Game> Copy for View<'_, G> {}
+impl<G: Spec> Copy for View<'_, G> {}

@@ -35,8 +35,7 @@ fn moves_by_actions(r: &mut rbg_engine::Reasoner, d: &Decision<GameModel>) -> Ve
                 // The move is the only candidate that took action `a`.
                 let m = d
                     .candidates()
-                    .iter()
-                    .map(|&i| d.moves().get(i as usize))
+                    .map(|i| d.moves().get(i))
                     .find(|m| d.action_of(d.moves().position(m).unwrap()) == a)
                     .unwrap();
                 let mut after = d.base().clone();
