@@ -32,6 +32,20 @@
 //! - Skipping the candidates' shared atoms in one comparing pass before
 //!   listing keys (chess lists them ~3 times per turn start) saved 0.4% of
 //!   the instructions: not kept.
+//! - Where the time goes that instructions do not show: the engine's own
+//!   calls (`legal_moves_mut`, `apply`) timed inside the batch take 10-35%
+//!   longer per state than the same calls in a playout loop (breakthrough,
+//!   chess, hex; `Instant` around each call in both, one process,
+//!   alternating): the engine runs colder between other games' work. So
+//!   the batch's instruction ratio to playouts (chess 0.71, breakthrough
+//!   0.68) overstates its speed ratio (0.55-0.65).
+//! - Tried and rejected for that: stepping every game first and writing
+//!   the outputs in a second pass (engine code back to back; no gain in
+//!   alternated runs); writing each game's observation and mask into a
+//!   cached scratch and streaming them to the frame with non-temporal
+//!   stores (slower everywhere: connect4 0.6 -> 0.3, breakthrough 0.58 ->
+//!   0.35, hex 0.62 -> 0.47); piece planes in fixed chunks of eight (more
+//!   instructions on small boards than the compiler's own loop).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
