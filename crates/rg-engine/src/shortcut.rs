@@ -21,8 +21,10 @@
 //!   no visited check: then a failing symbol's walk ends at the comparison
 //!   and leaves no trace.
 
-use crate::tables::{Check, Edge, Guard, Next, NodeInfo, Op, Place, Tables, NO_EDGE, NO_SLOT};
-use crate::walk::{read, SymTest};
+use crate::tables::{
+    Check, Edge, Guard, Next, NodeInfo, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT,
+};
+use crate::walk::{read, read_computed, SymTest};
 
 /// Edge visits the purity analysis may make in all; checks beyond it are
 /// treated as impure (the general walk is always right).
@@ -177,7 +179,11 @@ impl SlotSearch {
             for e in t.edges[info.first as usize..info.end as usize].iter().rev() {
                 let (to, x) = match e.op {
                     Op::Cmp(a, b, eq) => {
-                        if (read(t, st, a) == read(t, st, b)) != eq {
+                        let x = match a {
+                            Operand::Read(i) => read_computed(t, st, i),
+                            a => read(t, st, a),
+                        };
+                        if (x == read(t, st, b)) != eq {
                             continue;
                         }
                         (e.to, v)

@@ -185,6 +185,20 @@ pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
     }
 }
 
+/// A computed read ([`Operand::Read`]) with the folded `f[board[x]]`
+/// ([`Fast::TabInd`]) inline: the one-slot checks' rays and attack tests
+/// read it at each step.
+#[inline(always)]
+pub(crate) fn read_computed(t: &Tables, st: &[u16], i: u32) -> u16 {
+    match t.fast[i as usize] {
+        Fast::TabInd(s, inner, outer) => {
+            let k = inner_key(t, st, s, inner);
+            t.fun[(outer + k as u32) as usize] as u16
+        }
+        _ => read_general(t, st, i),
+    }
+}
+
 /// The inner read of a folded two-level read (`Fast::TabInd`,
 /// `Fast::IndInd`): the slot that table `inner` gives for slot `s`'s value,
 /// read.
