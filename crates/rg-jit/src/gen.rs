@@ -52,6 +52,10 @@ struct Gen<'a, 'b> {
     params: Option<(Value, Value)>,
     /// Edge blocks (parameter: the any-assignment's symbol).
     edges: Vec<Block>,
+    /// Per comparison edge that filters an any-assignment, the block
+    /// after its comparison: the any-assignment, whose symbol passed the
+    /// filter, goes on there (reserved value: none).
+    after: Vec<Block>,
     /// Resume blocks, one per (node that can hold a frame, edge `j` from
     /// its first to its end), numbered from the node's base
     /// ([`frame_bases`]) (parameter: the frame's address).
@@ -322,6 +326,7 @@ pub(crate) fn emit(
         cache: None,
         saved: Some(saved),
         params: None,
+        after: vec![Block::reserved_value(); t.edges.len()],
         edges,
         resume,
         rnode,
@@ -337,6 +342,15 @@ pub(crate) fn emit(
         exit,
         r0,
     };
+    for j in 0..t.edges.len() {
+        let k = t.edges[j].filter as usize;
+        if g.edges[j] != Block::reserved_value()
+            && g.filter(j).is_some()
+            && g.edges[k] != Block::reserved_value()
+        {
+            g.after[k] = g.b.create_block();
+        }
+    }
     g.emit_entry(target, arg);
     g.emit_push();
     g.emit_back();
@@ -1272,6 +1286,11 @@ impl Gen<'_, '_> {
                 let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
                 let fails = self.b.ins().icmp(cc, a, b);
                 self.exit_if(fails, back);
+                let after = self.after.get(i).copied();
+                if let Some(after) = after.filter(|&b| b != Block::reserved_value()) {
+                    self.b.ins().jump(after, &[]);
+                    self.b.switch_to_block(after);
+                }
             }
             Op::CmpMap(..) | Op::AssignMap(_) => {
                 let r = self.call_imm(rt::edge, i as u32, 0);
@@ -1338,7 +1357,13 @@ impl Gen<'_, '_> {
                     self.b.ins().jump(self.fail, &[]);
                     self.b.switch_to_block(ok);
                 }
-                self.jump_edge(next);
+                match self.filter(i) {
+                    // Its comparison holds: the symbol passed the filter.
+                    Some(_) if self.after[next as usize] != Block::reserved_value() => {
+                        self.b.ins().jump(self.after[next as usize], &[]);
+                    }
+                    _ => self.jump_edge(next),
+                }
             }
             Next::Frame => {
                 let info = self.t.nodes[e.to as usize];

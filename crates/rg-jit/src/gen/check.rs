@@ -159,6 +159,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         saved: None,
         params: Some((params[0], params[1])),
         edges: Vec::new(),
+        after: Vec::new(),
         resume: Vec::new(),
         rnode: Vec::new(),
         bases: &[],
