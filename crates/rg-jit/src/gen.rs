@@ -1114,9 +1114,14 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Symbol `any_syms[start + sub]`.
-    fn any_sym(&mut self, start: u32, sub: Value) -> Value {
+    /// Symbol `any_syms[start + sub]` (I32) for an I32 `sub`.
+    pub(super) fn any_sym(&mut self, start: u32, sub: Value) -> Value {
         let i = self.b.ins().uextend(I64, sub);
+        self.any_sym_at(start, i)
+    }
+
+    /// Symbol `any_syms[start + i]` (I32) for an I64 `i`.
+    pub(super) fn any_sym_at(&mut self, start: u32, i: Value) -> Value {
         let off = self.b.ins().ishl_imm(i, 1);
         let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
         let a = self.b.ins().iadd_imm(off, base);

@@ -387,12 +387,10 @@ impl Gen<'_, '_> {
             .ins()
             .brif(more, body, &[], done, &[BlockArg::Value(no)]);
         self.b.switch_to_block(body);
-        let off = self.b.ins().ishl_imm(i, 1);
-        let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
-        let a = self.b.ins().iadd_imm(off, base);
-        let sym = self.b.ins().load(I16, FLAGS, a, 0);
+        let sym = self.any_sym_at(start, i);
+        let sym16 = self.b.ins().ireduce(I16, sym);
         let st = self.st();
-        self.b.ins().store(FLAGS, sym, st, 2 * slot as i32);
+        self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
         for &(a, b, eq) in conds {
             let fails = self.compare(a, b, eq);
             self.exit_if(fails, next);

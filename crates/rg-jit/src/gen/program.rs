@@ -182,7 +182,6 @@ pub(crate) fn emit_writing(
                 let (into, past) = (target(&mut g, hold), target(&mut g, fail.expect("a skip")));
                 let s = g.b.use_var(slot);
                 let addr = g.st_addr(s);
-                let syms = t.any_syms.as_ptr() as i64 + 2 * s0 as i64;
                 let (lp, body, found, none) = (
                     g.b.create_block(),
                     g.b.create_block(),
@@ -197,10 +196,7 @@ pub(crate) fn emit_writing(
                 g.b.ins().brif(l, body, &[], none, &[]);
                 g.b.switch_to_block(body);
                 let l1 = g.b.ins().iadd_imm(l, -1);
-                let off = g.b.ins().uextend(I64, l1);
-                let off = g.b.ins().ishl_imm(off, 1);
-                let a = g.b.ins().iadd_imm(off, syms);
-                let sym = g.b.ins().uload16(I32, FLAGS, a, 0);
+                let sym = g.any_sym(s0, l1);
                 if filter {
                     let sym16 = g.b.ins().ireduce(I16, sym);
                     g.b.ins().store(FLAGS, sym16, addr, 0);
