@@ -373,7 +373,13 @@ impl Region {
                     }
                     _ => None,
                 };
-                let all = || (0..facts.var_slots.len() as u32).fold(Vec::new(), |s, w| with(&s, w));
+                let all = || {
+                    let mut all = Vec::new();
+                    for w in 0..facts.var_slots.len() as u32 {
+                        bits::insert(&mut all, w);
+                    }
+                    all
+                };
                 match (&repeat[v as usize], tagged) {
                     (Some(keyed), Some(w)) => Status::Unique(Some(without(keyed, w))),
                     (Some(keyed), None) => Status::Unique(Some(keyed.clone())),
