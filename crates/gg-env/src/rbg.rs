@@ -75,6 +75,15 @@ impl RbgIds {
     }
 }
 
+/// Atom `a`'s key: `by_action[a.action] + a.vertex` capped at `end` (the
+/// key of every atom that is not a player's modifier; [`RbgIds::by_action`]).
+#[inline(always)]
+fn key_in(by_action: &[u32], end: u32, a: ModApp) -> u32 {
+    let base = by_action.get(a.action as usize).map_or(end, |&b| b);
+    // In u64: no overflow, and the minimum is a `cmov`.
+    (base as u64 + a.vertex as u64).min(end as u64) as u32
+}
+
 impl Numbering<ModApp> for RbgIds {
     fn num_atoms(&self) -> u32 {
         self.end
@@ -88,11 +97,7 @@ impl Numbering<ModApp> for RbgIds {
 
     #[inline]
     fn key(&self, a: ModApp) -> u32 {
-        let base = self
-            .by_action
-            .get(a.action as usize)
-            .map_or(self.end, |&b| b);
-        (base as u64 + a.vertex as u64).min(self.end as u64) as u32
+        key_in(&self.by_action, self.end, a)
     }
 
     /// The table and the end action in locals, the moves read from the
@@ -107,11 +112,7 @@ impl Numbering<ModApp> for RbgIds {
             let i = start + d;
             start = stop as usize;
             match atoms.get(i) {
-                Some(a) if i < stop as usize => {
-                    let base = by_action.get(a.action as usize).map_or(end, |&b| b);
-                    // In u64: no overflow, and the minimum is a `cmov`.
-                    (base as u64 + a.vertex as u64).min(end as u64) as u32
-                }
+                Some(&a) if i < stop as usize => key_in(by_action, end, a),
                 _ => end,
             }
         }));
