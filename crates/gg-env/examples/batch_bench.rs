@@ -1,6 +1,7 @@
 //! States per second of a [`Batch`] stepped with random actions next to
 //! flat Monte Carlo playouts ([`Playouts`], what `rbg bench` runs), in one
-//! process on one thread, alternating; for profiling the batch without
+//! process on one thread, alternating, per second of the thread's
+//! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
 //! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp]`
@@ -9,7 +10,7 @@
 //! played by the interpreter instead of the default engine).
 //!
 //! The batch is warmed up first until its games have ended once on
-//! average. With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
+//! average (300 steps when `SECONDS` = 0). With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
 //! the batch, then as many playout states as the batch made), for
 //! instruction counts under `valgrind --tool=callgrind` (the measured loops
 //! are the functions `batch_steps` and `playouts_for`).
@@ -19,6 +20,7 @@ use std::time::Instant;
 use gg_core::playout::Playouts;
 use gg_env::{Batch, Frame, Spec};
 use gg_games::{with_game, AnyGame, Language};
+use jit_support::cpu_time;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -50,15 +52,23 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
         // Warm up until every game has ended once on average, so that the
         // games are spread over their lengths as in a long run (playouts
         // measure whole games; starts of games can cost more or less).
+        // With `SECONDS` = 0 (counting instructions) a fixed 300 steps, so
+        // that runs of two builds count the same work.
         let warm = Instant::now();
-        while b.counts().1 < envs as u64 && warm.elapsed().as_secs_f64() < 30.0 {
+        let mut warm_steps = 0;
+        while if seconds > 0.0 {
+            b.counts().1 < envs as u64 && warm.elapsed().as_secs_f64() < 30.0
+        } else {
+            warm_steps < 300
+        } {
+            warm_steps += 1;
             let a = b.random_actions();
             b.step_into(&a, &mut f).expect("step");
         }
         let (states0, _) = b.counts();
-        let start = Instant::now();
+        let start = cpu_time();
         let steps = batch_steps(&mut b, &mut f, seconds, fused);
-        let batch_secs = start.elapsed().as_secs_f64();
+        let batch_secs = (cpu_time() - start).as_secs_f64();
         let states = b.counts().0 - states0;
         if only_batch {
             println!(
@@ -68,9 +78,9 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
             continue;
         }
         let mut p = Playouts::new(g, round as u64 + 1).expect("playouts");
-        let start = Instant::now();
+        let start = cpu_time();
         playouts_for(&mut p, seconds, states);
-        let play_secs = start.elapsed().as_secs_f64();
+        let play_secs = (cpu_time() - start).as_secs_f64();
         let (b_rate, p_rate) = (
             states as f64 / batch_secs,
             p.stats.states as f64 / play_secs,
