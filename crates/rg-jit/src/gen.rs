@@ -77,6 +77,9 @@ struct Gen<'a, 'b> {
     /// Per edge, what it runs on relative to the top frame
     /// ([`chains`]).
     chain: Vec<Option<Chain>>,
+    /// Per node, what its frames run on relative to the frame below
+    /// ([`parents`]).
+    parent: Vec<Option<Chain>>,
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -92,7 +95,7 @@ struct Gen<'a, 'b> {
 /// An edge that runs on the top frame's state changed by a known path: the
 /// frame's resume block, and the log entries and tags pushed since it was
 /// pushed or resumed.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Chain {
     resume: u32,
     logs: u32,
@@ -246,6 +249,74 @@ fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
     chain
 }
 
+/// Per node holding frames, what its frames run on when they are pushed:
+/// the chain after the action of every edge that pushes one (`None` when
+/// they differ or are unknown, and for the nodes a walk can start at:
+/// `begin` and where moves end, whose frame may be the root). An exhausted
+/// frame of such a node is popped by undoing that chain and resuming the
+/// frame below it directly, instead of through the generic backtrack.
+fn parents(
+    t: &Tables,
+    bases: &[u32],
+    edge_node: &[u32],
+    chain: &[Option<Chain>],
+) -> Vec<Option<Chain>> {
+    let reached = walked(t, bases);
+    // `Some(None)`: pushed along chains that differ (or are unknown).
+    let mut parent: Vec<Option<Option<Chain>>> = vec![None; t.nodes.len()];
+    let mut root = vec![false; t.nodes.len()];
+    root[0] = true;
+    for (i, e) in t.edges.iter().enumerate() {
+        if !reached[edge_node[i] as usize] {
+            continue;
+        }
+        let to = e.to as usize;
+        if matches!(e.op, Op::SetPlayer(_)) || e.next != Next::Frame {
+            root[to] = true;
+            continue;
+        }
+        let c = chain[i].and_then(|c| c.after(e.op));
+        parent[to] = match parent[to] {
+            None => Some(c),
+            Some(p) if p == c => Some(p),
+            Some(_) => Some(None),
+        };
+    }
+    parent
+        .into_iter()
+        .zip(root)
+        .zip(bases)
+        .map(|((p, root), &base)| match root || base == u32::MAX {
+            true => None,
+            false => p.flatten(),
+        })
+        .collect()
+}
+
+/// Per node, whether a walk may start there (its frame the root): nodes
+/// holding frames whose frames are not all pushed on a known chain
+/// ([`parents`]).
+pub(crate) fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
+    let edge_node = edge_nodes(t);
+    let chain = chains(t, bases, &edge_node);
+    parents(t, bases, &edge_node, &chain)
+        .iter()
+        .zip(bases)
+        .map(|(p, &base)| base != u32::MAX && p.is_none())
+        .collect()
+}
+
+/// Per edge, its node.
+fn edge_nodes(t: &Tables) -> Vec<u32> {
+    let mut edge_node = vec![0; t.edges.len()];
+    for (n, info) in t.nodes.iter().enumerate() {
+        for i in info.first..info.end {
+            edge_node[i as usize] = n as u32;
+        }
+    }
+    edge_node
+}
+
 /// Per node, the number of its first resume block, for the nodes that can
 /// hold a frame (`begin`, where moves end, the targets of `Next::Frame`
 /// edges); `u32::MAX` for the others. A frame's `next` is its resume
@@ -295,11 +366,10 @@ pub(crate) fn emit(
     b.ins().store(FLAGS, st, ws, Off::ST);
     let mine = |n: u32| parts.node[n as usize] == part;
     let mut rnode = Vec::new();
-    let mut edge_node = vec![0; t.edges.len()];
+    let edge_node = edge_nodes(t);
     let mut edges = vec![Block::reserved_value(); t.edges.len()];
     for (n, info) in t.nodes.iter().enumerate() {
         for i in info.first..info.end {
-            edge_node[i as usize] = n as u32;
             if mine(n as u32) {
                 edges[i as usize] = b.create_block();
             }
@@ -319,6 +389,7 @@ pub(crate) fn emit(
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
     let exit = b.create_block();
     let chain = chains(t, bases, &edge_node);
+    let parent = parents(t, bases, &edge_node, &chain);
     let mut g = Gen {
         t,
         b,
@@ -337,6 +408,7 @@ pub(crate) fn emit(
         fail,
         pures,
         chain,
+        parent,
         node_part: &parts.node,
         part,
         exit,
@@ -1069,10 +1141,7 @@ impl Gen<'_, '_> {
                 let prev = self.resume[r - 1];
                 self.b.ins().jump(prev, &[BlockArg::Value(f)]);
                 self.b.switch_to_block(pop);
-                let len = self.ws_load(Off::FRAMES_LEN);
-                let len = self.b.ins().iadd_imm(len, -1);
-                self.ws_store(len, Off::FRAMES_LEN);
-                self.b.ins().jump(self.back, &[]);
+                self.pop(n, f);
                 return;
             }
             let sym = match self.t.edges[i as usize].op {
@@ -1091,10 +1160,24 @@ impl Gen<'_, '_> {
             self.b.ins().jump(pop, &[]);
         }
         self.b.switch_to_block(pop);
+        self.pop(n, f);
+    }
+
+    /// Pops the exhausted frame `f` of node `n`: the frame below resumes,
+    /// directly where `n`'s frames are pushed on a known chain.
+    fn pop(&mut self, n: u32, f: Value) {
         let len = self.ws_load(Off::FRAMES_LEN);
         let len = self.b.ins().iadd_imm(len, -1);
         self.ws_store(len, Off::FRAMES_LEN);
-        self.b.ins().jump(self.back, &[]);
+        match self.parent[n as usize] {
+            Some(c) => {
+                let below = self.b.ins().iadd_imm(f, -Off::FRAME_SIZE);
+                self.undo_to(c, below);
+            }
+            None => {
+                self.b.ins().jump(self.back, &[]);
+            }
+        }
     }
 
     /// A filtered any-assignment (`shortcut.rs` of rg-engine) at edge
@@ -1220,6 +1303,11 @@ impl Gen<'_, '_> {
     /// frame resumes.
     fn undo(&mut self, c: Chain) {
         let f = self.top_frame();
+        self.undo_to(c, f);
+    }
+
+    /// [`Gen::undo`] with the top frame at `f`.
+    fn undo_to(&mut self, c: Chain, f: Value) {
         if c.logs > 0 {
             let len = self.ws_load(Off::LOG_LEN);
             let log = self.ws_load(Off::LOG);

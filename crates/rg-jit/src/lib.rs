@@ -125,6 +125,9 @@ pub(crate) struct Code {
     pub targets: Vec<u32>,
     /// Per node, its first resume block (`gen::frame_bases`).
     pub bases: Vec<u32>,
+    /// Per node, whether a walk may start there (`gen::roots`): the code
+    /// of other nodes pops their frames onto the frame below.
+    pub roots: Vec<bool>,
     /// Processor time spent generating the code.
     pub time: Duration,
     /// The code's memory (walkers hold the `Code` by an `Arc`, so it
@@ -195,6 +198,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     let t = game.tables();
     let bases = gen::frame_bases(t);
     let parts = gen::Parts::new(t, &bases, part_edges);
+    let roots = gen::roots(t, &bases);
     // Cranelift's optimiser costs a quarter of the generation time; large
     // games (several functions) go without it.
     // The workspace lives in the pinned register (`gen::emit`).
@@ -307,6 +311,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         walk,
         targets: parts.target,
         bases,
+        roots,
         time: jit_support::cpu_time().saturating_sub(start),
         _memory: Memory::new(module),
     })

@@ -764,7 +764,7 @@ impl NativeWalker for Walker {
         // hash's multiplications would keep it from vectorising.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
-            && code.bases[node as usize] != u32::MAX
+            && code.roots[node as usize]
             && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing

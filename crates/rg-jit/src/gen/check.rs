@@ -169,6 +169,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         fail,
         pures: &[],
         chain: Vec::new(),
+        parent: Vec::new(),
         node_part: &[],
         part: 0,
         exit: fail,
