@@ -80,6 +80,14 @@ struct Gen<'a, 'b> {
     /// Per node, what its frames run on relative to the frame below
     /// ([`parents`]).
     parent: Vec<Option<Chain>>,
+    /// What of the bookkeeping to keep ([`keep`]): in any walk (the
+    /// shared frame push and backtrack), per node, and at the node whose
+    /// code is being generated.
+    keep: Keep,
+    keep_at: Vec<Keep>,
+    here: Keep,
+    /// Per node, the log's length on entry where known ([`log_lengths`]).
+    log_at: Vec<Option<u32>>,
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -150,7 +158,8 @@ pub const PART_EDGES: u32 = 500;
 /// symbol), resume block `r` is `edges + r` (on the top frame), and
 /// `edges + resumes + first` pushes the root frame (`first .. next`, its
 /// resume block `next` the second argument). A function returns 0 (done),
-/// 1 (error) or 2 + the target to go on at.
+/// 1 (error) or 2 + the target to go on at. With what the walks keep
+/// ([`keep`]).
 pub(crate) struct Parts {
     /// Per node, its function (`u32::MAX`: walks never reach it, so it has
     /// no blocks).
@@ -159,12 +168,20 @@ pub(crate) struct Parts {
     pub target: Vec<u32>,
     /// Number of functions.
     pub count: u32,
+    /// What any walk keeps, and per node what the walks through it keep.
+    pub keep: (Keep, Vec<Keep>),
 }
 
 impl Parts {
     /// Consecutive walked nodes in functions of at most `part_edges`
-    /// edges and resume blocks (more where one node has more).
-    pub(crate) fn new(t: &Tables, bases: &[u32], part_edges: u32) -> Parts {
+    /// edges and resume blocks (more where one node has more); `checks`:
+    /// how each check is decided.
+    pub(crate) fn new(
+        t: &Tables,
+        bases: &[u32],
+        part_edges: u32,
+        checks: &[crate::CheckCode],
+    ) -> Parts {
         let walked = walked(t, bases);
         let (mut part, mut size) = (0, 0);
         let node: Vec<u32> = t
@@ -201,6 +218,7 @@ impl Parts {
             node,
             target,
             count: part + 1,
+            keep: keep(t, bases, checks),
         }
     }
 }
@@ -303,6 +321,124 @@ pub(crate) fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
         .iter()
         .zip(bases)
         .map(|(p, &base)| base != u32::MAX && p.is_none())
+        .collect()
+}
+
+/// What of the semistate's bookkeeping the walk functions keep up to
+/// date: the key hash (read by visited checks and by checks that the
+/// interpreter or writing programs decide) and the version (read by the
+/// memo of reachability checks). A game whose walks never read one skips
+/// its update at every write, frame push and backtrack.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keep {
+    pub hash: bool,
+    pub version: bool,
+}
+
+impl Keep {
+    /// Everything (checks' own code).
+    pub(crate) const ALL: Keep = Keep {
+        hash: true,
+        version: true,
+    };
+}
+
+/// What `t`'s walks read ([`Keep`]), given how each check is decided:
+/// per node, what the walks through it read (a walk starts at a root, and
+/// `moves` computes the hash afresh there), and what any walk reads.
+pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (Keep, Vec<Keep>) {
+    use crate::CheckCode;
+    // (Checks decided by the interpreter and writing programs read the
+    // hash; `@disjoint` nodes test their reachability checks through the
+    // interpreter.)
+    let slow = t.nodes.iter().any(|n| n.disjoint)
+        || checks
+            .iter()
+            .any(|c| matches!(c, CheckCode::Interpreted | CheckCode::Writing(..)));
+    let none = Keep {
+        hash: false,
+        version: false,
+    };
+    let mut node = vec![none; t.nodes.len()];
+    let mut seen = vec![u32::MAX; t.nodes.len()];
+    let mut region = Vec::new();
+    for (root, is_root) in roots(t, bases).into_iter().enumerate() {
+        if !is_root {
+            continue;
+        }
+        // The nodes walks from `root` enter, and what they read.
+        region.clear();
+        region.push(root as u32);
+        seen[root] = root as u32;
+        let (mut guard, mut reach, mut k) = (false, false, 0);
+        while k < region.len() {
+            let info = t.nodes[region[k] as usize];
+            k += 1;
+            for e in &t.edges[info.first as usize..info.end as usize] {
+                guard |= e.guard;
+                reach |= matches!(e.op, Op::Reach(..));
+                if !matches!(e.op, Op::SetPlayer(_)) && seen[e.to as usize] != root as u32 {
+                    seen[e.to as usize] = root as u32;
+                    region.push(e.to);
+                }
+            }
+        }
+        for &n in &region {
+            let n = &mut node[n as usize];
+            n.hash |= guard || (reach && slow);
+            n.version |= reach;
+        }
+    }
+    let any = node.iter().fold(none, |a, k| Keep {
+        hash: a.hash || k.hash,
+        version: a.version || k.version,
+    });
+    (any, node)
+}
+
+/// Per node, the undo log's length whenever a move walk enters it, where
+/// every walk agrees (`None`: map assignments or paths that differ).
+fn log_lengths(t: &Tables, bases: &[u32]) -> Vec<Option<u32>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Len {
+        Unseen,
+        Known(u32),
+        Varies,
+    }
+    let mut len = vec![Len::Unseen; t.nodes.len()];
+    let mut work = Vec::new();
+    for (n, root) in roots(t, bases).into_iter().enumerate() {
+        if root {
+            len[n] = Len::Known(0);
+            work.push(n);
+        }
+    }
+    while let Some(n) = work.pop() {
+        let info = t.nodes[n];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            let after = match (len[n], e.op) {
+                (_, Op::SetPlayer(_)) => continue,
+                (Len::Known(k), Op::Assign(..) | Op::AssignAny(..)) => Len::Known(k + 1),
+                (_, Op::AssignMap(_)) => Len::Varies,
+                (l, _) => l,
+            };
+            let to = e.to as usize;
+            let merged = match len[to] {
+                Len::Unseen => after,
+                l if l == after => l,
+                _ => Len::Varies,
+            };
+            if merged != len[to] {
+                len[to] = merged;
+                work.push(to);
+            }
+        }
+    }
+    len.into_iter()
+        .map(|l| match l {
+            Len::Known(k) => Some(k),
+            _ => None,
+        })
         .collect()
 }
 
@@ -409,6 +545,10 @@ pub(crate) fn emit(
         pures,
         chain,
         parent,
+        keep: parts.keep.0,
+        keep_at: parts.keep.1.clone(),
+        here: parts.keep.0,
+        log_at: log_lengths(t, bases),
         node_part: &parts.node,
         part,
         exit,
@@ -826,7 +966,28 @@ impl Gen<'_, '_> {
         let v16 = self.b.ins().ireduce(I16, v);
         self.b.ins().store(FLAGS, v16, addr, 0);
         // Key hash: `hash += mul[slot] * (v - old)`.
-        let m = match slot {
+        if !self.here.hash {
+            // (Nothing reads the key hash.)
+        } else if let Some(m) = self.hash_mul(slot) {
+            let v64 = self.b.ins().uextend(I64, v);
+            let old64 = self.b.ins().uextend(I64, old);
+            let d = self.b.ins().isub(v64, old64);
+            let d = self.b.ins().imul(m, d);
+            let h = self.ws_load(Off::HASH);
+            let h = self.b.ins().iadd(h, d);
+            self.ws_store(h, Off::HASH);
+        }
+        if self.here.version {
+            let nv = self.ws_load(Off::NEXT_VERSION);
+            self.ws_store(nv, Off::VERSION);
+            let nv1 = self.b.ins().iadd_imm(nv, 1);
+            self.ws_store(nv1, Off::NEXT_VERSION);
+        }
+    }
+
+    /// The key hash's multiplier of `slot` (`None`: zero).
+    fn hash_mul(&mut self, slot: Result<u32, Value>) -> Option<Value> {
+        match slot {
             Ok(s) => match self.t.hash_mul[s as usize] {
                 0 => None,
                 m => Some(self.b.ins().iconst(I64, m as i64)),
@@ -837,36 +998,26 @@ impl Gen<'_, '_> {
                 let a = self.b.ins().iadd_imm(off, self.t.hash_mul.as_ptr() as i64);
                 Some(self.load(I64, a, 0))
             }
-        };
-        if let Some(m) = m {
-            let v64 = self.b.ins().uextend(I64, v);
-            let old64 = self.b.ins().uextend(I64, old);
-            let d = self.b.ins().isub(v64, old64);
-            let d = self.b.ins().imul(m, d);
-            let h = self.ws_load(Off::HASH);
-            let h = self.b.ins().iadd(h, d);
-            self.ws_store(h, Off::HASH);
         }
-        let nv = self.ws_load(Off::NEXT_VERSION);
-        self.ws_store(nv, Off::VERSION);
-        let nv1 = self.b.ins().iadd_imm(nv, 1);
-        self.ws_store(nv1, Off::NEXT_VERSION);
     }
 
     /// Records the walk's move (`player = v`, ending at `node`) in the
     /// workspace's change and end buffers, as `Effects::push`: the slots of
-    /// the undo log with their values now, then `player`.
-    fn record(&mut self, v: Value, node: u32) {
-        let len = self.ws_load(Off::LOG_LEN);
+    /// the undo log with their values now, then `player`. `known`: the
+    /// log's length, where the generator knows it (the copy unrolled).
+    fn record(&mut self, v: Value, node: u32, known: Option<u32>) {
+        let len = match known {
+            Some(k) => self.b.ins().iconst(I64, k as i64),
+            None => self.ws_load(Off::LOG_LEN),
+        };
         let cl = self.ws_load(Off::CHANGES_LEN);
         let need = self.b.ins().iadd(cl, len);
         let need = self.b.ins().iadd_imm(need, 1);
         let cap = self.ws_load(Off::CHANGES_CAP);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, need, cap);
-        let el = self.ws_load(Off::ENDS_LEN);
-        let ecap = self.ws_load(Off::ENDS_CAP);
-        let full = self.b.ins().icmp(IntCC::Equal, el, ecap);
-        let grow = self.b.ins().bor(over, full);
+        // (The end buffer is never shorter than the change buffer, and
+        // every move has a change: room for the changes is room for the
+        // end.)
+        let grow = self.b.ins().icmp(IntCC::UnsignedGreaterThan, need, cap);
         // (`need` stays below 2^32: the log and the changes are bounded.)
         let need32 = self.b.ins().ireduce(I32, need);
         self.grow_if(grow, rt::grow_rec, need32);
@@ -874,35 +1025,51 @@ impl Gen<'_, '_> {
         let changes = self.ws_load(Off::CHANGES);
         let off = self.b.ins().ishl_imm(cl, 3);
         let dst = self.b.ins().iadd(changes, off);
-        // Copy loop over the log: `dst[i] = (slot, st[slot])`.
-        let (lp, body, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        let i = self.b.append_block_param(lp, I64);
-        let zero = self.b.ins().iconst(I64, 0);
-        self.b.ins().jump(lp, &[BlockArg::Value(zero)]);
-        self.b.switch_to_block(lp);
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        self.b.ins().brif(more, body, &[], done, &[]);
-        self.b.switch_to_block(body);
-        let off = self.b.ins().ishl_imm(i, 3);
-        let src = self.b.ins().iadd(log, off);
-        let slot = self.load(I32, src, 0);
-        let val = self.slot_at(slot);
-        let d = self.b.ins().iadd(dst, off);
-        self.b.ins().store(FLAGS, slot, d, 0);
-        self.b.ins().store(FLAGS, val, d, 4);
-        let i1 = self.b.ins().iadd_imm(i, 1);
-        self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
-        self.b.switch_to_block(done);
+        // `dst[i] = (slot, st[slot])` per log entry `i`.
+        let entry = |g: &mut Self, off: Value| {
+            let src = g.b.ins().iadd(log, off);
+            let slot = g.load(I32, src, 0);
+            let val = g.slot_at(slot);
+            let d = g.b.ins().iadd(dst, off);
+            g.b.ins().store(FLAGS, slot, d, 0);
+            g.b.ins().store(FLAGS, val, d, 4);
+        };
+        match known {
+            Some(k) => {
+                for i in 0..k {
+                    let slot = self.load(I32, log, 8 * i as i32);
+                    let val = self.slot_at(slot);
+                    self.b.ins().store(FLAGS, slot, dst, 8 * i as i32);
+                    self.b.ins().store(FLAGS, val, dst, 8 * i as i32 + 4);
+                }
+            }
+            None => {
+                let (lp, body, done) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                let i = self.b.append_block_param(lp, I64);
+                let zero = self.b.ins().iconst(I64, 0);
+                self.b.ins().jump(lp, &[BlockArg::Value(zero)]);
+                self.b.switch_to_block(lp);
+                let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+                self.b.ins().brif(more, body, &[], done, &[]);
+                self.b.switch_to_block(body);
+                let off = self.b.ins().ishl_imm(i, 3);
+                entry(self, off);
+                let i1 = self.b.ins().iadd_imm(i, 1);
+                self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
+                self.b.switch_to_block(done);
+            }
+        }
         let off = self.b.ins().ishl_imm(len, 3);
         let d = self.b.ins().iadd(dst, off);
         let ps = self.b.ins().iconst(I32, self.t.player_slot as i64);
         self.b.ins().store(FLAGS, ps, d, 0);
         self.b.ins().store(FLAGS, v, d, 4);
         self.ws_store(need, Off::CHANGES_LEN);
+        let el = self.ws_load(Off::ENDS_LEN);
         let ends = self.ws_load(Off::ENDS);
         let off = self.b.ins().ishl_imm(el, 3);
         let a = self.b.ins().iadd(ends, off);
@@ -977,11 +1144,14 @@ impl Gen<'_, '_> {
         let tags = self.ws_load(Off::TAGS_LEN);
         let tags = self.b.ins().ireduce(I32, tags);
         self.b.ins().store(FLAGS, tags, f, Off::F_TAGS);
-        for (from, to) in [
-            (Off::HASH, Off::F_HASH),
-            (Off::TAG_HASH, Off::F_TAG_HASH),
-            (Off::VERSION, Off::F_VERSION),
+        for (from, to, kept) in [
+            (Off::HASH, Off::F_HASH, self.keep.hash),
+            (Off::TAG_HASH, Off::F_TAG_HASH, true),
+            (Off::VERSION, Off::F_VERSION, self.keep.version),
         ] {
+            if !kept {
+                continue;
+            }
             let v = self.ws_load(from);
             self.b.ins().store(FLAGS, v, f, to);
         }
@@ -1036,7 +1206,13 @@ impl Gen<'_, '_> {
 
     /// The key hash and version of frame `f` (its semistate's).
     fn restore_hash(&mut self, f: Value) {
-        for (from, to) in [(Off::F_HASH, Off::HASH), (Off::F_VERSION, Off::VERSION)] {
+        for (from, to, kept) in [
+            (Off::F_HASH, Off::HASH, self.here.hash),
+            (Off::F_VERSION, Off::VERSION, self.here.version),
+        ] {
+            if !kept {
+                continue;
+            }
             let v = self.load(I64, f, from);
             self.ws_store(v, to);
         }
@@ -1044,6 +1220,7 @@ impl Gen<'_, '_> {
 
     /// Backtrack: restore the top frame's state, resume it (or return 0).
     fn emit_back(&mut self) {
+        self.here = self.keep;
         self.b.switch_to_block(self.back);
         let len = self.ws_load(Off::FRAMES_LEN);
         let (done, some) = (self.b.create_block(), self.b.create_block());
@@ -1091,6 +1268,7 @@ impl Gen<'_, '_> {
     fn emit_resume(&mut self, r: usize) {
         let blk = self.resume[r];
         let (n, j) = self.rnode[r];
+        self.here = self.keep_at[n as usize];
         let info = self.t.nodes[n as usize];
         let f = self.b.append_block_param(blk, I64);
         self.b.switch_to_block(blk);
@@ -1280,6 +1458,7 @@ impl Gen<'_, '_> {
     /// knows its top frame and what was pushed since ([`chains`]), it
     /// backtracks by undoing that and resuming the frame directly.
     fn emit_edge(&mut self, i: usize) {
+        self.here = self.keep_at[self.edge_node[i] as usize];
         let e = self.t.edges[i];
         let exits = e.guard
             || e.next == Next::Dead
@@ -1415,7 +1594,8 @@ impl Gen<'_, '_> {
                 self.check_failed(r);
                 self.b.ins().jump(back, &[]);
                 self.b.switch_to_block(inline);
-                self.record(v, e.to);
+                let known = self.log_at[self.edge_node[i] as usize];
+                self.record(v, e.to, known);
                 self.b.ins().jump(back, &[]);
                 return;
             }

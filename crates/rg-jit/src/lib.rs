@@ -197,7 +197,8 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     let start = jit_support::cpu_time();
     let t = game.tables();
     let bases = gen::frame_bases(t);
-    let parts = gen::Parts::new(t, &bases, part_edges);
+    let plan = plan::plan(t);
+    let parts = gen::Parts::new(t, &bases, part_edges, &plan.checks);
     let roots = gen::roots(t, &bases);
     // Cranelift's optimiser costs a quarter of the generation time; large
     // games (several functions) go without it.
@@ -210,7 +211,6 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     sig.returns.push(AbiParam::new(I32));
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
-    let plan = plan::plan(t);
     let mut pure_ids = Vec::new();
     for (c, &code) in plan.checks.iter().enumerate() {
         if matches!(
@@ -269,6 +269,9 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             plan.writing_ins,
             jit_support::cpu_time().saturating_sub(start)
         );
+    }
+    if std::env::var_os("RG_JIT_TRACE").is_some() {
+        eprintln!("rg-jit: walks keep {:?}", parts.keep.0);
     }
     let mut ids = Vec::new();
     for part in 0..parts.count {

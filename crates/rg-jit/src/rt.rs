@@ -171,7 +171,6 @@ impl Off {
     pub const CHANGES_CAP: i32 = offset_of!(Ws, changes_cap) as i32;
     pub const ENDS: i32 = offset_of!(Ws, ends) as i32;
     pub const ENDS_LEN: i32 = offset_of!(Ws, ends_len) as i32;
-    pub const ENDS_CAP: i32 = offset_of!(Ws, ends_cap) as i32;
     pub const SLOT_AT: i32 = offset_of!(Ws, slot_at) as i32;
     pub const SLOT_PENDING: i32 = offset_of!(Ws, slot_pending) as i32;
     pub const SLOT_GEN: i32 = offset_of!(Ws, slot_gen) as i32;
@@ -227,7 +226,8 @@ impl Ws {
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
             changes_buf: vec![Change::default(); 64],
-            ends_buf: vec![[0, 0]; 16],
+            // (Never shorter than `changes_buf`: `grow_rec`.)
+            ends_buf: vec![[0, 0]; 64],
             marks_buf: vec![0; t.nodes.len()],
             pending_buf: vec![0; t.nodes.len() + 1],
             log_buf: vec![LogEntry::default(); 256],
@@ -267,6 +267,9 @@ impl Ws {
 
     /// Makes room for `need` changes and one more move (the generated
     /// record), or fails as the interpreter does past [`MAX_RECORDED`].
+    /// The end buffer is kept at least as long as the change buffer, so
+    /// the generated record tests only the changes' room (every move
+    /// records a change: there are never more ends than changes).
     fn grow_rec(&mut self, need: usize) -> Result<(), RunError> {
         if need > MAX_RECORDED {
             return Err(RunError::MovesTooLarge(MAX_RECORDED));
@@ -277,8 +280,9 @@ impl Ws {
             self.changes = self.changes_buf.as_mut_ptr();
             self.changes_cap = n as u64;
         }
-        if self.ends_len == self.ends_cap {
-            self.ends_buf.resize(2 * self.ends_buf.len(), [0, 0]);
+        if self.ends_len == self.ends_cap || self.ends_buf.len() < self.changes_buf.len() {
+            let n = (2 * self.ends_buf.len()).max(self.changes_buf.len());
+            self.ends_buf.resize(n, [0, 0]);
             self.ends = self.ends_buf.as_mut_ptr();
             self.ends_cap = self.ends_buf.len() as u64;
         }
