@@ -52,13 +52,24 @@
 //! - The workspace in the pinned register, filter loops and no second
 //!   comparison after a passing symbol: hex.hrg -9.4%, breakthrough.hrg
 //!   -8.2%, ticTacToe.hrg -4.8%, reversi.hrg -4.4% instructions per playout.
-//! - Next: the per-move cost (~110-200 instructions: undo-log push, tag
-//!   hashing, the record's copy, undo), frames only at real choices (a
-//!   node whose edges are exclusive comparisons needs none), native local
-//!   and dense visited stamps, the end-of-turn check speculated as the
-//!   interpreter does (translations of breakthrough, connect4 and amazons
-//!   run slower native than interpreted), walks (cyclic checks with writes)
-//!   as code.
+//! - Pops onto a known frame below (`gen::parents`: a node whose frames
+//!   are all pushed on one known chain undoes it and resumes the frame
+//!   below directly), the record's copy unrolled where the log's length is
+//!   known (`gen::log_lengths`) with one capacity test, and the key hash
+//!   and version kept only in the walks that read them (`gen::keep`):
+//!   breakthrough.hrg 647.7K -> 536.0K instructions per playout, hex.hrg
+//!   1,580K -> 1,355K, connect4.hrg 69.9K -> 63.9K, ticTacToe.hrg 19.5K ->
+//!   17.7K, englishDraughts.hrg -5.4%, chess.hrg -6.1%, reversi.hrg -0.5%
+//!   (before the descriptions' own changes of the same session).
+//! - Next: tags in playouts (`Effects` sinks read no tag: only their
+//!   count, for the bound, is needed where no visited check reads them;
+//!   ~15 instructions per tag), frames only at real choices (a node whose
+//!   edges are exclusive comparisons needs none), native local and dense
+//!   visited stamps, the end-of-turn check speculated as the interpreter
+//!   does (translations of breakthrough, connect4 and amazons run slower
+//!   native than interpreted), walks (cyclic checks with writes) as code.
+//!   breakthrough.hrg's walk still pays per pawn a frame push (~32
+//!   instructions) and per square of its filter loop ~14.
 
 mod gen;
 mod plan;
