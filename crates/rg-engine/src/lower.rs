@@ -10,8 +10,8 @@ use rg_lang::types::Ty;
 
 use crate::layout::{Layouts, MAX_SLOTS};
 use crate::tables::{
-    Access, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand, Place,
-    Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
+    Access, Act, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand,
+    Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
 };
 use crate::LoadError;
 use crate::{analysis, bits, cycles, local, mirror, program, shortcut};
@@ -424,9 +424,11 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
         })
         .collect();
+    let acts = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
     Ok(Tables {
         nodes,
         edges,
+        acts,
         reads: l.reads,
         fun: l.fun,
         fast: l.fast,
@@ -462,6 +464,47 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         types: g.types.clone(),
         sizes,
     })
+}
+
+/// Action `op` as the interpreter runs it (`fast`: how computed reads are
+/// evaluated).
+fn act(op: &Op, fast: &[Fast]) -> Act {
+    match *op {
+        Op::Cmp(a, b, eq) => match (a, b) {
+            (Operand::Ind(slot, table), Operand::Imm(value))
+            | (Operand::Imm(value), Operand::Ind(slot, table)) => Act::CmpInd {
+                slot,
+                table,
+                value,
+                eq,
+            },
+            (Operand::Tab(slot, table), Operand::Imm(value))
+            | (Operand::Imm(value), Operand::Tab(slot, table)) => Act::CmpTab {
+                slot,
+                table,
+                value,
+                eq,
+            },
+            (Operand::Read(i), Operand::Imm(value)) | (Operand::Imm(value), Operand::Read(i)) => {
+                match fast[i as usize] {
+                    Fast::TabInd(slot, inner, outer) => Act::CmpTabInd {
+                        slot,
+                        inner,
+                        outer,
+                        value,
+                        eq,
+                    },
+                    _ => Act::Other,
+                }
+            }
+            _ => Act::Other,
+        },
+        Op::Assign(Place::Slot(to), Operand::Tab(slot, table)) => Act::SetTab { to, slot, table },
+        Op::Assign(Place::Ind(slot, table), Operand::Imm(value)) => {
+            Act::SetIndImm { slot, table, value }
+        }
+        _ => Act::Other,
+    }
 }
 
 /// Marks the nodes move walks reach only without tags: those no tag edge

@@ -177,6 +177,70 @@ pub struct Edge {
     pub cyclic: u32,
 }
 
+/// An edge's action as the interpreter runs it ([`Tables::acts`]): the
+/// common operand shapes of comparisons and assignments matched once when
+/// lowering instead of at every step (`rg-jit` reads [`Edge::op`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// `st[fun[table + st[slot]]] == value` (`eq`) or `!=`: `board[x] == c`.
+    CmpInd {
+        /// The key's slot.
+        slot: u32,
+        /// The slot table.
+        table: u32,
+        /// The symbol compared with.
+        value: u16,
+        /// `==` (else `!=`).
+        eq: bool,
+    },
+    /// `fun[table + st[slot]] == value` (`eq`) or `!=`: `f[x] == c`.
+    CmpTab {
+        /// The key's slot.
+        slot: u32,
+        /// The constant map's table.
+        table: u32,
+        /// The symbol compared with.
+        value: u16,
+        /// `==` (else `!=`).
+        eq: bool,
+    },
+    /// `fun[outer + st[fun[inner + st[slot]]]] == value` (`eq`) or `!=`:
+    /// `f[board[x]] == c` ([`Fast::TabInd`]).
+    CmpTabInd {
+        /// The key's slot.
+        slot: u32,
+        /// The slot table of the inner read.
+        inner: u32,
+        /// The constant map's table.
+        outer: u32,
+        /// The symbol compared with.
+        value: u16,
+        /// `==` (else `!=`).
+        eq: bool,
+    },
+    /// `st[to] = fun[table + st[slot]]`: `x = f[y]`.
+    SetTab {
+        /// The slot written.
+        to: u32,
+        /// The key's slot.
+        slot: u32,
+        /// The constant map's table.
+        table: u32,
+    },
+    /// `st[fun[table + st[slot]]] = value`, [`NO_SLOT`] in the table an
+    /// error: `board[x] = c`.
+    SetIndImm {
+        /// The key's slot.
+        slot: u32,
+        /// The slot table ([`Place::Ind`]'s).
+        table: u32,
+        /// The symbol written.
+        value: u16,
+    },
+    /// Any other action: [`Edge::op`].
+    Other,
+}
+
 /// No edge (see [`Edge::filter`]).
 pub const NO_EDGE: u32 = u32::MAX;
 
@@ -256,6 +320,8 @@ pub struct Tables {
     pub nodes: Vec<NodeInfo>,
     /// Edges grouped by source node, file order within a node.
     pub edges: Vec<Edge>,
+    /// Per edge, its action as the interpreter runs it.
+    pub acts: Vec<Act>,
     /// Computed reads and places.
     pub reads: Vec<Access>,
     /// Per computed read or place, how it is evaluated.

@@ -23,8 +23,8 @@ use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::shortcut::SlotSearch;
 use crate::tables::{
-    Access, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE,
-    NO_SLOT,
+    Access, Act, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE,
+    NO_NODE, NO_SLOT,
 };
 use crate::RunError;
 
@@ -1126,8 +1126,10 @@ impl Walker {
                     st[slot as usize] = old;
                 }
             }
-            // Follow the chain from this edge.
+            // Follow the chain from this edge (comparisons and assignments
+            // of the common shapes as `Tables::acts`).
             loop {
+                let act = &t.acts[edge as usize];
                 let e = &t.edges[edge as usize];
                 match e.op {
                     Op::Skip => {}
@@ -1142,7 +1144,38 @@ impl Walker {
                         }
                     }
                     Op::Cmp(a, b, eq) => {
-                        if (read(t, st, a) == read(t, st, b)) != eq {
+                        let holds = match *act {
+                            Act::CmpInd {
+                                slot,
+                                table,
+                                value,
+                                eq,
+                            } => {
+                                let at = t.fun[(table + st[slot as usize] as u32) as usize];
+                                (st[at as usize] == value) == eq
+                            }
+                            Act::CmpTab {
+                                slot,
+                                table,
+                                value,
+                                eq,
+                            } => {
+                                (t.fun[(table + st[slot as usize] as u32) as usize] as u16 == value)
+                                    == eq
+                            }
+                            Act::CmpTabInd {
+                                slot,
+                                inner,
+                                outer,
+                                value,
+                                eq,
+                            } => {
+                                let k = inner_key(t, st, slot, inner);
+                                (t.fun[(outer + k as u32) as usize] as u16 == value) == eq
+                            }
+                            _ => (read(t, st, a) == read(t, st, b)) == eq,
+                        };
+                        if !holds {
                             continue 'frames;
                         }
                     }
@@ -1156,11 +1189,24 @@ impl Walker {
                             continue 'frames;
                         }
                     }
-                    Op::Assign(p, v) => {
-                        let v = read(t, st, v);
-                        let slot = place(t, st, p)?;
-                        self.write(t, st, slot, v);
-                    }
+                    Op::Assign(p, v) => match *act {
+                        Act::SetTab { to, slot, table } => {
+                            let v = t.fun[(table + st[slot as usize] as u32) as usize] as u16;
+                            self.write(t, st, to, v);
+                        }
+                        Act::SetIndImm { slot, table, value } => {
+                            let k = st[slot as usize];
+                            match t.fun[(table + k as u32) as usize] {
+                                NO_SLOT => return Err(RunError::ForeignKey(k)),
+                                at => self.write(t, st, at, value),
+                            }
+                        }
+                        _ => {
+                            let v = read(t, st, v);
+                            let slot = place(t, st, p)?;
+                            self.write(t, st, slot, v);
+                        }
+                    },
                     Op::AssignAny(p, _) => {
                         let slot = place(t, st, p)?;
                         self.write(t, st, slot, sym);
