@@ -18,6 +18,13 @@
 //! popped). W of more than one slot keeps the
 //! hashed check. The edges into q may all be one tag (`$ t` or `$$ v`,
 //! v then joins W): the tags at q are p's and that one.
+//!
+//! Choices may lie between p and q (a queen's rays, each step a choice
+//! between landing and going on): every node between, reached backwards
+//! from q without passing p, is entered only from nodes between or from p,
+//! so p's visit is on the frame stack below theirs. Such choice nodes are
+//! *relays*: their frames carry the number of the frame below, and leave
+//! the stamps to p's frame to restore. A relay is nobody's frame node p.
 
 use crate::analysis::Distinct;
 use crate::bits::{insert, intersects, is_empty, subset};
@@ -77,12 +84,11 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
     };
     let mut size = 0u32;
     let mut local = vec![(NO_DENSE, NO_SLOT); n];
+    // A choice node that may relay: pushes its frame whatever its edges.
+    let relayable = |v: usize| !inline(v) && !root[v] && !nodes[v].disjoint;
     let mut member = vec![false; n];
     let mut between: Vec<usize> = Vec::new();
-    for q in 0..n {
-        if nodes[q].guard == Guard::None || root[q] {
-            continue;
-        }
+    let mut search = |q: usize, relay: Relay| {
         let key = key_slot(
             q,
             &incoming,
@@ -90,20 +96,59 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
             edges,
             facts,
             &inline,
+            &relayable,
+            relay,
             &mut member,
             &mut between,
         );
-        for &v in &between {
+        for &v in between.iter() {
             member[v] = false;
         }
-        between.clear();
-        let Some(slot) = key else { continue };
-        let stamps = if slot == NO_SLOT { 1 } else { facts.symbols };
+        let passed = std::mem::take(&mut between);
+        (key, passed)
+    };
+    // Per node: its frame node p and relays, if it has a local check.
+    let mut found: Vec<Option<(u32, usize, Vec<usize>)>> = vec![None; n];
+    for q in 0..n {
+        if nodes[q].guard == Guard::None || root[q] {
+            continue;
+        }
+        if let (Some((slot, p)), _) = search(q, Relay::None) {
+            found[q] = Some((slot, p, Vec::new()));
+            continue;
+        }
+        // Choices between: the farthest of the choice nodes passed that
+        // bounds the region.
+        let (_, passed) = search(q, Relay::Any);
+        let candidates: Vec<usize> = passed.into_iter().filter(|&v| relayable(v)).collect();
+        for &c in candidates.iter().rev().take(MAX_TRIES) {
+            if let (Some((slot, p)), passed) = search(q, Relay::Through(c)) {
+                let relays = passed.into_iter().filter(|&v| relayable(v)).collect();
+                found[q] = Some((slot, p, relays));
+                break;
+            }
+        }
+    }
+    let mut frame_node = vec![false; n];
+    for &(_, p, _) in found.iter().flatten() {
+        frame_node[p] = true;
+    }
+    for q in 0..n {
+        let Some((slot, _, relays)) = &found[q] else {
+            continue;
+        };
+        if relays.iter().any(|&r| frame_node[r]) {
+            continue;
+        }
+        let stamps = if *slot == NO_SLOT { 1 } else { facts.symbols };
         if size + stamps > MAX_STAMPS {
             break;
         }
-        local[q] = (size, slot);
+        local[q] = (size, *slot);
         size += stamps;
+        for &r in relays {
+            nodes[r].relay = true;
+        }
     }
     for (info, (base, slot)) in nodes.iter_mut().zip(local) {
         info.local = base;
@@ -112,8 +157,24 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
     size
 }
 
-/// The key slot of q's local check ([`NO_SLOT`]: none, one stamp), if q
-/// qualifies; `member` and `between` hold the nodes passed on the way.
+/// Candidate frame nodes tried per checked node at most.
+const MAX_TRIES: usize = 4;
+
+/// Which choice nodes the backward search of [`key_slot`] passes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Relay {
+    /// None: the first one met is the frame node p.
+    None,
+    /// Every one (to find the candidates for p; never succeeds).
+    Any,
+    /// Every one but this, which is p.
+    Through(usize),
+}
+
+/// The key slot of q's local check ([`NO_SLOT`]: none, one stamp) and its
+/// frame node p, if q qualifies; `member` and `between` hold the nodes
+/// passed on the way (in the order met), choice nodes among them as
+/// `relay` says.
 #[allow(clippy::too_many_arguments)]
 fn key_slot(
     q: usize,
@@ -122,9 +183,11 @@ fn key_slot(
     edges: &[Edge],
     facts: &LocalFacts,
     inline: &dyn Fn(usize) -> bool,
+    relayable: &dyn Fn(usize) -> bool,
+    relay: Relay,
     member: &mut [bool],
     between: &mut Vec<usize>,
-) -> Option<u32> {
+) -> Option<(u32, usize)> {
     let mut written: Vec<u64> = Vec::new();
     // Edges into q may all be one tag: then the tags at q are p's and that
     // one, equal when (for `$$ v`) v's values are.
@@ -156,7 +219,12 @@ fn key_slot(
             if s == q {
                 return None;
             }
-            if inline(s) {
+            let passes = match relay {
+                Relay::None => false,
+                Relay::Any => relayable(s),
+                Relay::Through(p) => s != p && relayable(s),
+            };
+            if inline(s) || passes {
                 if !member[s] {
                     if between.len() >= MAX_BETWEEN {
                         return None;
@@ -169,6 +237,9 @@ fn key_slot(
                 return None;
             }
         }
+    }
+    if relay == Relay::Any {
+        return None;
     }
     let p = frame?;
     let repeat = facts.repeat[q].as_deref();
@@ -192,10 +263,10 @@ fn key_slot(
             .map(move |b| i * 64 + b)
     });
     match (slots.next(), slots.next()) {
-        (None, _) => Some(NO_SLOT),
+        (None, _) => Some((NO_SLOT, p)),
         (Some(v), None) => {
             let (lo, hi) = facts.var_slots[v];
-            (hi == lo + 1).then_some(lo)
+            (hi == lo + 1).then_some((lo, p))
         }
         _ => None,
     }

@@ -170,6 +170,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             untagged: false,
             local: NO_DENSE,
             local_slot: NO_SLOT,
+            relay: false,
         });
     }
     let mut unique = vec![false; nodes.len()];

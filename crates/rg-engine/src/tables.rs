@@ -283,6 +283,9 @@ pub struct NodeInfo {
     pub local: u32,
     /// The slot a local check keys on ([`NO_SLOT`]: none, one stamp).
     pub local_slot: u32,
+    /// A choice between a local check's frame node and its node
+    /// (`local.rs`): its frames carry the number of the frame below.
+    pub relay: bool,
 }
 
 /// No node (see [`Tables::lazy`]).

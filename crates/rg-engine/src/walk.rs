@@ -57,11 +57,16 @@ struct Frame {
     hash: u64,
     tag_hash: u64,
     version: u64,
-    /// A number no other frame had (the local visited checks' stamps).
+    /// A number no other frame had (the local visited checks' stamps),
+    /// but a relay's frame has the number of the frame below.
     number: u64,
-    /// Length of [`Walker::stamp_log`] when the frame was pushed.
+    /// Length of [`Walker::stamp_log`] when the frame was pushed
+    /// ([`RELAY`]: a relay's frame, which restores none).
     stamp_log: u32,
 }
+
+/// [`Frame::stamp_log`] of a relay's frame.
+const RELAY: u32 = u32::MAX;
 
 /// A check's result in a semistate (its key hash and every slot): the same
 /// check asked again in an equal semistate under another version (a
@@ -692,7 +697,12 @@ impl Walker {
         } else {
             (info.first, info.end)
         };
-        let number = self.fresh_version();
+        // A relay's frame stands for the frame below (`local.rs`): its
+        // number, and the stamps left to that frame to restore.
+        let (number, stamp_log) = match (info.relay, self.frames.last()) {
+            (true, Some(below)) => (below.number, RELAY),
+            _ => (self.fresh_version(), self.stamp_log.len() as u32),
+        };
         self.frames.push(Frame {
             next,
             first,
@@ -703,7 +713,7 @@ impl Walker {
             tag_hash: self.tag_hash,
             version: self.version,
             number,
-            stamp_log: self.stamp_log.len() as u32,
+            stamp_log,
         });
         Ok(())
     }
@@ -1097,7 +1107,9 @@ impl Walker {
                     f.next
                 } else {
                     let len = f.stamp_log;
-                    self.restore_stamps(len);
+                    if len != RELAY {
+                        self.restore_stamps(len);
+                    }
                     self.frames.pop();
                     continue;
                 }
@@ -1284,7 +1296,7 @@ impl Walker {
                 }
             }
         }
-        if let Some(f) = self.frames.get(base) {
+        if let Some(f) = self.frames.get(base).filter(|f| f.stamp_log != RELAY) {
             self.restore_stamps(f.stamp_log);
         }
         self.frames.truncate(base);

@@ -274,6 +274,25 @@ fn walks_meeting_after_one_choice_merge_within_that_choice_only() {
 }
 
 #[test]
+fn walks_meeting_after_choices_between_merge_within_the_first_choice_only() {
+    // As above, with choices a and b between p and q (`local.rs`: relays,
+    // whose frames stand for p's): under k = 0 the walks p-a-q and p-b-q
+    // meet at q with v = 1, under k = 1 p-a-c-q and p-b-q with v = 2, and
+    // under k = 2 both pairs of a's and b's walks meet: 3 + 3 + 2 walks.
+    let head = "type V = {0, 1, 2};\nvar k: V = 0;\nvar v: V = 0;\n\
+                const f: V -> V = { 0: 1, 1: 1, :2 };\nconst g: V -> V = { 0: 1, 1: 2, :0 };\n\
+                begin, s: player = x;\ns, p0: k = V(*);\np0, p: $$ k;\n\
+                p, a: v = f[k];\np, b: v = g[k];\na, q: ;\na, c: v = 2;\nc, q: ;\n\
+                b, q: ;\nb, d: v = 0;\nd, q: ;\nq, r: $$ v;\nr, e: player = keeper;\ne, end: ;\n";
+    let g = game(head);
+    assert!(g.tables().nodes.iter().any(|n| n.relay), "relays");
+    assert_eq!(perft1(&g), 8);
+    let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
+    let every = GameModel::with_every_check(checked).unwrap();
+    assert_eq!(perft1(&every), 8);
+}
+
+#[test]
 fn a_choice_node_reentered_from_its_own_choice_keeps_its_merges() {
     // begin's any-assignment enters m1 twice per visit of begin (goals[b]
     // 1 then 0, merged: goals is not in the key); between the two, m1's
