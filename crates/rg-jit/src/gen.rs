@@ -326,13 +326,16 @@ pub(crate) fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
 
 /// What of the semistate's bookkeeping the walk functions keep up to
 /// date: the key hash (read by visited checks and by checks that the
-/// interpreter or writing programs decide) and the version (read by the
-/// memo of reachability checks). A game whose walks never read one skips
-/// its update at every write, frame push and backtrack.
+/// interpreter or writing programs decide), the version (read by the
+/// memo of reachability checks) and the tags in playouts (read by visited
+/// checks; `Effects` sinks record none, so only their number, for the
+/// bound, is kept). A game whose walks never read one skips its update at
+/// every write, tag, frame push and backtrack.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Keep {
     pub hash: bool,
     pub version: bool,
+    pub tags: bool,
 }
 
 impl Keep {
@@ -340,6 +343,7 @@ impl Keep {
     pub(crate) const ALL: Keep = Keep {
         hash: true,
         version: true,
+        tags: true,
     };
 }
 
@@ -358,6 +362,7 @@ pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (K
     let none = Keep {
         hash: false,
         version: false,
+        tags: false,
     };
     let mut node = vec![none; t.nodes.len()];
     let mut seen = vec![u32::MAX; t.nodes.len()];
@@ -387,11 +392,13 @@ pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (K
             let n = &mut node[n as usize];
             n.hash |= guard || (reach && slow);
             n.version |= reach;
+            n.tags |= guard;
         }
     }
     let any = node.iter().fold(none, |a, k| Keep {
         hash: a.hash || k.hash,
         version: a.version || k.version,
+        tags: a.tags || k.tags,
     });
     (any, node)
 }
@@ -1101,6 +1108,18 @@ impl Gen<'_, '_> {
         self.call_imm(rt::fail, rt::FAIL_TAGS, node);
         self.b.ins().jump(self.fail, &[]);
         self.b.switch_to_block(ok);
+        let done = self.b.create_block();
+        if !self.here.tags {
+            // In playouts only the number counts.
+            let (count, all) = (self.b.create_block(), self.b.create_block());
+            let flag = self.ws_load(Off::REC_INLINE);
+            self.b.ins().brif(flag, count, &[], all, &[]);
+            self.b.switch_to_block(count);
+            let len1 = self.b.ins().iadd_imm(len, 1);
+            self.ws_store(len1, Off::TAGS_LEN);
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(all);
+        }
         let tags = self.ws_load(Off::TAGS);
         let off = self.b.ins().ishl_imm(len, 1);
         let a = self.b.ins().iadd(tags, off);
@@ -1116,6 +1135,8 @@ impl Gen<'_, '_> {
         let x = self.b.ins().imul_imm(x, 0x9e37_79b9_7f4a_7c15_u64 as i64);
         let x = self.b.ins().rotl_imm(x, 17);
         self.ws_store(x, Off::TAG_HASH);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// The shared frame push: `push(first, next, node)`.
