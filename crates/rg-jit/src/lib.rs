@@ -140,6 +140,9 @@ pub(crate) struct Code {
     /// Per node, whether a walk may start there (`gen::roots`): the code
     /// of other nodes pops their frames onto the frame below.
     pub roots: Vec<bool>,
+    /// Per node, whether walks through it read the key hash (`gen::keep`):
+    /// `moves` computes the hash only for a walk from such a root.
+    pub hashes: Vec<bool>,
     /// Processor time spent generating the code.
     pub time: Duration,
     /// The code's memory (walkers hold the `Code` by an `Arc`, so it
@@ -327,6 +330,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         targets: parts.target,
         bases,
         roots,
+        hashes: parts.keep.1.iter().map(|k| k.hash).collect(),
         time: jit_support::cpu_time().saturating_sub(start),
         _memory: Memory::new(module),
     })

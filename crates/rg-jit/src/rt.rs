@@ -804,10 +804,13 @@ impl NativeWalker for Walker {
         ws.tag_hash = 0;
         ws.steps = 0;
         ws.err = None;
-        ws.hash = st[..t.user_slots]
-            .iter()
-            .zip(&t.hash_mul)
-            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        // (Walks that never read the hash leave it stale.)
+        if code.hashes[node as usize] {
+            ws.hash = st[..t.user_slots]
+                .iter()
+                .zip(&t.hash_mul)
+                .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        }
         ws.version = ws.next_version;
         ws.next_version += 1;
         ws.seen.clear(MAX_MOVE_KEYS);
