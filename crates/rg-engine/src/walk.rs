@@ -196,12 +196,16 @@ pub fn read(t: &Tables, st: &[u16], o: Operand) -> u16 {
 #[inline(always)]
 pub(crate) fn read_computed(t: &Tables, st: &[u16], i: u32) -> u16 {
     match t.fast[i as usize] {
-        Fast::TabInd(s, inner, outer) => {
-            let k = inner_key(t, st, s, inner);
-            t.fun[(outer + k as u32) as usize] as u16
-        }
+        Fast::TabInd(s, inner, outer) => tab_ind(t, st, s, inner, outer),
         _ => read_general(t, st, i),
     }
+}
+
+/// A folded `f[board[x]]` ([`Fast::TabInd`]): constant table `outer` at
+/// the value [`inner_key`] reads.
+#[inline(always)]
+fn tab_ind(t: &Tables, st: &[u16], s: u32, inner: u32, outer: u32) -> u16 {
+    t.fun[(outer + inner_key(t, st, s, inner) as u32) as usize] as u16
 }
 
 /// The inner read of a folded two-level read (`Fast::TabInd`,
@@ -216,10 +220,7 @@ fn inner_key(t: &Tables, st: &[u16], s: u32, inner: u32) -> u16 {
 fn read_general(t: &Tables, st: &[u16], i: u32) -> u16 {
     match t.fast[i as usize] {
         Fast::General => {}
-        Fast::TabInd(s, inner, outer) => {
-            let k = inner_key(t, st, s, inner);
-            return t.fun[(outer + k as u32) as usize] as u16;
-        }
+        Fast::TabInd(s, inner, outer) => return tab_ind(t, st, s, inner, outer),
         Fast::IndInd(s, inner, outer) => {
             let k = inner_key(t, st, s, inner);
             return st[t.fun[(outer + k as u32) as usize] as usize];
@@ -1162,29 +1163,20 @@ impl Walker {
                                 table,
                                 value,
                                 eq,
-                            } => {
-                                let at = t.fun[(table + st[slot as usize] as u32) as usize];
-                                (st[at as usize] == value) == eq
-                            }
+                            } => (read(t, st, Operand::Ind(slot, table)) == value) == eq,
                             Act::CmpTab {
                                 slot,
                                 table,
                                 value,
                                 eq,
-                            } => {
-                                (t.fun[(table + st[slot as usize] as u32) as usize] as u16 == value)
-                                    == eq
-                            }
+                            } => (read(t, st, Operand::Tab(slot, table)) == value) == eq,
                             Act::CmpTabInd {
                                 slot,
                                 inner,
                                 outer,
                                 value,
                                 eq,
-                            } => {
-                                let k = inner_key(t, st, slot, inner);
-                                (t.fun[(outer + k as u32) as usize] as u16 == value) == eq
-                            }
+                            } => (tab_ind(t, st, slot, inner, outer) == value) == eq,
                             _ => (read(t, st, a) == read(t, st, b)) == eq,
                         };
                         if !holds {
@@ -1203,15 +1195,12 @@ impl Walker {
                     }
                     Op::Assign(p, v) => match *act {
                         Act::SetTab { to, slot, table } => {
-                            let v = t.fun[(table + st[slot as usize] as u32) as usize] as u16;
+                            let v = read(t, st, Operand::Tab(slot, table));
                             self.write(t, st, to, v);
                         }
                         Act::SetIndImm { slot, table, value } => {
-                            let k = st[slot as usize];
-                            match t.fun[(table + k as u32) as usize] {
-                                NO_SLOT => return Err(RunError::ForeignKey(k)),
-                                at => self.write(t, st, at, value),
-                            }
+                            let at = place(t, st, Place::Ind(slot, table))?;
+                            self.write(t, st, at, value);
                         }
                         _ => {
                             let v = read(t, st, v);
