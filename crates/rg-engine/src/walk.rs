@@ -294,10 +294,38 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
     Ok(off)
 }
 
+/// Whether a comparison `a == b` (`eq`) or `a != b` holds, through its
+/// matched shape `act` ([`Tables::acts`]) where it has one.
+#[inline(always)]
+pub(crate) fn compares(t: &Tables, st: &[u16], act: Act, a: Operand, b: Operand, eq: bool) -> bool {
+    match act {
+        Act::CmpInd {
+            slot,
+            table,
+            value,
+            eq,
+        } => (read(t, st, Operand::Ind(slot, table)) == value) == eq,
+        Act::CmpTab {
+            slot,
+            table,
+            value,
+            eq,
+        } => (read(t, st, Operand::Tab(slot, table)) == value) == eq,
+        Act::CmpTabInd {
+            slot,
+            inner,
+            outer,
+            value,
+            eq,
+        } => (tab_ind(t, st, slot, inner, outer) == value) == eq,
+        _ => (read(t, st, a) == read(t, st, b)) == eq,
+    }
+}
+
 /// A comparison tried for each symbol of an any-assignment to `slot` (a
 /// one-slot check's filtered any-assignment, `shortcut.rs`), its operands
-/// matched once:
-/// `board[x] == c` reads one table and one slot per symbol.
+/// matched once: `board[x] == c` reads one table and one slot per symbol,
+/// `f[board[x]] == c` one more table.
 #[derive(Clone, Copy)]
 pub(crate) enum SymTest {
     /// `st[fun[table + x]] == value` (`eq`) or `!=`.
@@ -307,26 +335,48 @@ pub(crate) enum SymTest {
         value: u16,
         eq: bool,
     },
-    /// Any other comparison.
-    Other(u32, Operand, Operand, bool),
+    /// `fun[outer + st[fun[inner + x]]] == value` (`eq`) or `!=`.
+    TabInd {
+        slot: u32,
+        inner: u32,
+        outer: u32,
+        value: u16,
+        eq: bool,
+    },
+    /// Any other comparison (its matched shape, operands, `==`).
+    Other(u32, Act, Operand, Operand, bool),
 }
 
 impl SymTest {
-    /// The test of `a == b` (`eq`) or `a != b` with symbols in `slot`.
-    pub(crate) fn new(slot: u32, a: Operand, b: Operand, eq: bool) -> SymTest {
-        match (a, b) {
-            (Operand::Ind(s, table), Operand::Imm(value))
-            | (Operand::Imm(value), Operand::Ind(s, table))
-                if s == slot =>
-            {
-                SymTest::Ind {
-                    slot,
-                    table,
-                    value,
-                    eq,
-                }
-            }
-            _ => SymTest::Other(slot, a, b, eq),
+    /// The test of `a == b` (`eq`) or `a != b` (matched as `act`) with
+    /// symbols in `slot`.
+    pub(crate) fn new(slot: u32, act: Act, a: Operand, b: Operand, eq: bool) -> SymTest {
+        match act {
+            Act::CmpInd {
+                slot: s,
+                table,
+                value,
+                eq,
+            } if s == slot => SymTest::Ind {
+                slot,
+                table,
+                value,
+                eq,
+            },
+            Act::CmpTabInd {
+                slot: s,
+                inner,
+                outer,
+                value,
+                eq,
+            } if s == slot => SymTest::TabInd {
+                slot,
+                inner,
+                outer,
+                value,
+                eq,
+            },
+            _ => SymTest::Other(slot, act, a, b, eq),
         }
     }
 
@@ -343,9 +393,20 @@ impl SymTest {
                 st[slot as usize] = x;
                 (st[t.fun[(table + x as u32) as usize] as usize] == value) == eq
             }
-            SymTest::Other(slot, a, b, eq) => {
+            SymTest::TabInd {
+                slot,
+                inner,
+                outer,
+                value,
+                eq,
+            } => {
                 st[slot as usize] = x;
-                (read(t, st, a) == read(t, st, b)) == eq
+                let k = st[t.fun[(inner + x as u32) as usize] as usize];
+                (t.fun[(outer + k as u32) as usize] as u16 == value) == eq
+            }
+            SymTest::Other(slot, act, a, b, eq) => {
+                st[slot as usize] = x;
+                compares(t, st, act, a, b, eq)
             }
         }
     }
