@@ -155,6 +155,9 @@ pub fn one_slot_checks(
     (slots, index, count)
 }
 
+/// Single edges a one-slot check follows from its root before it searches.
+const CHAIN_STEPS: u32 = 64;
+
 /// The search of one-slot checks: a stamp per (node, symbol).
 #[derive(Clone, Default)]
 pub struct SlotSearch {
@@ -166,7 +169,49 @@ pub struct SlotSearch {
 impl SlotSearch {
     /// Whether the walk from `root` reaches `target` (a one-slot check
     /// writing `slot`); leaves the semistate as it found it.
+    ///
+    /// The chain of single edges from the root is followed first, without
+    /// stamps or a stack: every walk passes there, and most end there
+    /// (a reversi ray's first square holds no opponent's disc). The search
+    /// starts where the chain branches (or after [`CHAIN_STEPS`] steps: a
+    /// chain can be a cycle).
     pub fn reach(&mut self, t: &Tables, st: &mut [u16], root: u32, target: u32, slot: u32) -> bool {
+        let old = st[slot as usize];
+        let mut node = root;
+        let mut steps = 0;
+        let found = loop {
+            if node == target {
+                break true;
+            }
+            let info = t.nodes[node as usize];
+            if info.end != info.first + 1 || steps == CHAIN_STEPS {
+                break self.search(t, st, node, target, slot);
+            }
+            steps += 1;
+            let e = &t.edges[info.first as usize];
+            match e.op {
+                Op::Cmp(a, b, eq) => {
+                    let x = match a {
+                        Operand::Read(i) => read_computed(t, st, i),
+                        a => read(t, st, a),
+                    };
+                    if (x == read(t, st, b)) != eq {
+                        break false;
+                    }
+                }
+                Op::CmpMap(i, eq) if crate::maps::equal(t, st, i) != eq => break false,
+                Op::Assign(_, value) => st[slot as usize] = read(t, st, value),
+                Op::AssignAny(..) => break self.search(t, st, node, target, slot),
+                _ => {}
+            }
+            node = e.to;
+        };
+        st[slot as usize] = old;
+        found
+    }
+
+    /// [`SlotSearch::reach`] by a search over (node, symbol) pairs.
+    fn search(&mut self, t: &Tables, st: &mut [u16], root: u32, target: u32, slot: u32) -> bool {
         let symbols = t.symbols as usize;
         if self.at.len() != t.slot_nodes as usize * symbols {
             self.at = vec![0; t.slot_nodes as usize * symbols];
