@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use gg_env::{DynBatch, Frame};
 use numpy::ndarray::{ArrayView1, ArrayView2};
-use numpy::{Element, PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -39,7 +39,9 @@ type WithActions<'py> = (
 /// this step, else 0), dones `(n,)` bool. Finished games start again at
 /// once (the observation is then the new game's); chance moves are drawn
 /// inside. Game `i` uses its own generator seeded from `seed` and `i`, so
-/// results do not depend on `threads`.
+/// results do not depend on `threads`. Masks are read-only: the memory of
+/// dropped arrays is reused, and a step clears only the mask entries it
+/// set before.
 #[pyclass(module = "rbg", subclass)]
 pub struct VecEnv {
     inner: Mutex<Box<dyn DynBatch>>,
@@ -58,12 +60,20 @@ const POOL_SIZE: usize = 8;
 struct Pool {
     f32s: Mutex<Vec<Vec<f32>>>,
     bools: Mutex<Vec<Vec<bool>>>,
+    /// Masks with the actions set in each row ([`Frame::mask_set`]): a
+    /// step clears only those (the masks are read-only in Python, so they
+    /// still hold what the batch wrote).
+    masks: Mutex<Vec<Mask>>,
 }
+
+/// A mask buffer and the actions set in each of its rows.
+type Mask = (Vec<bool>, Vec<Vec<u32>>);
 
 /// The memory of one returned array.
 enum Data {
     F32(Vec<f32>),
     Bool(Vec<bool>),
+    Mask(Mask),
 }
 
 /// Element types whose buffers are pooled.
@@ -73,9 +83,10 @@ trait Pooled: Element + Copy {
     fn slice(d: &Data) -> &[Self];
 }
 
-/// `Pooled` for an element type: its shelf in the pool and its variant.
+/// `Pooled` for an element type: its shelf in the pool, its variant and
+/// the variant of a mask (for `bool`).
 macro_rules! pooled {
-    ($t:ty, $shelf:ident, $variant:ident) => {
+    ($t:ty, $shelf:ident, $variant:ident $(, $also:ident)?) => {
         impl Pooled for $t {
             fn shelf(pool: &Pool) -> &Mutex<Vec<Vec<$t>>> {
                 &pool.$shelf
@@ -86,6 +97,7 @@ macro_rules! pooled {
             fn slice(d: &Data) -> &[$t] {
                 match d {
                     Data::$variant(v) => v,
+                    $(Data::$also((v, _)) => v,)?
                     _ => &[],
                 }
             }
@@ -94,7 +106,7 @@ macro_rules! pooled {
 }
 
 pooled!(f32, f32s, F32);
-pooled!(bool, bools, Bool);
+pooled!(bool, bools, Bool, Mask);
 
 impl Pool {
     /// A buffer to fill (empty when none is free).
@@ -114,11 +126,18 @@ impl Pool {
         }
     }
 
-    /// Empty buffers for a frame.
+    /// Buffers for a frame (empty, or of an earlier frame).
     fn frame(&self) -> Frame {
+        let (masks, mask_set) = self
+            .masks
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default();
         Frame {
             obs: self.take(),
-            masks: self.take(),
+            masks,
+            mask_set,
             rewards: self.take(),
             dones: self.take(),
             players: Vec::new(),
@@ -139,40 +158,37 @@ impl Drop for Buffer {
         match std::mem::replace(&mut self.data, Data::F32(Vec::new())) {
             Data::F32(v) => self.pool.give(v),
             Data::Bool(v) => self.pool.give(v),
+            Data::Mask(m) => {
+                if let Ok(mut s) = self.pool.masks.lock() {
+                    if s.len() < POOL_SIZE {
+                        s.push(m);
+                    }
+                }
+            }
         }
     }
 }
 
 /// `v` in a [`Buffer`] (a numpy array's base object), which gives it
 /// back to `pool` when dropped.
-fn owner<'py, T: Pooled>(
-    py: Python<'py>,
-    pool: &Arc<Pool>,
-    v: Vec<T>,
-) -> PyResult<Bound<'py, Buffer>> {
+fn owner<'py>(py: Python<'py>, pool: &Arc<Pool>, data: Data) -> PyResult<Bound<'py, Buffer>> {
     let pool = pool.clone();
-    Bound::new(
-        py,
-        Buffer {
-            data: T::wrap(v),
-            pool,
-        },
-    )
+    Bound::new(py, Buffer { data, pool })
 }
 
-/// A numpy array of shape `[rows, cols]` over `v`, which goes back to
-/// `pool` when the array is dropped.
+/// A numpy array of shape `[rows, cols]` over `data` (of element type
+/// `T`), which goes back to `pool` when the array is dropped.
 fn array2<'py, T: Pooled>(
     py: Python<'py>,
     pool: &Arc<Pool>,
-    v: Vec<T>,
+    data: Data,
     rows: usize,
     cols: usize,
 ) -> PyResult<Bound<'py, PyArray2<T>>> {
-    if v.len() != rows * cols {
+    if T::slice(&data).len() != rows * cols {
         return Err(PyRuntimeError::new_err("a frame buffer has the wrong size"));
     }
-    let owner = owner(py, pool, v)?;
+    let owner = owner(py, pool, data)?;
     let view = ArrayView2::from_shape((rows, cols), T::slice(&owner.get().data))
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     // SAFETY: the array's memory is the buffer `owner` holds, which becomes
@@ -181,13 +197,30 @@ fn array2<'py, T: Pooled>(
     Ok(unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) })
 }
 
+/// [`array2`] of a mask, read-only: the next steps clear only the entries
+/// the batch set ([`Frame::mask_set`]), so Python must not write it (and
+/// cannot make it writeable again: the array does not own its memory).
+fn mask_array<'py>(
+    py: Python<'py>,
+    pool: &Arc<Pool>,
+    mask: Mask,
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    let a = array2::<bool>(py, pool, Data::Mask(mask), rows, cols)?;
+    a.try_readwrite()
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
+        .make_nonwriteable();
+    Ok(a)
+}
+
 /// A one-dimensional array over `v` (see [`array2`]).
 fn array1<'py, T: Pooled>(
     py: Python<'py>,
     pool: &Arc<Pool>,
     v: Vec<T>,
 ) -> PyResult<Bound<'py, PyArray1<T>>> {
-    let owner = owner(py, pool, v)?;
+    let owner = owner(py, pool, T::wrap(v))?;
     let view = ArrayView1::from(T::slice(&owner.get().data));
     // SAFETY: as in `array2`.
     Ok(unsafe { PyArray1::borrow_from_array(&view, owner.clone().into_any()) })
@@ -209,9 +242,9 @@ impl VecEnv {
         }
         let pool = &self.pool;
         Ok((
-            array2(py, pool, f.obs, n, obs_len)?,
-            array2(py, pool, f.masks, n, acts)?,
-            array2(py, pool, f.rewards, n, self.num_players)?,
+            array2(py, pool, Data::F32(f.obs), n, obs_len)?,
+            mask_array(py, pool, (f.masks, f.mask_set), n, acts)?,
+            array2(py, pool, Data::F32(f.rewards), n, self.num_players)?,
             array1(py, pool, f.dones)?,
         ))
     }

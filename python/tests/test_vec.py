@@ -151,3 +151,27 @@ def test_engines_are_chosen_and_named(ttt_path):
         chosen = rbg.load_game(str(dice), engine="native").engine
         assert rbg.load_game(str(dice)).engine == chosen
         assert rbg.load_game(str(dice), engine="interp").engine == "rg-engine"
+
+
+def test_reused_buffers_hold_what_fresh_ones_hold(ttt_path):
+    """Arrays dropped at once (their memory reused by the next steps, masks
+    cleared only where they were set) hold what arrays kept alive (fresh
+    memory each step) hold; masks are read-only and stay so."""
+    for path in engine_games(ttt_path):
+        a = rbg.VecEnv(path, 5, seed=9, threads=1)
+        b = rbg.VecEnv(path, 5, seed=9, threads=1)
+        a.reset()
+        kept = [b.reset()]
+        for step in range(60):
+            if step % 4 == 0:
+                frame = a.step_random()  # kept one step: two buffers in turn
+            else:
+                frame = tuple(x.copy() for x in a.step_random())
+            kept.append(b.step_random())
+            assert all(np.array_equal(x, y) for x, y in zip(frame, kept[-1])), (path, step)
+        masks = kept[-1][1]
+        assert not masks.flags.writeable
+        with pytest.raises(ValueError):
+            masks[0, 0] = True
+        with pytest.raises(ValueError):
+            masks.flags.writeable = True

@@ -480,6 +480,21 @@ impl<G: Spec> Decision<G> {
         }
         self.distinct = !repeated;
     }
+
+    /// [`Decision::write_mask`] over a mask that holds exactly the actions
+    /// `set` (a list [`Decision::rewrite_mask`] kept, possibly with
+    /// repeats): clears those entries (not the whole mask), writes this
+    /// decision's, and keeps them in `set` for the next rewrite.
+    pub fn rewrite_mask(&mut self, mask: &mut [bool], set: &mut Vec<u32>) {
+        for &a in set.iter() {
+            if let Some(m) = mask.get_mut(a as usize) {
+                *m = false;
+            }
+        }
+        self.write_mask(mask);
+        set.clear();
+        set.extend_from_slice(&self.keys);
+    }
 }
 
 /// The number of complete moves reachable by `depth` moves of actions from

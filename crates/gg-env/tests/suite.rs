@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use gg_core::{MoveList, Reasoner, Turn};
-use gg_env::{action_perft, Batch, Decision, Numbering, Spec};
+use gg_env::{action_perft, Batch, Decision, Frame, Numbering, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rbg_engine::{GameModel, ModApp};
@@ -193,6 +193,52 @@ fn batches_are_deterministic() {
     let end = b.num_actions() as u32 - 1; // never legal in RBG
     assert!(b.step(&[end, end]).is_err());
     assert!(b.step(&[end]).is_err());
+}
+
+/// A frame stepped into again (its masks cleared only where the batch set
+/// them, `Frame::mask_set`), alone or in turn with another one, holds
+/// what a fresh frame holds; after a failed step it is cleared whole.
+#[test]
+fn reused_frames_equal_fresh_ones() {
+    let names = [
+        "connect4.rbg",
+        "chess.rbg",
+        "englishDraughts.rbg",
+        "hex.rbg",
+    ];
+    let mut compared = 0;
+    for path in suite_games() {
+        if !names.iter().any(|n| path.ends_with(n)) {
+            continue;
+        }
+        let g = load(&path);
+        let mut a = Batch::new(&g, 5, 3, 2).unwrap();
+        let mut b = Batch::new(&g, 5, 3, 1).unwrap();
+        let mut frames = [Frame::default(), Frame::default()];
+        a.reset_into(&mut frames[0]).unwrap();
+        let same = |f: &Frame, fresh: &Frame, what: &str| {
+            assert_eq!(f.obs, fresh.obs, "{what}");
+            assert_eq!(f.masks, fresh.masks, "{what}");
+            assert_eq!(f.rewards, fresh.rewards, "{what}");
+            assert_eq!(f.dones, fresh.dones, "{what}");
+            assert_eq!(f.players, fresh.players, "{what}");
+        };
+        same(&frames[0], &b.reset().unwrap(), "reset");
+        for step in 0..120 {
+            // The same frame a few steps in a row, then the other.
+            let f = &mut frames[(step / 3) % 2];
+            if step == 50 {
+                // Masks written by someone else: the list is cleared.
+                f.masks.fill(true);
+                f.mask_set.clear();
+            }
+            let acts = a.step_random_into(f).unwrap();
+            let what = format!("{} step {step}", path.display());
+            same(f, &b.step(&acts).unwrap(), &what);
+        }
+        compared += 1;
+    }
+    assert!(suite_games().is_empty() || compared == names.len());
 }
 
 /// The action space holds only modifiers a player can apply (times the
