@@ -804,12 +804,19 @@ impl NativeWalker for Walker {
         ws.tag_hash = 0;
         ws.steps = 0;
         ws.err = None;
-        // (Walks that never read the hash leave it stale.)
+        // (Walks that never read the hash leave it stale. The others start
+        // from 0 unless interpreted checks, which memoise by the hash
+        // across walks, read it: the visited sets are emptied per walk
+        // and compare whole keys, so the hash of a key's difference from
+        // the walk's first semistate serves as well.)
         if code.hashes[node as usize] {
-            ws.hash = st[..t.user_slots]
-                .iter()
-                .zip(&t.hash_mul)
-                .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+            ws.hash = match code.hash_base {
+                true => st[..t.user_slots]
+                    .iter()
+                    .zip(&t.hash_mul)
+                    .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64))),
+                false => 0,
+            };
         }
         ws.version = ws.next_version;
         ws.next_version += 1;
