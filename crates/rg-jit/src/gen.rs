@@ -11,8 +11,10 @@
 //! `R[j]` resumes a frame whose edges `first .. j` are left, so the
 //! backtrack block restores the frame's state and jumps through a table
 //! on `j` (a resume block of another function returns its number to the
-//! caller's loop, `rt.rs`, which calls that function). Visited checks, reachability checks (memoised inline), moves'
-//! records, map operations and errors call Rust (`rt.rs`).
+//! caller's loop, `rt.rs`, which calls that function). Visited checks
+//! (but those of one-slot untagged keys: stamps inline), reachability
+//! checks (memoised inline), moves' records, map operations and errors
+//! call Rust (`rt.rs`).
 
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -1466,6 +1468,30 @@ impl Gen<'_, '_> {
         self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
     }
 
+    /// The visited check of node `n` (going `back` where its key was
+    /// seen): a key of one slot and no tags is a stamp of the workspace's
+    /// dense stamps (`rt::dense_key`), the others call Rust.
+    fn visit(&mut self, n: u32, back: Block) {
+        let Some((base, slot)) = rt::dense_key(self.t, n) else {
+            let r = self.call_imm(rt::visit, n, 0);
+            self.check_failed(r);
+            let seen = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
+            self.exit_if(seen, back);
+            return;
+        };
+        let v = self.slot(slot);
+        let stamps = self.ws_load(Off::DENSE);
+        let i = self.b.ins().uextend(I64, v);
+        let off = self.b.ins().ishl_imm(i, 2);
+        let at = self.b.ins().iadd(stamps, off);
+        let gen = self.ws_load(Off::DENSE_GEN);
+        let gen = self.b.ins().ireduce(I32, gen);
+        let old = self.b.ins().load(I32, FLAGS, at, 4 * base as i32);
+        self.b.ins().store(FLAGS, gen, at, 4 * base as i32);
+        let seen = self.b.ins().icmp(IntCC::Equal, old, gen);
+        self.exit_if(seen, back);
+    }
+
     /// The top frame's address.
     fn top_frame(&mut self) -> Value {
         let frames = self.ws_load(Off::FRAMES);
@@ -1622,10 +1648,7 @@ impl Gen<'_, '_> {
             }
         }
         if e.guard {
-            let r = self.call_imm(rt::visit, e.to, 0);
-            self.check_failed(r);
-            let seen = self.b.ins().icmp_imm(IntCC::Equal, r, 0);
-            self.exit_if(seen, back);
+            self.visit(e.to, back);
         }
         match e.next {
             Next::Inline(next) => {

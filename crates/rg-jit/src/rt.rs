@@ -107,6 +107,11 @@ pub(crate) struct Ws {
     /// The semistate of the running walk (set by the walk functions'
     /// entry; generated code reads it from here once per block).
     pub st: *mut u16,
+    /// The move walks' dense visited stamps (one per key of the nodes
+    /// whose key is one slot and no tags, `NodeInfo::dense`) and the
+    /// running walk's stamp (below `u32::MAX`; wraps by clearing them).
+    pub dense: *mut u32,
+    pub dense_gen: u64,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -120,6 +125,7 @@ pub(crate) struct Ws {
     /// One-slot checks' stamps per (node index, symbol), and pending pairs.
     slot_at_buf: Vec<u32>,
     slot_pending_buf: Vec<[u32; 2]>,
+    dense_buf: Vec<u32>,
     tag_ids: Vec<u32>,
     vis: Vec<u64>,
     prefixes: Prefixes,
@@ -175,6 +181,8 @@ impl Off {
     pub const SLOT_PENDING: i32 = offset_of!(Ws, slot_pending) as i32;
     pub const SLOT_GEN: i32 = offset_of!(Ws, slot_gen) as i32;
     pub const ST: i32 = offset_of!(Ws, st) as i32;
+    pub const DENSE: i32 = offset_of!(Ws, dense) as i32;
+    pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -223,6 +231,9 @@ impl Ws {
             slot_pending: std::ptr::null_mut(),
             slot_gen: 0,
             st: std::ptr::null_mut(),
+            dense: std::ptr::null_mut(),
+            dense_gen: 0,
+            dense_buf: vec![0; dense_stamps(t)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
             changes_buf: vec![Change::default(); 64],
@@ -262,6 +273,7 @@ impl Ws {
         ws.ends_cap = ws.ends_buf.len() as u64;
         ws.slot_at = ws.slot_at_buf.as_mut_ptr();
         ws.slot_pending = ws.slot_pending_buf.as_mut_ptr();
+        ws.dense = ws.dense_buf.as_mut_ptr();
         ws
     }
 
@@ -363,9 +375,17 @@ impl Ws {
     /// Whether (node, key) is new in the enumeration (and records it), as
     /// the interpreter's `visit` of a move walk.
     fn visit(&mut self, st: &[u16], node: u32) -> Result<bool, RunError> {
-        let guard = self.tables().nodes[node as usize].guard;
+        let t = self.code.game.tables();
+        let guard = t.nodes[node as usize].guard;
         if guard == Guard::None {
             return Ok(true);
+        }
+        if let Some((base, slot)) = dense_key(t, node) {
+            // As the generated code's stamps (`gen::Gen::visit`).
+            let at = &mut self.dense_buf[(base + st[slot as usize] as u32) as usize];
+            let new = *at != self.dense_gen as u32;
+            *at = self.dense_gen as u32;
+            return Ok(new);
         }
         let tags = self.tag_id(node)?;
         let t = self.code.game.tables();
@@ -703,6 +723,31 @@ pub(crate) unsafe extern "C" fn place(ws: *mut Ws, st: *mut u16, i: u32, _: u32)
     answer(ws, r)
 }
 
+/// The dense visited key of move walks at `node`, as the interpreter's:
+/// a node reached without tags whose key is one slot has its stamps from
+/// `NodeInfo::dense` on (its base and the slot).
+pub(crate) fn dense_key(t: &Tables, node: u32) -> Option<(u32, u32)> {
+    let info = t.nodes[node as usize];
+    if !info.untagged || info.dense == raw::NO_DENSE {
+        return None;
+    }
+    match info.guard {
+        Guard::Full(lo, _) => Some((info.dense, lo)),
+        Guard::Repeat(i) => Some((info.dense, t.repeat_slots[i as usize][0])),
+        Guard::None => None,
+    }
+}
+
+/// Length of the dense stamps: every node's base plus any symbol (the
+/// generated code indexes them unchecked).
+fn dense_stamps(t: &Tables) -> usize {
+    (0..t.nodes.len() as u32)
+        .filter_map(|n| dense_key(t, n))
+        .map(|(base, _)| base as usize + t.symbols as usize)
+        .max()
+        .unwrap_or(0)
+}
+
 /// A thread's native walker.
 pub(crate) struct Walker {
     ws: Box<Ws>,
@@ -817,6 +862,11 @@ impl NativeWalker for Walker {
                     .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64))),
                 false => 0,
             };
+        }
+        ws.dense_gen += 1;
+        if ws.dense_gen >= u32::MAX as u64 {
+            ws.dense_buf.fill(0);
+            ws.dense_gen = 1;
         }
         ws.version = ws.next_version;
         ws.next_version += 1;
