@@ -8,7 +8,7 @@
 //! McKenzie (48, 2039, 97862, 4085603; castling, en passant, promotions,
 //! pins) and position 3 (14, 191, 2812, 43238, 674624; en passant and
 //! checks along ranks). The test positions are put into the description by
-//! replacing its position (the `board`, `colour`, `kingAt` and `castle` lines) with
+//! replacing its position (the `board`, `colour`, `kingAt` and `unmoved` lines) with
 //! one read from FEN.
 
 use rg_engine::GameModel;
@@ -48,18 +48,22 @@ fn from_fen(fen: &str) -> GameModel {
             file += 1;
         }
     }
-    let right = |c: char| u8::from(fields[2].contains(c));
+    // Castling rights: 1 on the squares of the king and the rook of each
+    // right (`unmoved`).
+    let right = |rights: &str| u8::from(rights.chars().any(|c| fields[2].contains(c)));
     let position = format!(
         "board : Square -> Piece = {{ {} }}\ncolour : Square -> Side = {{ {} }}\nkingAt : Player -> Square = {{ {} }}\n\
-         castle : Player -> Wing -> Bool = {{ white = {{ kingside = {}; queenside = {} }}; \
-         black = {{ kingside = {}; queenside = {} }} }}\n",
+         unmoved : Square -> Bool = {{ :0; S(0, 4) = {}; S(0, 7) = {}; S(0, 0) = {}; \
+         S(7, 4) = {}; S(7, 7) = {}; S(7, 0) = {} }}\n",
         entries.join("; "),
         colours.join("; "),
         kings.join("; "),
-        right('K'),
-        right('Q'),
-        right('k'),
-        right('q'),
+        right("KQ"),
+        right("K"),
+        right("Q"),
+        right("kq"),
+        right("k"),
+        right("q"),
     );
     let start = text.find("board : Square -> Piece").unwrap();
     let end = text[start..].find("\nep :").unwrap() + start + 1;
@@ -97,8 +101,9 @@ fn kiwipete_perft_to_depth_2() {
 
 #[test]
 #[ignore = "slow: about 5 s"]
-fn kiwipete_perft_depth_3() {
+fn kiwipete_perft_depths_3_and_4() {
     assert_eq!(leaves(&from_fen(KIWIPETE), 3), 97_862);
+    assert_eq!(leaves(&from_fen(KIWIPETE), 4), 4_085_603);
 }
 
 #[test]
