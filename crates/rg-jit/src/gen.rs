@@ -100,6 +100,9 @@ struct Gen<'a, 'b> {
     exit: Block,
     /// This function's first resume block.
     r0: u32,
+    /// A slot whose value is known as a value, read as that instead of
+    /// from the semistate (a filter loop's symbol, [`Gen::filter_loop`]).
+    known: Option<(u32, Value)>,
 }
 
 /// An edge that runs on the top frame's state changed by a known path: the
@@ -562,6 +565,7 @@ pub(crate) fn emit(
         part,
         exit,
         r0,
+        known: None,
     };
     for j in 0..t.edges.len() {
         let k = t.edges[j].filter as usize;
@@ -847,6 +851,11 @@ impl Gen<'_, '_> {
 
     /// `st[slot]` for a constant slot.
     fn slot(&mut self, s: u32) -> Value {
+        if let Some((k, v)) = self.known {
+            if k == s {
+                return v;
+            }
+        }
         let st = self.st();
         self.b.ins().uload16(I32, FLAGS, st, 2 * s as i32)
     }
@@ -1398,6 +1407,29 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Whether operand `o` reads slot `slot` only as a constant slot
+    /// (never through a table of slots, nor in Rust): then its value with
+    /// `slot` holding `v` is [`Gen::operand`] with `known` set to it.
+    fn reads_directly(&self, o: Operand, slot: u32) -> bool {
+        let symbols = self.t.symbols as usize;
+        let avoids = |table: u32| {
+            let table = table as usize;
+            !self.t.fun[table..table + symbols].contains(&slot)
+        };
+        match o {
+            Operand::Imm(_) | Operand::Slot(_) | Operand::Tab(..) => true,
+            Operand::Ind(_, table) => avoids(table),
+            Operand::Read(i) => match self.t.fast[i as usize] {
+                Fast::TabInd(_, inner, _) => avoids(inner),
+                Fast::IndInd(_, inner, outer) => avoids(inner) && avoids(outer),
+                Fast::Pair { first, second, .. } => {
+                    self.reads_directly(first, slot) && self.reads_directly(second, slot)
+                }
+                Fast::General => false,
+            },
+        }
+    }
+
     /// Symbol `any_syms[start + sub]` (I32) for an I32 `sub`.
     pub(super) fn any_sym(&mut self, start: u32, sub: Value) -> Value {
         let i = self.b.ins().uextend(I64, sub);
@@ -1414,10 +1446,11 @@ impl Gen<'_, '_> {
 
     /// The resume block of filtered any-assignment `j` (symbols `start ..
     /// start + sub` left, frame `f`): a loop over the symbols, last first,
-    /// each written in place and tested by the filter's comparison, the
-    /// slot restored after it; the first that passes goes on at the edge
-    /// (the frame keeps the symbols below it), none at the block's next
-    /// part (the current block when this returns).
+    /// each tested by the filter's comparison (read with the slot known as
+    /// the symbol where the comparison reads it only directly, else written
+    /// in place and the slot restored after it); the first that passes
+    /// goes on at the edge (the frame keeps the symbols below it), none at
+    /// the block's next part (the current block when this returns).
     fn filter_loop(
         &mut self,
         j: u32,
@@ -1426,7 +1459,11 @@ impl Gen<'_, '_> {
         f: Value,
         sub: Value,
     ) {
-        let old = self.slot(slot);
+        let direct = self.reads_directly(a, slot) && self.reads_directly(b, slot);
+        let old = match direct {
+            true => None,
+            false => Some(self.slot(slot)),
+        };
         let st = self.st();
         let kept = self.cache;
         let (lp, more, pass, none) = (
@@ -1447,25 +1484,34 @@ impl Gen<'_, '_> {
         enter(self, more);
         let sub1 = self.b.ins().iadd_imm(left, -1);
         let sym = self.any_sym(start, sub1);
-        let sym16 = self.b.ins().ireduce(I16, sym);
-        self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+        if old.is_some() {
+            let sym16 = self.b.ins().ireduce(I16, sym);
+            self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+        } else {
+            self.known = Some((slot, sym));
+        }
         let a = self.operand(a);
         let b = self.operand(b);
+        self.known = None;
         let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
         let fails = self.b.ins().icmp(cc, a, b);
         self.b
             .ins()
             .brif(fails, lp, &[BlockArg::Value(sub1)], pass, &[]);
         self.continue_in(pass);
-        let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+        let restore = |g: &mut Self| {
+            if let Some(old) = old {
+                let old16 = g.b.ins().ireduce(I16, old);
+                g.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+            }
+        };
+        restore(self);
         self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
         self.b
             .ins()
             .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
         enter(self, none);
-        let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+        restore(self);
     }
 
     /// The visited check of node `n` (going `back` where its key was

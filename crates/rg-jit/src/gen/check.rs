@@ -178,6 +178,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         part: 0,
         exit: fail,
         r0: 0,
+        known: None,
     }
 }
 
