@@ -19,6 +19,16 @@
 //!   Python masks are read-only so that this holds): englishDraughts
 //!   (3,201 actions) 0.55 -> 0.62 of playouts' rate, chess 0.67 -> 0.68,
 //!   breakthrough unchanged (`batch_bench` 256 games fused, alternated).
+//! - Tried and dropped: rewriting a reused frame's observation only where
+//!   the board changed (kept per game: the board the planes show and the
+//!   move plane's vertices; changed vertices found eight at a time).
+//!   Instructions per step went up (englishDraughts +1.7%: the compiler's
+//!   vectorised plane writes are cheap) and time did not go down: ratio to
+//!   playouts englishDraughts 0.62 -> 0.62, breakthrough 0.65 -> 0.62
+//!   (`batch_bench` 256 games fused, alternated). With no observation
+//!   written at all englishDraughts reached only 0.64 (before the masks
+//!   were cleared by their entries): writing observations is not what
+//!   costs most.
 //! - `Decision::settle` keeps each candidate's action unsorted; sorting and
 //!   counting them (now on demand) was a fifth of the batch's time on
 //!   connect4 and breakthrough. When the keys are pairwise distinct,
