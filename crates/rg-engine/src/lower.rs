@@ -426,6 +426,11 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         })
         .collect();
     let acts = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
+    // A local check's stamp has no tags (its node is not a walk's root, or
+    // the root's tags are empty); at an untagged node they are empty.
+    let tags_read = nodes
+        .iter()
+        .any(|n| n.guard != Guard::None && n.local == NO_DENSE && !n.untagged);
     Ok(Tables {
         nodes,
         edges,
@@ -452,6 +457,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         local_size,
         cyclic,
         has_unique: unique.iter().any(|&u| u),
+        tags_read,
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),
         consts: l.consts,

@@ -374,6 +374,11 @@ pub struct Tables {
     /// Whether some node is `@unique` (only then can single edges form a
     /// cycle without a visited check).
     pub has_unique: bool,
+    /// Whether some visited check of a move walk keys on tags (a
+    /// [`Guard::Full`] or [`Guard::Repeat`] node without a local stamp
+    /// that some tag edge leads to, see [`NodeInfo::untagged`]). When none does, a walk into a sink that keeps no tags
+    /// (`Effects`) only counts them, for [`crate::raw::MAX_TAGS`].
+    pub tags_read: bool,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).
     pub dense_size: u32,
     /// Stamps of the local visited checks (`local.rs`).

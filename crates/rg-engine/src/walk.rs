@@ -161,6 +161,9 @@ pub struct Walker {
     version: u64,
     next_version: u64,
     steps: usize,
+    /// Tags of the current walk when they are only counted (a lean walk:
+    /// see [`Tables::tags_read`]); `tags` is empty then.
+    counted_tags: u32,
 }
 
 /// Finishes a visited key's hash.
@@ -584,6 +587,7 @@ impl Walker {
 
     fn begin(&mut self, t: &Tables, st: &[u16]) {
         self.steps = 0;
+        self.counted_tags = 0;
         self.log.clear();
         self.tags.clear();
         self.tag_ids.clear();
@@ -651,6 +655,19 @@ impl Walker {
             }
             self.vis.push(mask);
         }
+        Ok(())
+    }
+
+    /// A tag of a lean walk: counted, not kept.
+    #[inline]
+    fn count_tag(&mut self, node: u32) -> Result<(), RunError> {
+        if self.counted_tags as usize >= MAX_TAGS {
+            return Err(RunError::EndlessWalk {
+                limit: MAX_TAGS,
+                node,
+            });
+        }
+        self.counted_tags += 1;
         Ok(())
     }
 
@@ -770,7 +787,8 @@ impl Walker {
             first,
             sub: 0,
             log: self.log.len() as u32,
-            tags: self.tags.len() as u32,
+            // One of the two is 0 (`counted_tags` outside lean walks).
+            tags: self.tags.len() as u32 + self.counted_tags,
             hash: self.hash,
             tag_hash: self.tag_hash,
             version: self.version,
@@ -1129,10 +1147,13 @@ impl Walker {
         if root == target {
             return Ok(true);
         }
+        // A lean walk: tags only counted (a sink that keeps none, and no
+        // visited check keys on them).
+        let lean = MOVES && !S::VISIBILITY && !t.tags_read;
         let base = self.frames.len();
         let entry = (
             self.log.len(),
-            self.tags.len(),
+            self.tags.len() + self.counted_tags as usize,
             self.hash,
             self.tag_hash,
             self.version,
@@ -1144,9 +1165,13 @@ impl Walker {
             let top = self.frames.len() - 1;
             let f = self.frames[top];
             self.rollback(st, f.log as usize);
-            self.tags.truncate(f.tags as usize);
-            self.tag_ids.truncate(f.tags as usize);
-            self.vis.truncate(f.tags as usize);
+            if lean {
+                self.counted_tags = f.tags;
+            } else {
+                self.tags.truncate(f.tags as usize);
+                self.tag_ids.truncate(f.tags as usize);
+                self.vis.truncate(f.tags as usize);
+            }
             self.hash = f.hash;
             self.tag_hash = f.tag_hash;
             self.version = f.version;
@@ -1208,12 +1233,16 @@ impl Walker {
                 match e.op {
                     Op::Skip => {}
                     Op::Tag(s) => {
-                        if MOVES {
+                        if lean {
+                            self.count_tag(e.to)?;
+                        } else if MOVES {
                             self.push_tag(t, st, s, S::VISIBILITY, e.to)?;
                         }
                     }
                     Op::TagVar(slot) => {
-                        if MOVES {
+                        if lean {
+                            self.count_tag(e.to)?;
+                        } else if MOVES {
                             self.push_tag(t, st, st[slot as usize], S::VISIBILITY, e.to)?;
                         }
                     }
@@ -1352,9 +1381,13 @@ impl Walker {
         self.frames.truncate(base);
         let (log, tags, hash, tag_hash, version) = entry;
         self.rollback(st, log);
-        self.tags.truncate(tags);
-        self.tag_ids.truncate(tags);
-        self.vis.truncate(tags);
+        if lean {
+            self.counted_tags = tags as u32;
+        } else {
+            self.tags.truncate(tags);
+            self.tag_ids.truncate(tags);
+            self.vis.truncate(tags);
+        }
         self.hash = hash;
         self.tag_hash = tag_hash;
         self.version = version;
