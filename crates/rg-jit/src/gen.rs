@@ -72,6 +72,9 @@ struct Gen<'a, 'b> {
     back: Block,
     /// Push a frame (parameters: first, next, node).
     push: Block,
+    /// Per node, the push of its frame over all its edges, which resumes
+    /// it directly ([`Gen::emit_push_at`]; reserved value: not used here).
+    push_at: Vec<Block>,
     /// Return 1 (error).
     fail: Block,
     /// Per check, its generated function (leaf pure checks).
@@ -553,6 +556,7 @@ pub(crate) fn emit(
         edge_node,
         back,
         push,
+        push_at: vec![Block::reserved_value(); t.nodes.len()],
         fail,
         pures,
         chain,
@@ -587,6 +591,11 @@ pub(crate) fn emit(
     for i in 0..g.edges.len() {
         if g.edges[i] != Block::reserved_value() {
             g.emit_edge(i);
+        }
+    }
+    for n in 0..t.nodes.len() as u32 {
+        if g.push_at[n as usize] != Block::reserved_value() {
+            g.emit_push_at(n);
         }
     }
     g.b.switch_to_block(g.exit);
@@ -1157,6 +1166,27 @@ impl Gen<'_, '_> {
         let next = self.b.append_block_param(b, I32);
         let node = self.b.append_block_param(b, I32);
         self.b.switch_to_block(b);
+        let f = self.push_frame(first, next, node);
+        self.dispatch(next, f);
+    }
+
+    /// The push of node `n`'s frame over all its edges (`n` not
+    /// `@disjoint`), which goes on at its resume block directly.
+    fn emit_push_at(&mut self, n: u32) {
+        self.here = self.keep;
+        self.b.switch_to_block(self.push_at[n as usize]);
+        let info = self.t.nodes[n as usize];
+        let r = self.bases[n as usize] + info.end - info.first;
+        let first = self.b.ins().iconst(I32, info.first as i64);
+        let next = self.b.ins().iconst(I32, r as i64);
+        let node = self.b.ins().iconst(I32, n as i64);
+        let f = self.push_frame(first, next, node);
+        self.jump_resume(r, f);
+    }
+
+    /// Pushes a frame (edges `first .. next`, `next` its resume block, at
+    /// node `node`) and returns its address.
+    fn push_frame(&mut self, first: Value, next: Value, node: Value) -> Value {
         let len = self.ws_load(Off::FRAMES_LEN);
         let cap = self.ws_load(Off::FRAMES_CAP);
         let full = self.b.ins().icmp(IntCC::Equal, len, cap);
@@ -1187,7 +1217,7 @@ impl Gen<'_, '_> {
             let v = self.ws_load(from);
             self.b.ins().store(FLAGS, v, f, to);
         }
-        self.dispatch(next, f);
+        f
     }
 
     /// Jumps to `R[next]` with the frame's address (the top frame's),
@@ -1728,32 +1758,30 @@ impl Gen<'_, '_> {
                     _ => self.jump_edge(next),
                 }
             }
+            Next::Frame if !self.t.nodes[e.to as usize].disjoint => {
+                // Its own push block, which resumes it directly.
+                let n = e.to as usize;
+                if self.push_at[n] == Block::reserved_value() {
+                    self.push_at[n] = self.b.create_block();
+                }
+                self.b.ins().jump(self.push_at[n], &[]);
+            }
             Next::Frame => {
                 let info = self.t.nodes[e.to as usize];
                 let node = self.b.ins().iconst(I32, e.to as i64);
                 let base = self.bases[e.to as usize];
-                let (first, next) = if info.disjoint {
-                    let r = self.call_imm(rt::first_legal, e.to, 0);
-                    self.check_failed(r);
-                    let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
-                    let f0 = self.b.ins().iconst(I32, info.first as i64);
-                    let first = self.b.ins().select(none, f0, r);
-                    // Resume block of `r + 1`.
-                    let r1 = self
-                        .b
-                        .ins()
-                        .iadd_imm(r, base as i64 + 1 - info.first as i64);
-                    let b0 = self.b.ins().iconst(I32, base as i64);
-                    let next = self.b.ins().select(none, b0, r1);
-                    (first, next)
-                } else {
-                    (
-                        self.b.ins().iconst(I32, info.first as i64),
-                        self.b
-                            .ins()
-                            .iconst(I32, (base + info.end - info.first) as i64),
-                    )
-                };
+                let r = self.call_imm(rt::first_legal, e.to, 0);
+                self.check_failed(r);
+                let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
+                let f0 = self.b.ins().iconst(I32, info.first as i64);
+                let first = self.b.ins().select(none, f0, r);
+                // Resume block of `r + 1`.
+                let r1 = self
+                    .b
+                    .ins()
+                    .iadd_imm(r, base as i64 + 1 - info.first as i64);
+                let b0 = self.b.ins().iconst(I32, base as i64);
+                let next = self.b.ins().select(none, b0, r1);
                 self.b.ins().jump(
                     self.push,
                     &[

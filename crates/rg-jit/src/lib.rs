@@ -76,6 +76,11 @@
 //!   (`Gen::reads_directly`): hex.hrg -3.4%, breakthrough.hrg -2.2%,
 //!   ticTacToe.hrg -1.5%, englishDraughts.hrg -1.2%, connect4.hrg -1.2%,
 //!   reversi.hrg -0.9%.
+//! - A node's frame over all its edges pushed by a block of its own that
+//!   jumps to its resume block (`Gen::emit_push_at`), not by the shared
+//!   push and its jump table: breakthrough.hrg -2.7%,
+//!   englishDraughts.hrg -1.9%, ticTacToe.hrg -1.2%, connect4.hrg -0.8%,
+//!   reversi.hrg -0.7%, hex.hrg -0.1%.
 //! - Next: frames only at real choices (a node whose
 //!   edges are exclusive comparisons needs none), native local and dense
 //!   visited stamps, the end-of-turn check speculated as the interpreter

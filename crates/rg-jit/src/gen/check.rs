@@ -166,6 +166,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         edge_node: Vec::new(),
         back: fail,
         push: fail,
+        push_at: Vec::new(),
         fail,
         pures: &[],
         chain: Vec::new(),
