@@ -92,7 +92,7 @@ struct Gen<'a, 'b> {
     keep_at: Vec<Keep>,
     here: Keep,
     /// Per node, the log's length on entry where known ([`log_lengths`]).
-    log_at: Vec<Option<u32>>,
+    log_at: &'a [Option<u32>],
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -178,6 +178,10 @@ pub(crate) struct Parts {
     pub count: u32,
     /// What any walk keeps, and per node what the walks through it keep.
     pub keep: (Keep, Vec<Keep>),
+    /// Per node, whether a walk may start there ([`roots`]).
+    pub roots: Vec<bool>,
+    /// Per node, the log's length on entry where known ([`log_lengths`]).
+    pub log_at: Vec<Option<u32>>,
 }
 
 impl Parts {
@@ -222,11 +226,14 @@ impl Parts {
             }
         }
         target.extend(resumes);
+        let roots = roots(t, bases);
         Parts {
             node,
             target,
             count: part + 1,
-            keep: keep(t, bases, checks),
+            keep: keep(t, checks, &roots),
+            log_at: log_lengths(t, &roots),
+            roots,
         }
     }
 }
@@ -322,7 +329,7 @@ fn parents(
 /// Per node, whether a walk may start there (its frame the root): nodes
 /// holding frames whose frames are not all pushed on a known chain
 /// ([`parents`]).
-pub(crate) fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
+fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
     let edge_node = edge_nodes(t);
     let chain = chains(t, bases, &edge_node);
     parents(t, bases, &edge_node, &chain)
@@ -358,7 +365,7 @@ impl Keep {
 /// What `t`'s walks read ([`Keep`]), given how each check is decided:
 /// per node, what the walks through it read (a walk starts at a root, and
 /// `moves` computes the hash afresh there), and what any walk reads.
-pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (Keep, Vec<Keep>) {
+fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<Keep>) {
     use crate::CheckCode;
     // (Checks decided by the interpreter and writing programs read the
     // hash; `@disjoint` nodes test their reachability checks through the
@@ -375,7 +382,7 @@ pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (K
     let mut node = vec![none; t.nodes.len()];
     let mut seen = vec![u32::MAX; t.nodes.len()];
     let mut region = Vec::new();
-    for (root, is_root) in roots(t, bases).into_iter().enumerate() {
+    for (root, &is_root) in roots.iter().enumerate() {
         if !is_root {
             continue;
         }
@@ -411,9 +418,10 @@ pub(crate) fn keep(t: &Tables, bases: &[u32], checks: &[crate::CheckCode]) -> (K
     (any, node)
 }
 
-/// Per node, the undo log's length whenever a move walk enters it, where
-/// every walk agrees (`None`: map assignments or paths that differ).
-fn log_lengths(t: &Tables, bases: &[u32]) -> Vec<Option<u32>> {
+/// Per node, the undo log's length whenever a move walk enters it (from
+/// `roots`), where every walk agrees (`None`: map assignments or paths
+/// that differ).
+fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<u32>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Len {
         Unseen,
@@ -422,7 +430,7 @@ fn log_lengths(t: &Tables, bases: &[u32]) -> Vec<Option<u32>> {
     }
     let mut len = vec![Len::Unseen; t.nodes.len()];
     let mut work = Vec::new();
-    for (n, root) in roots(t, bases).into_iter().enumerate() {
+    for (n, &root) in roots.iter().enumerate() {
         if root {
             len[n] = Len::Known(0);
             work.push(n);
@@ -564,7 +572,7 @@ pub(crate) fn emit(
         keep: parts.keep.0,
         keep_at: parts.keep.1.clone(),
         here: parts.keep.0,
-        log_at: log_lengths(t, bases),
+        log_at: &parts.log_at,
         node_part: &parts.node,
         part,
         exit,
@@ -993,9 +1001,8 @@ impl Gen<'_, '_> {
         let v16 = self.b.ins().ireduce(I16, v);
         self.b.ins().store(FLAGS, v16, addr, 0);
         // Key hash: `hash += mul[slot] * (v - old)`.
-        if !self.here.hash {
-            // (Nothing reads the key hash.)
-        } else if let Some(m) = self.hash_mul(slot) {
+        // (Only where something reads the key hash.)
+        if let Some(m) = self.here.hash.then(|| self.hash_mul(slot)).flatten() {
             let v64 = self.b.ins().uextend(I64, v);
             let old64 = self.b.ins().uextend(I64, old);
             let d = self.b.ins().isub(v64, old64);

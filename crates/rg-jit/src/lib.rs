@@ -234,7 +234,6 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     let bases = gen::frame_bases(t);
     let plan = plan::plan(t);
     let parts = gen::Parts::new(t, &bases, part_edges, &plan.checks);
-    let roots = gen::roots(t, &bases);
     // Cranelift's optimiser costs a quarter of the generation time; large
     // games (several functions) go without it.
     // The workspace lives in the pinned register (`gen::emit`).
@@ -349,7 +348,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         walk,
         targets: parts.target,
         bases,
-        roots,
+        roots: parts.roots,
         hashes: parts.keep.1.iter().map(|k| k.hash).collect(),
         hash_base: plan.checks.contains(&CheckCode::Interpreted),
         time: jit_support::cpu_time().saturating_sub(start),

@@ -174,7 +174,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         keep: super::Keep::ALL,
         keep_at: Vec::new(),
         here: super::Keep::ALL,
-        log_at: Vec::new(),
+        log_at: &[],
         node_part: &[],
         part: 0,
         exit: fail,
