@@ -146,6 +146,9 @@ pub struct Walker {
     /// that wrote them is popped, so a visit of the choice node nested in
     /// another (a cycle back to it) leaves the outer visit's stamps intact.
     stamp_log: Vec<(u32, u64)>,
+    /// Per check: the slot of a one-slot check that goes straight to its
+    /// search (no probe, no program, never speculated), else [`NO_SLOT`].
+    direct: Vec<u32>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
@@ -473,6 +476,17 @@ impl Walker {
             memo: vec![(0, false); t.checks.len()],
             held: vec![Held::default(); t.checks.len()],
             stamps: vec![0; t.local_size as usize],
+            direct: (0..t.checks.len())
+                .map(|c| match t.one_slot[c] {
+                    s if t.probes[c].is_none()
+                        && t.programs[c].is_none()
+                        && t.speculated[c] == NO_NODE =>
+                    {
+                        s
+                    }
+                    _ => NO_SLOT,
+                })
+                .collect(),
             next_version: 1,
             speculates: true,
             ..Walker::default()
@@ -825,6 +839,24 @@ impl Walker {
         let (version, result) = self.memo[c as usize];
         if version == self.version {
             return Ok(result);
+        }
+        let slot = self.direct[c as usize];
+        if slot != NO_SLOT {
+            // A one-slot check: the same errors as below, then its search
+            // (which nests no check: no `active` entry), without the kept
+            // semistate (a cache of the same result).
+            let check = t.checks[c as usize];
+            if self.active.contains(&check.start) {
+                return Err(RunError::RecursiveCheck(check.start));
+            }
+            if self.active.len() >= MAX_CHECK_DEPTH {
+                return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+            }
+            let r = self
+                .slot_search
+                .reach(t, st, check.start, check.target, slot);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
         }
         if let Some(p) = t.probes[c as usize] {
             let r = probe(t, st, &p);
