@@ -81,13 +81,24 @@
 //!   push and its jump table: breakthrough.hrg -2.7%,
 //!   englishDraughts.hrg -1.9%, ticTacToe.hrg -1.2%, connect4.hrg -0.8%,
 //!   reversi.hrg -0.7%, hex.hrg -0.1%.
-//! - Next: frames only at real choices (a node whose
-//!   edges are exclusive comparisons needs none), native local and dense
-//!   visited stamps, the end-of-turn check speculated as the interpreter
-//!   does (translations of breakthrough, connect4 and amazons run slower
-//!   native than interpreted), walks (cyclic checks with writes) as code.
-//!   breakthrough.hrg's walk still pays per pawn a frame push (~32
-//!   instructions) and per square of its filter loop ~14.
+//! - chess.hrg against chess.rbg on rbg-jit (callgrind with its cache
+//!   and branch simulation, 5 playouts): about the same instructions per
+//!   state (~35K), but 6.6x the first-level instruction cache misses
+//!   (~2,000 per state: 5.4 MB of code, 316 leaf checks of ~9.5 KB each,
+//!   one 1.3 MB writing program, walk functions without Cranelift's
+//!   optimiser) and 30x the data cache misses; HRG / RBG native ~0.6 in
+//!   time. Its ~20 visited checks per state (`rt::visit`, ~15% of its
+//!   instructions) are keys of 21 or 153 slots, with tags at `play` and
+//!   `promote`: no dense key.
+//! - Next: code size for chess.hrg (leaf checks that differ only in
+//!   constants as one function over a table; the optimiser for checks
+//!   even when the walk is split), a native hash set for tagged visited
+//!   keys (`rt::visit` -> `Seen::insert`, ~285 instructions), frames only
+//!   at real choices (a node whose edges are exclusive comparisons needs
+//!   none), native local visited stamps, the end-of-turn check speculated
+//!   as the interpreter does, walks (cyclic checks with writes) as code.
+//!   A filter loop's iteration still reads the symbol and then its table
+//!   entry (a table of the entries per symbol index would save one load).
 
 mod gen;
 mod plan;
