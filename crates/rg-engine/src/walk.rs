@@ -303,8 +303,15 @@ pub(crate) fn place_access(t: &Tables, st: &[u16], a: &Access) -> Result<u32, Ru
 /// Whether a comparison `a == b` (`eq`) or `a != b` holds, through its
 /// matched shape `act` ([`Tables::acts`]) where it has one.
 #[inline(always)]
-pub(crate) fn compares(t: &Tables, st: &[u16], act: Act, a: Operand, b: Operand, eq: bool) -> bool {
-    match act {
+pub(crate) fn compares(
+    t: &Tables,
+    st: &[u16],
+    act: &Act,
+    a: Operand,
+    b: Operand,
+    eq: bool,
+) -> bool {
+    match *act {
         Act::CmpInd {
             slot,
             table,
@@ -412,7 +419,7 @@ impl SymTest {
             }
             SymTest::Other(slot, act, a, b, eq) => {
                 st[slot as usize] = x;
-                compares(t, st, act, a, b, eq)
+                compares(t, st, &act, a, b, eq)
             }
         }
     }
@@ -1279,28 +1286,7 @@ impl Walker {
                         }
                     }
                     Op::Cmp(a, b, eq) => {
-                        let holds = match *act {
-                            Act::CmpInd {
-                                slot,
-                                table,
-                                value,
-                                eq,
-                            } => (read(t, st, Operand::Ind(slot, table)) == value) == eq,
-                            Act::CmpTab {
-                                slot,
-                                table,
-                                value,
-                                eq,
-                            } => (read(t, st, Operand::Tab(slot, table)) == value) == eq,
-                            Act::CmpTabInd {
-                                slot,
-                                inner,
-                                outer,
-                                value,
-                                eq,
-                            } => (tab_ind(t, st, slot, inner, outer) == value) == eq,
-                            _ => (read(t, st, a) == read(t, st, b)) == eq,
-                        };
+                        let holds = compares(t, st, act, a, b, eq);
                         if !holds {
                             continue 'frames;
                         }
