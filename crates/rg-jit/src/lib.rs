@@ -52,11 +52,11 @@
 //! - The workspace in the pinned register, filter loops and no second
 //!   comparison after a passing symbol: hex.hrg -9.4%, breakthrough.hrg
 //!   -8.2%, ticTacToe.hrg -4.8%, reversi.hrg -4.4% instructions per playout.
-//! - Pops onto a known frame below (`gen::parents`: a node whose frames
+//! - Pops onto a known frame below (`gen::parts::parents`: a node whose frames
 //!   are all pushed on one known chain undoes it and resumes the frame
 //!   below directly), the record's copy unrolled where the log's length is
-//!   known (`gen::log_lengths`) with one capacity test, and the key hash
-//!   and version kept only in the walks that read them (`gen::keep`):
+//!   known (`gen::parts::log_lengths`) with one capacity test, and the key hash
+//!   and version kept only in the walks that read them (`gen::parts::keep`):
 //!   breakthrough.hrg 647.7K -> 536.0K instructions per playout, hex.hrg
 //!   1,580K -> 1,355K, connect4.hrg 69.9K -> 63.9K, ticTacToe.hrg 19.5K ->
 //!   17.7K, englishDraughts.hrg -5.4%, chess.hrg -6.1%, reversi.hrg -0.5%
@@ -158,17 +158,17 @@ pub(crate) struct Code {
     pub game: GameModel,
     /// Number of symbols (every semistate value is below it).
     pub symbols: usize,
-    /// The move walk's functions (`gen::Parts`).
+    /// The move walk's functions (`gen::parts::Parts`).
     pub walk: Vec<WalkFn>,
     /// Per target of the walk (edges, then resume blocks), the function
     /// that holds it.
     pub targets: Vec<u32>,
-    /// Per node, its first resume block (`gen::frame_bases`).
+    /// Per node, its first resume block (`gen::parts::frame_bases`).
     pub bases: Vec<u32>,
-    /// Per node, whether a walk may start there (`gen::roots`): the code
+    /// Per node, whether a walk may start there (`gen::parts::roots`): the code
     /// of other nodes pops their frames onto the frame below.
     pub roots: Vec<bool>,
-    /// Per node, whether walks through it read the key hash (`gen::keep`):
+    /// Per node, whether walks through it read the key hash (`gen::parts::keep`):
     /// `moves` computes the hash only for a walk from such a root.
     pub hashes: Vec<bool>,
     /// Whether walks start from the semistate's key hash (else from 0):

@@ -1,0 +1,405 @@
+//! What the generator decides about the graph before emitting code: the
+//! walk's split into functions ([`Parts`]), where a walk may start
+//! ([`roots`]), what the walks through each node keep ([`Keep`]), the undo
+//! log's length on entry ([`log_lengths`]), the known chains a frame pops
+//! onto ([`chains`], [`parents`]) and each node's resume blocks
+//! ([`frame_bases`]).
+
+use rg_engine::raw::{Next, Op, Tables};
+
+/// An edge that runs on the top frame's state changed by a known path: the
+/// frame's resume block, and the log entries and tags pushed since it was
+/// pushed or resumed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Chain {
+    /// The frame's resume block.
+    pub(super) resume: u32,
+    /// Log entries pushed since.
+    pub(super) logs: u32,
+    /// Tags pushed since.
+    pub(super) tags: u32,
+}
+
+impl Chain {
+    /// After edge action `op` (`None`: a map assignment, whose log entries
+    /// are not known).
+    pub(super) fn after(self, op: Op) -> Option<Chain> {
+        let (logs, tags) = match op {
+            Op::AssignMap(_) => return None,
+            Op::Assign(..) | Op::AssignAny(..) => (1, 0),
+            Op::Tag(_) | Op::TagVar(_) => (0, 1),
+            _ => (0, 0),
+        };
+        Some(Chain {
+            logs: self.logs + logs,
+            tags: self.tags + tags,
+            ..self
+        })
+    }
+}
+
+/// Per node, whether move walks can reach it (from the nodes holding
+/// frames: walks start at them). The others are only searched by checks.
+fn walked(t: &Tables, bases: &[u32]) -> Vec<bool> {
+    let mut reached: Vec<bool> = bases.iter().map(|&b| b != u32::MAX).collect();
+    let mut stack: Vec<u32> = (0..reached.len() as u32)
+        .filter(|&n| reached[n as usize])
+        .collect();
+    while let Some(n) = stack.pop() {
+        let info = t.nodes[n as usize];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            if !reached[e.to as usize] {
+                reached[e.to as usize] = true;
+                stack.push(e.to);
+            }
+        }
+    }
+    reached
+}
+
+/// Edges (and resume blocks) of one walk function at most, a node's all in
+/// one: Cranelift's time grows faster than a function's size, so a large
+/// game is several functions.
+pub const PART_EDGES: u32 = 500;
+
+/// The move walk split into functions: each holds the edge and resume
+/// blocks of a run of consecutive nodes. Control passes between them by a
+/// *target* number: edge `i` is `i` (entered with no any-assignment
+/// symbol), resume block `r` is `edges + r` (on the top frame), and
+/// `edges + resumes + first` pushes the root frame (`first .. next`, its
+/// resume block `next` the second argument). A function returns 0 (done),
+/// 1 (error) or 2 + the target to go on at. With what the walks keep
+/// ([`keep`]).
+pub(crate) struct Parts {
+    /// Per node, its function (`u32::MAX`: walks never reach it, so it has
+    /// no blocks).
+    pub node: Vec<u32>,
+    /// Per target (edges, then resume blocks), its function.
+    pub target: Vec<u32>,
+    /// Number of functions.
+    pub count: u32,
+    /// What any walk keeps, and per node what the walks through it keep.
+    pub keep: (Keep, Vec<Keep>),
+    /// Per node, whether a walk may start there ([`roots`]).
+    pub roots: Vec<bool>,
+    /// Per node, the log's length on entry where known ([`log_lengths`]).
+    pub log_at: Vec<Option<u32>>,
+}
+
+impl Parts {
+    /// Consecutive walked nodes in functions of at most `part_edges`
+    /// edges and resume blocks (more where one node has more); `checks`:
+    /// how each check is decided.
+    pub(crate) fn new(
+        t: &Tables,
+        bases: &[u32],
+        part_edges: u32,
+        checks: &[crate::CheckCode],
+    ) -> Parts {
+        let walked = walked(t, bases);
+        let (mut part, mut size) = (0, 0);
+        let node: Vec<u32> = t
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(n, info)| {
+                let edges = info.end - info.first;
+                if !walked[n] {
+                    return u32::MAX;
+                }
+                let w = match bases[n] != u32::MAX {
+                    false => edges,
+                    true => 2 * edges + 1,
+                };
+                if size > 0 && size + w > part_edges {
+                    part += 1;
+                    size = 0;
+                }
+                size += w;
+                part
+            })
+            .collect();
+        let mut target = Vec::with_capacity(t.edges.len());
+        let mut resumes = Vec::new();
+        for (n, info) in t.nodes.iter().enumerate() {
+            target.extend((info.first..info.end).map(|_| node[n]));
+            if bases[n] != u32::MAX {
+                resumes.extend((info.first..=info.end).map(|_| node[n]));
+            }
+        }
+        target.extend(resumes);
+        let roots = roots(t, bases);
+        Parts {
+            node,
+            target,
+            count: part + 1,
+            keep: keep(t, checks, &roots),
+            log_at: log_lengths(t, &roots),
+            roots,
+        }
+    }
+}
+
+/// Per edge, the top frame's resume block and what the path from the
+/// frame pushed, when they are known: for the edges of a node holding
+/// frames that no edge reaches inline (entered only from the node's resume
+/// blocks, on the frame's state), and along inline chains from them into
+/// nodes without frames reached from one edge only. Such an edge
+/// backtracks by undoing what it knows and jumping to the resume block
+/// (nothing to undo: a failing comparison or check resumes the frame at
+/// once) instead of the generic backtrack.
+pub(super) fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
+    // Inline entries from the edges move walks can take.
+    let reached = walked(t, bases);
+    let mut inline_in = vec![0u32; t.edges.len()];
+    for (e, &n) in t.edges.iter().zip(edge_node) {
+        if let (Next::Inline(k), true) = (e.next, reached[n as usize]) {
+            inline_in[k as usize] += 1;
+        }
+    }
+    let mut chain = vec![None; t.edges.len()];
+    let mut work = Vec::new();
+    for (i, &n) in edge_node.iter().enumerate() {
+        let base = bases[n as usize];
+        if base != u32::MAX && inline_in[i] == 0 {
+            chain[i] = Some(Chain {
+                resume: base + i as u32 - t.nodes[n as usize].first,
+                logs: 0,
+                tags: 0,
+            });
+            work.push(i);
+        }
+    }
+    while let Some(i) = work.pop() {
+        let e = t.edges[i];
+        if let (Next::Inline(k), Some(c)) = (e.next, chain[i].and_then(|c| c.after(e.op))) {
+            let k = k as usize;
+            let solo = inline_in[k] == 1 && bases[edge_node[k] as usize] == u32::MAX;
+            if solo && chain[k].is_none() {
+                chain[k] = Some(c);
+                work.push(k);
+            }
+        }
+    }
+    chain
+}
+
+/// Per node holding frames, what its frames run on when they are pushed:
+/// the chain after the action of every edge that pushes one (`None` when
+/// they differ or are unknown, and for the nodes a walk can start at:
+/// `begin` and where moves end, whose frame may be the root). An exhausted
+/// frame of such a node is popped by undoing that chain and resuming the
+/// frame below it directly, instead of through the generic backtrack.
+pub(super) fn parents(
+    t: &Tables,
+    bases: &[u32],
+    edge_node: &[u32],
+    chain: &[Option<Chain>],
+) -> Vec<Option<Chain>> {
+    let reached = walked(t, bases);
+    // `Some(None)`: pushed along chains that differ (or are unknown).
+    let mut parent: Vec<Option<Option<Chain>>> = vec![None; t.nodes.len()];
+    let mut root = vec![false; t.nodes.len()];
+    root[0] = true;
+    for (i, e) in t.edges.iter().enumerate() {
+        if !reached[edge_node[i] as usize] {
+            continue;
+        }
+        let to = e.to as usize;
+        if matches!(e.op, Op::SetPlayer(_)) || e.next != Next::Frame {
+            root[to] = true;
+            continue;
+        }
+        let c = chain[i].and_then(|c| c.after(e.op));
+        parent[to] = match parent[to] {
+            None => Some(c),
+            Some(p) if p == c => Some(p),
+            Some(_) => Some(None),
+        };
+    }
+    parent
+        .into_iter()
+        .zip(root)
+        .zip(bases)
+        .map(|((p, root), &base)| match root || base == u32::MAX {
+            true => None,
+            false => p.flatten(),
+        })
+        .collect()
+}
+
+/// Per node, whether a walk may start there (its frame the root): nodes
+/// holding frames whose frames are not all pushed on a known chain
+/// ([`parents`]).
+fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
+    let edge_node = edge_nodes(t);
+    let chain = chains(t, bases, &edge_node);
+    parents(t, bases, &edge_node, &chain)
+        .iter()
+        .zip(bases)
+        .map(|(p, &base)| base != u32::MAX && p.is_none())
+        .collect()
+}
+
+/// What of the semistate's bookkeeping the walk functions keep up to
+/// date: the key hash (read by visited checks and by checks that the
+/// interpreter or writing programs decide), the version (read by the
+/// memo of reachability checks) and the tags in playouts (read by visited
+/// checks; `Effects` sinks record none, so only their number, for the
+/// bound, is kept). A game whose walks never read one skips its update at
+/// every write, tag, frame push and backtrack.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Keep {
+    pub hash: bool,
+    pub version: bool,
+    pub tags: bool,
+}
+
+impl Keep {
+    /// Everything (checks' own code).
+    pub(crate) const ALL: Keep = Keep {
+        hash: true,
+        version: true,
+        tags: true,
+    };
+}
+
+/// What `t`'s walks read ([`Keep`]), given how each check is decided:
+/// per node, what the walks through it read (a walk starts at a root, and
+/// `moves` computes the hash afresh there), and what any walk reads.
+fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<Keep>) {
+    use crate::CheckCode;
+    // (Checks decided by the interpreter and writing programs read the
+    // hash; `@disjoint` nodes test their reachability checks through the
+    // interpreter.)
+    let slow = t.nodes.iter().any(|n| n.disjoint)
+        || checks
+            .iter()
+            .any(|c| matches!(c, CheckCode::Interpreted | CheckCode::Writing(..)));
+    let none = Keep {
+        hash: false,
+        version: false,
+        tags: false,
+    };
+    let mut node = vec![none; t.nodes.len()];
+    let mut seen = vec![u32::MAX; t.nodes.len()];
+    let mut region = Vec::new();
+    for (root, &is_root) in roots.iter().enumerate() {
+        if !is_root {
+            continue;
+        }
+        // The nodes walks from `root` enter, and what they read.
+        region.clear();
+        region.push(root as u32);
+        seen[root] = root as u32;
+        let (mut guard, mut reach, mut k) = (false, false, 0);
+        while k < region.len() {
+            let info = t.nodes[region[k] as usize];
+            k += 1;
+            for e in &t.edges[info.first as usize..info.end as usize] {
+                guard |= e.guard;
+                reach |= matches!(e.op, Op::Reach(..));
+                if !matches!(e.op, Op::SetPlayer(_)) && seen[e.to as usize] != root as u32 {
+                    seen[e.to as usize] = root as u32;
+                    region.push(e.to);
+                }
+            }
+        }
+        for &n in &region {
+            let n = &mut node[n as usize];
+            n.hash |= guard || (reach && slow);
+            n.version |= reach;
+            n.tags |= guard;
+        }
+    }
+    let any = node.iter().fold(none, |a, k| Keep {
+        hash: a.hash || k.hash,
+        version: a.version || k.version,
+        tags: a.tags || k.tags,
+    });
+    (any, node)
+}
+
+/// Per node, the undo log's length whenever a move walk enters it (from
+/// `roots`), where every walk agrees (`None`: map assignments or paths
+/// that differ).
+fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<u32>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Len {
+        Unseen,
+        Known(u32),
+        Varies,
+    }
+    let mut len = vec![Len::Unseen; t.nodes.len()];
+    let mut work = Vec::new();
+    for (n, &root) in roots.iter().enumerate() {
+        if root {
+            len[n] = Len::Known(0);
+            work.push(n);
+        }
+    }
+    while let Some(n) = work.pop() {
+        let info = t.nodes[n];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            let after = match (len[n], e.op) {
+                (_, Op::SetPlayer(_)) => continue,
+                (Len::Known(k), Op::Assign(..) | Op::AssignAny(..)) => Len::Known(k + 1),
+                (_, Op::AssignMap(_)) => Len::Varies,
+                (l, _) => l,
+            };
+            let to = e.to as usize;
+            let merged = match len[to] {
+                Len::Unseen => after,
+                l if l == after => l,
+                _ => Len::Varies,
+            };
+            if merged != len[to] {
+                len[to] = merged;
+                work.push(to);
+            }
+        }
+    }
+    len.into_iter()
+        .map(|l| match l {
+            Len::Known(k) => Some(k),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Per edge, its node.
+pub(super) fn edge_nodes(t: &Tables) -> Vec<u32> {
+    let mut edge_node = vec![0; t.edges.len()];
+    for (n, info) in t.nodes.iter().enumerate() {
+        for i in info.first..info.end {
+            edge_node[i as usize] = n as u32;
+        }
+    }
+    edge_node
+}
+
+/// Per node, the number of its first resume block, for the nodes that can
+/// hold a frame (`begin`, where moves end, the targets of `Next::Frame`
+/// edges); `u32::MAX` for the others. A frame's `next` is its resume
+/// block's number.
+pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
+    let mut framed = vec![false; t.nodes.len()];
+    framed[0] = true;
+    for e in &t.edges {
+        if e.next == Next::Frame || matches!(e.op, Op::SetPlayer(_)) {
+            framed[e.to as usize] = true;
+        }
+    }
+    let mut count = 0;
+    t.nodes
+        .iter()
+        .zip(framed)
+        .map(|(n, f)| match f {
+            true => {
+                count += n.end - n.first + 1;
+                count - (n.end - n.first + 1)
+            }
+            false => u32::MAX,
+        })
+        .collect()
+}
