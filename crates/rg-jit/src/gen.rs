@@ -20,16 +20,18 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{
-    Block, BlockArg, FuncRef, InstBuilder, JumpTableData, MemFlags, SigRef, Value,
+    Block, BlockArg, FuncRef, InstBuilder, InstructionData, JumpTableData, MemFlags, Opcode,
+    SigRef, Value, ValueDef,
 };
 use cranelift_frontend::FunctionBuilder;
 use rg_engine::raw::{
-    Fast, Next, Op, Operand, Place, Tables, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_EDGE, NO_SLOT,
+    Fast, Next, Op, Operand, Place, Tables, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT,
 };
 
 use crate::rt::{self, Helper, Off, FAILED, NO_LEGAL};
 
 mod check;
+mod filter;
 mod parts;
 mod program;
 mod slot;
@@ -472,8 +474,29 @@ impl Gen<'_, '_> {
     }
 
     fn fun(&mut self, table: u32, index: Value) -> Value {
+        let entry = self
+            .konst(index)
+            .and_then(|k| self.t.fun.get(table as usize + k as usize));
+        if let Some(&v) = entry {
+            return self.b.ins().iconst(I32, v as i64);
+        }
         let a = self.fun_at(table, index);
         self.load(I32, a, 0)
+    }
+
+    /// The value of `v` where it is a constant of the generator's.
+    fn konst(&self, v: Value) -> Option<u32> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, _) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => u32::try_from(imm.bits()).ok(),
+            _ => None,
+        }
     }
 
     /// `st[slot]` for a constant slot.
@@ -489,6 +512,9 @@ impl Gen<'_, '_> {
 
     /// `st[slot]` for a computed slot.
     fn slot_at(&mut self, s: Value) -> Value {
+        if let Some(k) = self.konst(s) {
+            return self.slot(k);
+        }
         let a = self.st_addr(s);
         self.b.ins().uload16(I32, FLAGS, a, 0)
     }
@@ -953,10 +979,10 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(blk);
         let op = self.t.edges.get(j as usize).map(|e| e.op);
         if let (true, Some(Op::AssignAny(_, (start, _)))) = (j < info.end, op) {
-            let sub = self.load(I32, f, Off::F_SUB);
             match self.filter(j as usize) {
-                Some(filter) => self.filter_loop(j, start, filter, f, sub),
+                Some(filter) => self.filter_resume(j, start, filter, f),
                 None => {
+                    let sub = self.load(I32, f, Off::F_SUB);
                     let (more, none) = (self.b.create_block(), self.b.create_block());
                     self.b.ins().brif(sub, more, &[], none, &[]);
                     self.b.switch_to_block(more);
@@ -988,13 +1014,10 @@ impl Gen<'_, '_> {
             let i = j - 1;
             let prev = self.b.ins().iconst(I32, r as i64 - 1);
             self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
-            if let (Op::AssignAny(_, (_, len)), Some(_)) =
-                (self.t.edges[i as usize].op, self.filter(i as usize))
-            {
-                // All its symbols left: its resume block's filter loop
-                // finds the first that passes.
-                let sub = self.b.ins().iconst(I32, len as i64);
-                self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
+            if self.filter(i as usize).is_some() {
+                // All its symbols left: its resume block finds the first
+                // that passes.
+                self.filter_enter(i, f);
                 let prev = self.resume[r - 1];
                 self.b.ins().jump(prev, &[BlockArg::Value(f)]);
                 self.b.switch_to_block(pop);
@@ -1037,46 +1060,6 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// A filtered any-assignment (`shortcut.rs` of rg-engine) at edge
-    /// `i`: its slot and its target's comparison, which rejects symbols
-    /// before they are written.
-    fn filter(&self, i: usize) -> Option<(u32, Operand, Operand, bool)> {
-        let e = self.t.edges[i];
-        // (An any-assignment at a node without frames is only ever taken
-        // in checks, which this code does not walk.)
-        let n = self.edge_node[i] as usize;
-        if e.filter == NO_EDGE || self.bases[n] == u32::MAX {
-            return None;
-        }
-        match (e.op, self.t.edges[e.filter as usize].op) {
-            (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) => Some((slot, a, b, eq)),
-            _ => None,
-        }
-    }
-
-    /// Whether operand `o` reads slot `slot` only as a constant slot
-    /// (never through a table of slots, nor in Rust): then its value with
-    /// `slot` holding `v` is [`Gen::operand`] with `known` set to it.
-    fn reads_directly(&self, o: Operand, slot: u32) -> bool {
-        let symbols = self.t.symbols as usize;
-        let avoids = |table: u32| {
-            let table = table as usize;
-            !self.t.fun[table..table + symbols].contains(&slot)
-        };
-        match o {
-            Operand::Imm(_) | Operand::Slot(_) | Operand::Tab(..) => true,
-            Operand::Ind(_, table) => avoids(table),
-            Operand::Read(i) => match self.t.fast[i as usize] {
-                Fast::TabInd(_, inner, _) => avoids(inner),
-                Fast::IndInd(_, inner, outer) => avoids(inner) && avoids(outer),
-                Fast::Pair { first, second, .. } => {
-                    self.reads_directly(first, slot) && self.reads_directly(second, slot)
-                }
-                Fast::General => false,
-            },
-        }
-    }
-
     /// Symbol `any_syms[start + sub]` (I32) for an I32 `sub`.
     pub(super) fn any_sym(&mut self, start: u32, sub: Value) -> Value {
         let i = self.b.ins().uextend(I64, sub);
@@ -1089,76 +1072,6 @@ impl Gen<'_, '_> {
         let base = self.t.any_syms.as_ptr() as i64 + 2 * start as i64;
         let a = self.b.ins().iadd_imm(off, base);
         self.b.ins().uload16(I32, FLAGS, a, 0)
-    }
-
-    /// The resume block of filtered any-assignment `j` (symbols `start ..
-    /// start + sub` left, frame `f`): a loop over the symbols, last first,
-    /// each tested by the filter's comparison (read with the slot known as
-    /// the symbol where the comparison reads it only directly, else written
-    /// in place and the slot restored after it); the first that passes
-    /// goes on at the edge (the frame keeps the symbols below it), none at
-    /// the block's next part (the current block when this returns).
-    fn filter_loop(
-        &mut self,
-        j: u32,
-        start: u32,
-        (slot, a, b, eq): (u32, Operand, Operand, bool),
-        f: Value,
-        sub: Value,
-    ) {
-        let direct = self.reads_directly(a, slot) && self.reads_directly(b, slot);
-        let old = match direct {
-            true => None,
-            false => Some(self.slot(slot)),
-        };
-        let st = self.st();
-        let kept = self.cache;
-        let (lp, more, pass, none) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        let left = self.b.append_block_param(lp, I32);
-        self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
-        // (The workspace and semistate read before the loop hold in it.)
-        let enter = |g: &mut Self, blk: Block| {
-            g.b.switch_to_block(blk);
-            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
-        };
-        enter(self, lp);
-        self.b.ins().brif(left, more, &[], none, &[]);
-        enter(self, more);
-        let sub1 = self.b.ins().iadd_imm(left, -1);
-        let sym = self.any_sym(start, sub1);
-        if old.is_some() {
-            let sym16 = self.b.ins().ireduce(I16, sym);
-            self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
-        } else {
-            self.known = Some((slot, sym));
-        }
-        let a = self.operand(a);
-        let b = self.operand(b);
-        self.known = None;
-        let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
-        let fails = self.b.ins().icmp(cc, a, b);
-        self.b
-            .ins()
-            .brif(fails, lp, &[BlockArg::Value(sub1)], pass, &[]);
-        self.continue_in(pass);
-        let restore = |g: &mut Self| {
-            if let Some(old) = old {
-                let old16 = g.b.ins().ireduce(I16, old);
-                g.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
-            }
-        };
-        restore(self);
-        self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
-        self.b
-            .ins()
-            .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
-        enter(self, none);
-        restore(self);
     }
 
     /// The visited check of node `n` (going `back` where its key was

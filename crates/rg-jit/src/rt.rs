@@ -55,6 +55,9 @@ pub(crate) struct Frame {
     pub log: u32,
     pub tags: u32,
     pub pad: u32,
+    /// A filtered any-assignment's symbols of chunk `sub` that pass and
+    /// are left (`gen/filter.rs`).
+    pub mask: u64,
     pub hash: u64,
     pub tag_hash: u64,
     pub version: u64,
@@ -188,6 +191,7 @@ impl Off {
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
     pub const F_LOG: i32 = offset_of!(Frame, log) as i32;
     pub const F_TAGS: i32 = offset_of!(Frame, tags) as i32;
+    pub const F_MASK: i32 = offset_of!(Frame, mask) as i32;
     pub const F_HASH: i32 = offset_of!(Frame, hash) as i32;
     pub const F_TAG_HASH: i32 = offset_of!(Frame, tag_hash) as i32;
     pub const F_VERSION: i32 = offset_of!(Frame, version) as i32;

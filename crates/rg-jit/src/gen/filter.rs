@@ -1,0 +1,275 @@
+//! Filtered any-assignments (`shortcut.rs` of rg-engine: `x = any`
+//! whose target's comparison rejects symbols before they are written):
+//! the resume block of such an edge finds the next symbol that passes.
+//! Where the comparison reads `x` only directly, its symbols are tested
+//! 64 at a time with `x` a constant (table reads folded: straight code,
+//! no branch per symbol) into a mask in the frame, taken highest bit
+//! first; otherwise one symbol after another in a loop.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
+use rg_engine::raw::{Fast, Op, Operand, Place, NO_EDGE};
+
+use super::{Gen, FLAGS};
+use crate::rt::Off;
+
+/// Symbols of a filtered any-assignment beyond which they are tested one
+/// at a time (the masks' code grows with them).
+const MASKED_SYMBOLS: u32 = 256;
+
+/// A filter: the any-assignment's slot and its comparison `a == b`
+/// (`eq`) or `a != b`.
+pub(super) type Filter = (u32, Operand, Operand, bool);
+
+impl Gen<'_, '_> {
+    /// A filtered any-assignment (`shortcut.rs` of rg-engine) at edge
+    /// `i`: its slot and its target's comparison, which rejects symbols
+    /// before they are written.
+    pub(super) fn filter(&self, i: usize) -> Option<Filter> {
+        let e = self.t.edges[i];
+        // (An any-assignment at a node without frames is only ever taken
+        // in checks, which this code does not walk.)
+        let n = self.edge_node[i] as usize;
+        if e.filter == NO_EDGE || self.bases[n] == u32::MAX {
+            return None;
+        }
+        match (e.op, self.t.edges[e.filter as usize].op) {
+            (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) => Some((slot, a, b, eq)),
+            _ => None,
+        }
+    }
+
+    /// Whether operand `o` reads slot `slot` only as a constant slot
+    /// (never through a table of slots, nor in Rust): then its value with
+    /// `slot` holding `v` is [`Gen::operand`] with `known` set to it.
+    fn reads_directly(&self, o: Operand, slot: u32) -> bool {
+        let symbols = self.t.symbols as usize;
+        let avoids = |table: u32| {
+            let table = table as usize;
+            !self.t.fun[table..table + symbols].contains(&slot)
+        };
+        match o {
+            Operand::Imm(_) | Operand::Slot(_) | Operand::Tab(..) => true,
+            Operand::Ind(_, table) => avoids(table),
+            Operand::Read(i) => match self.t.fast[i as usize] {
+                Fast::TabInd(_, inner, _) => avoids(inner),
+                Fast::IndInd(_, inner, outer) => avoids(inner) && avoids(outer),
+                Fast::Pair { first, second, .. } => {
+                    self.reads_directly(first, slot) && self.reads_directly(second, slot)
+                }
+                Fast::General => false,
+            },
+        }
+    }
+
+    /// Whether filter `f`'s comparison reads its slot only directly.
+    fn direct(&self, (slot, a, b, _): Filter) -> bool {
+        self.reads_directly(a, slot) && self.reads_directly(b, slot)
+    }
+
+    /// Whether edge `i` is a filtered any-assignment whose symbols are
+    /// tested into masks ([`Gen::filter_masks`]): its comparison reads
+    /// the slot only directly, at most [`MASKED_SYMBOLS`] symbols, and its
+    /// node is not `@disjoint` (whose frames are pushed with no symbols
+    /// left: `sub` 0).
+    fn masked(&self, i: usize) -> bool {
+        let (Some(f), Op::AssignAny(_, (_, len))) = (self.filter(i), self.t.edges[i].op) else {
+            return false;
+        };
+        len <= MASKED_SYMBOLS
+            && !self.t.nodes[self.edge_node[i] as usize].disjoint
+            && self.direct(f)
+    }
+
+    /// Frame `f` goes on at filtered any-assignment `i` with all its
+    /// symbols left: its resume block finds the first that passes.
+    pub(super) fn filter_enter(&mut self, i: u32, f: Value) {
+        let Op::AssignAny(_, (_, len)) = self.t.edges[i as usize].op else {
+            unreachable!("a filter is an any-assignment");
+        };
+        if self.masked(i as usize) {
+            // Every chunk of 64 symbols still to test, none in the mask.
+            let chunks = self.b.ins().iconst(I32, len.div_ceil(64) as i64);
+            self.b.ins().store(FLAGS, chunks, f, Off::F_SUB);
+            let zero = self.b.ins().iconst(I64, 0);
+            self.b.ins().store(FLAGS, zero, f, Off::F_MASK);
+        } else {
+            let sub = self.b.ins().iconst(I32, len as i64);
+            self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
+        }
+    }
+
+    /// The resume block of filtered any-assignment `j` (its symbols from
+    /// `start`, frame `f`): the next symbol that passes goes on at the
+    /// edge (the frame keeps the symbols below it), none at the block's
+    /// next part (the current block when this returns).
+    pub(super) fn filter_resume(&mut self, j: u32, start: u32, filter: Filter, f: Value) {
+        if self.masked(j as usize) {
+            self.filter_masks(j, start, filter, f);
+        } else {
+            let sub = self.load(I32, f, Off::F_SUB);
+            self.filter_loop(j, start, filter, f, sub);
+        }
+    }
+
+    /// [`Gen::filter_resume`] by masks: the frame holds the mask of the
+    /// symbols of chunk `sub` (symbols `64 sub .. 64 sub + 64`) that pass
+    /// and are left, and `sub` (the chunks before it still to test); the
+    /// highest bit goes on, an empty mask tests the chunk below.
+    fn filter_masks(&mut self, j: u32, start: u32, (slot, a, b, eq): Filter, f: Value) {
+        let Op::AssignAny(_, (_, len)) = self.t.edges[j as usize].op else {
+            unreachable!("a filter is an any-assignment");
+        };
+        let chunks = len.div_ceil(64);
+        self.st();
+        let kept = self.cache;
+        let (lp, take, next, compute, none) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let mask = self.load(I64, f, Off::F_MASK);
+        let m = self.b.append_block_param(lp, I64);
+        self.b.ins().jump(lp, &[BlockArg::Value(mask)]);
+        // (The workspace and semistate read before hold in these blocks.)
+        let enter = |g: &mut Self, blk: Block| {
+            g.b.switch_to_block(blk);
+            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
+        };
+        enter(self, lp);
+        self.b.ins().brif(m, take, &[], next, &[]);
+        enter(self, take);
+        let lz = self.b.ins().clz(m);
+        let bit = self.b.ins().irsub_imm(lz, 63);
+        let one = self.b.ins().iconst(I64, 1);
+        let high = self.b.ins().ishl(one, bit);
+        let rest = self.b.ins().bxor(m, high);
+        self.b.ins().store(FLAGS, rest, f, Off::F_MASK);
+        let index = match chunks {
+            1 => bit,
+            _ => {
+                let chunk = self.load(I32, f, Off::F_SUB);
+                let chunk = self.b.ins().uextend(I64, chunk);
+                let base = self.b.ins().ishl_imm(chunk, 6);
+                self.b.ins().iadd(base, bit)
+            }
+        };
+        let sym = self.any_sym_at(start, index);
+        self.b
+            .ins()
+            .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
+        enter(self, next);
+        let sub = self.load(I32, f, Off::F_SUB);
+        self.b.ins().brif(sub, compute, &[], none, &[]);
+        enter(self, compute);
+        let chunk = self.b.ins().iadd_imm(sub, -1);
+        self.b.ins().store(FLAGS, chunk, f, Off::F_SUB);
+        let blocks: Vec<Block> = match chunks {
+            1 => vec![compute],
+            _ => {
+                let blocks: Vec<Block> = (0..chunks).map(|_| self.b.create_block()).collect();
+                let calls: Vec<_> = blocks
+                    .iter()
+                    .map(|&blk| self.b.func.dfg.block_call(blk, &[]))
+                    .collect();
+                // (`chunk` is below `chunks`: the default is never taken.)
+                let def = self.b.func.dfg.block_call(blocks[0], &[]);
+                let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+                self.b.ins().br_table(chunk, jt);
+                blocks
+            }
+        };
+        let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+        for (k, &blk) in blocks.iter().enumerate() {
+            if blk != compute {
+                enter(self, blk);
+            }
+            let mut acc = self.b.ins().iconst(I64, 0);
+            let lo = 64 * k as u32;
+            for i in lo..len.min(lo + 64) {
+                let sym = self.t.any_syms[(start + i) as usize];
+                let v = self.b.ins().iconst(I32, sym as i64);
+                self.known = Some((slot, v));
+                let x = self.operand(a);
+                let y = self.operand(b);
+                self.known = None;
+                let pass = match (self.konst(x), self.konst(y)) {
+                    (Some(x), Some(y)) if (x == y) == eq => self.b.ins().iconst(I64, 1),
+                    (Some(_), Some(_)) => continue,
+                    _ => {
+                        let pass = self.b.ins().icmp(cc, x, y);
+                        self.b.ins().uextend(I64, pass)
+                    }
+                };
+                let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
+                acc = self.b.ins().bor(acc, pass);
+            }
+            self.b.ins().jump(lp, &[BlockArg::Value(acc)]);
+        }
+        enter(self, none);
+    }
+
+    /// [`Gen::filter_resume`] one symbol at a time (symbols `start ..
+    /// start + sub` left): a loop over the symbols, last first, each
+    /// tested by the filter's comparison (read with the slot known as the
+    /// symbol where the comparison reads it only directly, else written
+    /// in place and the slot restored after it).
+    fn filter_loop(&mut self, j: u32, start: u32, filter: Filter, f: Value, sub: Value) {
+        let (slot, a, b, eq) = filter;
+        let old = match self.direct(filter) {
+            true => None,
+            false => Some(self.slot(slot)),
+        };
+        let st = self.st();
+        let kept = self.cache;
+        let (lp, more, pass, none) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let left = self.b.append_block_param(lp, I32);
+        self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
+        // (The workspace and semistate read before the loop hold in it.)
+        let enter = |g: &mut Self, blk: Block| {
+            g.b.switch_to_block(blk);
+            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
+        };
+        enter(self, lp);
+        self.b.ins().brif(left, more, &[], none, &[]);
+        enter(self, more);
+        let sub1 = self.b.ins().iadd_imm(left, -1);
+        let sym = self.any_sym(start, sub1);
+        if old.is_some() {
+            let sym16 = self.b.ins().ireduce(I16, sym);
+            self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+        } else {
+            self.known = Some((slot, sym));
+        }
+        let a = self.operand(a);
+        let b = self.operand(b);
+        self.known = None;
+        let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
+        let fails = self.b.ins().icmp(cc, a, b);
+        self.b
+            .ins()
+            .brif(fails, lp, &[BlockArg::Value(sub1)], pass, &[]);
+        self.continue_in(pass);
+        let restore = |g: &mut Self| {
+            if let Some(old) = old {
+                let old16 = g.b.ins().ireduce(I16, old);
+                g.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+            }
+        };
+        restore(self);
+        self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+        self.b
+            .ins()
+            .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
+        enter(self, none);
+        restore(self);
+    }
+}
