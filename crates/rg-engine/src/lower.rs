@@ -425,7 +425,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
         })
         .collect();
-    let acts = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
+    let mut acts: Vec<Act> = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
+    shortcut::set_any_tests(&nodes, &edges, &mut acts, !check_all);
     // A local check's stamp has no tags (its node is not a walk's root, or
     // the root's tags are empty); at an untagged node they are empty.
     let tags_read = nodes

@@ -237,6 +237,16 @@ pub enum Act {
         /// The symbol written.
         value: u16,
     },
+    /// `x = T(*)` into a node where some comparison must hold for a walk
+    /// to go on: edges `first .. first + count`, each a comparison; a
+    /// symbol for which none holds is skipped before it is taken
+    /// (`shortcut.rs`, filtered any-assignments).
+    AnyTests {
+        /// The first comparison's edge.
+        first: u32,
+        /// The number of comparisons (at least 2: one is [`Edge::filter`]).
+        count: u32,
+    },
     /// Any other action: [`Edge::op`].
     Other,
 }

@@ -21,7 +21,7 @@ use crate::moves::{Kept, MoveList, Sink};
 use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
-use crate::shortcut::SlotSearch;
+use crate::shortcut::{some_holds, SlotSearch};
 use crate::tables::{
     Access, Act, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE,
     NO_NODE, NO_SLOT,
@@ -423,6 +423,36 @@ impl SymTest {
             }
         }
     }
+}
+
+/// Takes frame `f`'s any-assignment (to `slot`, symbols from `start`) on
+/// from symbol `sym` to the first symbol that `pass` accepts, last to
+/// first (a filtered any-assignment, `shortcut.rs`); whether there is one.
+/// The slot is left as it was.
+#[inline(always)]
+fn first_passing(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    slot: u32,
+    start: u32,
+    sym: &mut u16,
+    pass: impl Fn(&[u16]) -> bool,
+) -> bool {
+    let old = st[slot as usize];
+    let found = loop {
+        st[slot as usize] = *sym;
+        if pass(st) {
+            break true;
+        }
+        if f.sub == 0 {
+            break false;
+        }
+        f.sub -= 1;
+        *sym = t.any_syms[(start + f.sub) as usize];
+    };
+    st[slot as usize] = old;
+    found
 }
 
 /// Whether the value of a ray's slot lies on a cycle of its map
@@ -1248,20 +1278,23 @@ impl Walker {
                     (e.op, t.edges[e.filter as usize].op)
                 {
                     let f = &mut self.frames[top];
-                    let old = st[slot as usize];
-                    loop {
-                        st[slot as usize] = sym;
-                        if (read(t, st, a) == read(t, st, b)) == eq {
-                            break;
-                        }
-                        if f.sub == 0 {
-                            st[slot as usize] = old;
-                            continue 'frames;
-                        }
-                        f.sub -= 1;
-                        sym = t.any_syms[(start + f.sub) as usize];
+                    if !first_passing(t, st, f, slot, start, &mut sym, |st| {
+                        (read(t, st, a) == read(t, st, b)) == eq
+                    }) {
+                        continue 'frames;
                     }
-                    st[slot as usize] = old;
+                }
+            } else if let Op::AssignAny(Place::Slot(slot), (start, _)) = e.op {
+                if let (Act::AnyTests { first, count }, true) =
+                    (t.acts[edge as usize], e.to != target)
+                {
+                    let cmps = &t.edges[first as usize..(first + count) as usize];
+                    let f = &mut self.frames[top];
+                    if !first_passing(t, st, f, slot, start, &mut sym, |st| {
+                        some_holds(t, st, cmps)
+                    }) {
+                        continue 'frames;
+                    }
                 }
             }
             // Follow the chain from this edge (comparisons and assignments
