@@ -47,7 +47,7 @@ mod walk;
 /// (`rg-jit`), which generates code from them.
 #[doc(hidden)]
 pub mod raw {
-    pub use crate::maps::{assign, equal};
+    pub use crate::maps::{assign, equal, MapPlan};
     pub use crate::prefixes::{Prefixes, EMPTY};
     pub use crate::program::{Ins, Program, Step};
     pub use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};

@@ -9,6 +9,7 @@ use rg_lang::checked::{CExpr, CLabel, CheckedGame};
 use rg_lang::types::Ty;
 
 use crate::layout::{Layouts, MAX_SLOTS};
+use crate::maps::{self, MapPlan};
 use crate::tables::{
     Access, Act, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand,
     Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
@@ -96,6 +97,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let mut check_ids: HashMap<Check, u32> = HashMap::new();
     let mut any_syms: Vec<u16> = Vec::new();
     let mut map_pairs: Vec<(MapRef, MapRef)> = Vec::new();
+    let mut map_plans: Vec<MapPlan> = Vec::new();
     let mut per_node: Vec<Vec<Edge>> = vec![Vec::new(); g.nodes.len()];
     let mut writes: Vec<Vec<Option<u32>>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
@@ -116,7 +118,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
             CLabel::Assign(target, value) => {
                 if l.is_map(target) {
-                    map_pairs.push((l.map_ref(target)?, l.map_ref(value)?));
+                    let pair = (l.map_ref(target)?, l.map_ref(value)?);
+                    map_plans.push(maps::plan(&mut l.layouts, pair.0.ty, pair.1.ty, false)?);
+                    map_pairs.push(pair);
                     Op::AssignMap(map_pairs.len() as u32 - 1)
                 } else {
                     Op::Assign(l.place(target)?, l.operand(value)?)
@@ -129,7 +133,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
             CLabel::Compare(a, b, eq) => {
                 if l.is_map(a) || l.is_map(b) {
-                    map_pairs.push((l.map_ref(a)?, l.map_ref(b)?));
+                    let pair = (l.map_ref(a)?, l.map_ref(b)?);
+                    map_plans.push(maps::plan(&mut l.layouts, pair.0.ty, pair.1.ty, true)?);
+                    map_pairs.push(pair);
                     Op::CmpMap(map_pairs.len() as u32 - 1, *eq)
                 } else {
                     Op::Cmp(l.operand(a)?, l.operand(b)?, *eq)
@@ -403,18 +409,6 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         } else {
             None
         };
-    let mut sizes = HashMap::new();
-    for (a, b) in &map_pairs {
-        for mut t in [a.ty, b.ty] {
-            loop {
-                sizes.insert(t, l.layouts.size(t)?);
-                match l.layouts.arrow(t) {
-                    Some((_, b)) => t = b,
-                    None => break,
-                }
-            }
-        }
-    }
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let hash_mul = (0..initial.len())
         .map(|i| {
@@ -441,6 +435,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         fast: l.fast,
         steps: l.steps,
         map_pairs,
+        map_plans,
         any_syms,
         checks,
         probes,
@@ -469,8 +464,6 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         goal_slots,
         visible_slots,
         visible_one,
-        types: g.types.clone(),
-        sizes,
     })
 }
 

@@ -6,9 +6,10 @@
 //! the same kind. Expressions are operands: an immediate symbol, a slot of
 //! either array, or a computed read (`Read`: a base plus key steps).
 
-use rg_lang::types::{Ty, TypeArena};
+use rg_lang::types::Ty;
 
 use crate::layout::KeyTables;
+use crate::maps::MapPlan;
 use crate::program::{Ins, Program};
 
 /// A value the walk reads: a symbol.
@@ -345,6 +346,8 @@ pub struct Tables {
     pub steps: Vec<KeyStep>,
     /// Operand pairs of map comparisons and map assignments.
     pub map_pairs: Vec<(MapRef, MapRef)>,
+    /// Per map pair, its slots paired.
+    pub map_plans: Vec<MapPlan>,
     /// Symbols of any-assignments.
     pub any_syms: Vec<u16>,
     /// Reachability checks.
@@ -413,8 +416,4 @@ pub struct Tables {
     pub visible_slots: Option<Vec<u32>>,
     /// The symbol that means visible (`1`).
     pub visible_one: u16,
-    /// Types, for map comparisons and assignments.
-    pub types: TypeArena,
-    /// Slot counts of the types used by map operations.
-    pub sizes: std::collections::HashMap<Ty, usize>,
 }

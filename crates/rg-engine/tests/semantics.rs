@@ -131,6 +131,20 @@ fn maps_with_defaults_and_foreign_keys() {
 }
 
 #[test]
+fn maps_of_different_key_sets_compare_and_copy_key_by_key() {
+    // Every comparison below holds only when keys missing on one side read
+    // that side's default: m[c] is 0 against n[c] = 0 and o[c] = 1; `m = o`
+    // copies o's default, `n = m` gives n[c] m's default; nested maps pair
+    // their inner maps key by key the same way.
+    let body = "type K = {a, b};\ntype KC = {a, b, c};\ntype V = {0, 1};\nvar m: K -> V = { a: 1, :0 };\n\
+                var n: KC -> V = { a: 1, :0 };\nvar o: KC -> V = { c: 1, :0 };\nvar p: K -> K -> V = { :{ :0 } };\n\
+                var q: KC -> K -> V = { c: { a: 1, :0 }, :{ :0 } };\nbegin, s: player = x;\ns, t: m == n;\n\
+                t, u: m != o;\nu, w: m = o;\nw, w2: m != o;\nw2, w3: n = m;\nw3, w4: n == m;\nw4, w5: p != q;\n\
+                w5, w6: q = p;\nw6, w7: p == q;\nw7, x3: m == p[a];\nx3, x4: $ ok;\nx4, end: player = keeper;\n";
+    assert_eq!(first_moves(&game(body)), ["ok"]);
+}
+
+#[test]
 fn end_is_not_special_during_a_walk() {
     let g = game(
         "begin, end: ;\nend, s: player = x;\ns, t: $ go;\nt, end2: player = keeper;\nend2, end: ;",
