@@ -23,7 +23,7 @@ use vec::VecEnv;
 /// `"interp"` (the interpreter); by default RBG games are played by native
 /// code on x86-64 and aarch64 (the interpreter where code generation
 /// refuses a game: `Game.engine_note` says why), RG/HRG games of at most
-/// 2,000 edges too (larger ones by the interpreter), as the `rbg` command
+/// 5,000 edges too (larger ones by the interpreter), as the `rbg` command
 /// does. Both engines give the same
 /// results. `ValueError` if a chosen RBG engine cannot play the game.
 #[pyfunction]

@@ -134,7 +134,7 @@ def test_native_and_interpreter_give_the_same_frames(ttt_path):
 
 def test_engines_are_chosen_and_named(ttt_path):
     """`engine=` picks the engine; the default is native (on hosts with code
-    generation; for RG, games of at most 2,000 edges)."""
+    generation; for RG, games of at most 5,000 edges)."""
     assert rbg.load_game(ttt_path, engine="interp").engine == "interp"
     default = rbg.load_game(ttt_path)
     assert default.engine in ("native", "interp")

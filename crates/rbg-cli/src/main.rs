@@ -12,7 +12,7 @@ use rbg_cli::cmd;
 struct Cli {
     /// Engine that plays the games: `native` (machine code generated at
     /// load time; the default on x86-64 and aarch64, for `.rg`/`.hrg` games
-    /// of at most 2,000 edges; for `.rg`/`.hrg` it generates the move walks,
+    /// of at most 5,000 edges; for `.rg`/`.hrg` it generates the move walks,
     /// and games it does not take stay interpreted, with a note if chosen)
     /// or `interp` (the interpreter; the default elsewhere).
     #[arg(long, global = true, value_name = "ENGINE")]

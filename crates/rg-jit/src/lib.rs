@@ -34,7 +34,7 @@
 //! - Native against the interpreter (alternated `rbg --engine interp|native
 //!   bench`, 2 s x 5 rounds): 1.0-1.7x on every RG example and `games/hrg/`
 //!   game, fewer instructions per playout on all (callgrind); the CLI's
-//!   default for RG games of at most 2,000 edges (chess.hrg, 7,923 edges,
+//!   default for RG games of at most 5,000 edges (chess.hrg, 9,187 edges,
 //!   stays interpreted unless chosen: its generation takes seconds).
 //! - Writing programs (`gen/program.rs`: checks that write, visit, choose
 //!   and nest leaf checks) took callgrind's playout loop of chess.hrg from
