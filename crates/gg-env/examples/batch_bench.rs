@@ -4,10 +4,12 @@
 //! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [digest]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
 //! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
-//! played by the interpreter instead of the default engine).
+//! played by the interpreter instead of the default engine; `digest`: no
+//! timing, a hash of every output of `ROUNDS` x 1000 steps (seeds 0..),
+//! both ways of stepping, for comparing two builds' outputs).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average (300 steps when `SECONDS` = 0). With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -39,7 +41,40 @@ fn main() {
         eprintln!("{note}");
     }
     let (only_batch, fused) = (flag("batch"), flag("fused"));
+    if flag("digest") {
+        with_game!(&game, g => digest(g, envs, rounds));
+        return;
+    }
     with_game!(&game, g => run(g, seconds, envs, rounds, only_batch, fused));
+}
+
+/// Prints a hash of every frame and action of `rounds` runs of 1000 steps,
+/// stepped by `step_random_into` and by `step_into` in turn, into two
+/// frames used in turn.
+fn digest<G: Spec>(g: &G, envs: usize, rounds: usize) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for round in 0..rounds.max(1) {
+        let mut b = Batch::new(g, envs, round as u64, 1).expect("batch");
+        let mut frames = [Frame::default(), Frame::default()];
+        b.reset_into(&mut frames[0]).expect("reset");
+        for step in 0..1000 {
+            let f = &mut frames[(step / 3) % 2];
+            let acts = if step % 2 == 0 {
+                b.step_random_into(f).expect("step")
+            } else {
+                let a = b.random_actions();
+                b.step_into(&a, f).expect("step");
+                a
+            };
+            acts.hash(&mut h);
+            f.obs.iter().for_each(|x| x.to_bits().hash(&mut h));
+            (&f.masks, &f.dones, &f.players).hash(&mut h);
+            f.rewards.iter().for_each(|x| x.to_bits().hash(&mut h));
+        }
+        b.counts().hash(&mut h);
+    }
+    println!("digest {:016x}", h.finish());
 }
 
 /// States per second of the batch, then of playouts, `rounds` times.

@@ -474,9 +474,10 @@ impl<G: Spec> Decision<G> {
     pub fn write_mask(&mut self, mask: &mut [bool]) {
         let mut repeated = false;
         for &a in &self.keys {
-            let m = &mut mask[a as usize];
-            repeated |= *m;
-            *m = true;
+            if let Some(m) = mask.get_mut(a as usize) {
+                repeated |= *m;
+                *m = true;
+            }
         }
         self.distinct = !repeated;
     }
