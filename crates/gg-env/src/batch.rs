@@ -81,6 +81,21 @@
 //!   rows (`_mm_prefetch`, 16 lines each) while stepping one: alternated
 //!   medians chess 1.03, breakthrough 0.98, englishDraughts 0.99 (runs
 //!   vary by ±10% on the shared machine: no gain shown).
+//! - Where chess and englishDraughts lose their time (callgrind
+//!   `--cache-sim=yes --LL=1048576,16,64`, `batch_bench 0 256 1 fused`,
+//!   per state, batch against playouts): chess 38.6K against 34.0K
+//!   instructions, same instruction cache misses (315), but 300 against
+//!   20 data L1 misses and 186 against 0 misses of a 1 MB L2 (146 of
+//!   them writes, 116 the piece planes: 256 observations of 4.6 KB do not
+//!   fit); the native code's own L1 read misses rise from 19 to 98 (its
+//!   tables evicted by the other games' data). englishDraughts: 86
+//!   against 0 L1 misses (34 the planes), 8 L2 misses. Skipping the
+//!   piece planes altogether (a test hack) moved chess only 0.63 -> 0.67
+//!   (alternated, 256 games; 16 games 0.76 -> 0.80): writing fewer
+//!   observation bytes alone does not reach the bar.
+//! - Fusing the "all keys the same" test into the key pass (no early
+//!   exit) cost instructions (breakthrough +1.5%, tic-tac-toe +1.3%): the
+//!   separate test stops at the second key.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
