@@ -26,7 +26,12 @@
 //!   of it its 318 leaf programs and one writing program; its walk as one
 //!   function ~1 s (Cranelift's register allocation grows faster than a
 //!   function). Split games are generated without Cranelift's optimiser (a
-//!   quarter of the time).
+//!   quarter of the time). With [`PART_EDGES`] 10,000 (was 500)
+//!   englishDraughts.hrg (3,960 edges) and chess.hrg (9,187) are one
+//!   function each: generation 125 -> 255 ms and 1.9 -> 3.2-3.5 s (the
+//!   optimiser on; without it chess's ran 1.12x, not 1.37x, the split
+//!   walk with the optimiser 1.24x), playouts per CPU second 1.17x
+//!   (draughts, callgrind -15.5% instructions) and 1.26-1.37x (chess).
 //! - Instructions of the playout loop (callgrind): direct resumes,
 //!   known-path undo and inline records took breakthrough.hrg from 955K to
 //!   751K per playout, ticTacToe.hrg 24.2K to 21.8K, connect4.hrg 88K to

@@ -59,8 +59,11 @@ fn walked(t: &Tables, bases: &[u32]) -> Vec<bool> {
 
 /// Edges (and resume blocks) of one walk function at most, a node's all in
 /// one: Cranelift's time grows faster than a function's size, so a large
-/// game is several functions.
-pub const PART_EDGES: u32 = 500;
+/// game is several functions. Passing between them costs a return to
+/// `rt.rs`'s loop and a call (and split games go without Cranelift's
+/// optimiser): englishDraughts.hrg and chess.hrg run 1.2-1.4x as fast as
+/// one function as in 7 and 17 of 500.
+pub const PART_EDGES: u32 = 10_000;
 
 /// The move walk split into functions: each holds the edge and resume
 /// blocks of a run of consecutive nodes. Control passes between them by a
