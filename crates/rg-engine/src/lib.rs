@@ -40,6 +40,7 @@ mod prefixes;
 mod program;
 mod seen;
 mod shortcut;
+mod switch;
 mod tables;
 mod walk;
 

@@ -12,10 +12,10 @@ use crate::layout::{Layouts, MAX_SLOTS};
 use crate::maps::{self, MapPlan};
 use crate::tables::{
     Access, Act, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand,
-    Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT,
+    Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT, NO_SWITCH,
 };
 use crate::LoadError;
-use crate::{analysis, bits, cycles, local, mirror, program, shortcut};
+use crate::{analysis, bits, cycles, local, mirror, program, shortcut, switch};
 
 struct Lowerer<'a> {
     g: &'a CheckedGame,
@@ -177,6 +177,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             local: NO_DENSE,
             local_slot: NO_SLOT,
             relay: false,
+            switch: NO_SWITCH,
         });
     }
     let mut unique = vec![false; nodes.len()];
@@ -421,6 +422,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         .collect();
     let mut acts: Vec<Act> = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
     shortcut::set_any_tests(&nodes, &edges, &mut acts, !check_all);
+    let (switches, switch_ranges) = match check_all {
+        true => (Vec::new(), Vec::new()),
+        false => switch::switches(&mut nodes, &edges, &l.fast, &l.fun, g.symbols.len()),
+    };
     // A local check's stamp has no tags (its node is not a walk's root, or
     // the root's tags are empty); at an untagged node they are empty.
     let tags_read = nodes
@@ -447,6 +452,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         probe_conds,
         lazy,
         speculated,
+        switches,
+        switch_ranges,
         programs,
         program,
         dense_size,

@@ -297,6 +297,25 @@ pub struct NodeInfo {
     /// A choice between a local check's frame node and its node
     /// (`local.rs`): its frames carry the number of the frame below.
     pub relay: bool,
+    /// For a choice between comparisons of one read (`switch.rs`): its
+    /// index in [`Tables::switches`]; [`NO_SWITCH`] otherwise.
+    pub switch: u32,
+}
+
+/// No switch (see [`NodeInfo::switch`]).
+pub const NO_SWITCH: u32 = u32::MAX;
+
+/// A node whose edges all compare `st[fun[table + st[slot]]]` with
+/// symbols (`switch.rs`).
+#[derive(Clone, Copy, Debug)]
+pub struct Switch {
+    /// The key's slot.
+    pub slot: u32,
+    /// The slot table of the read.
+    pub table: u32,
+    /// Where its edge ranges start in [`Tables::switch_ranges`] (one per
+    /// symbol of the read).
+    pub ranges: u32,
 }
 
 /// No node (see [`Tables::lazy`]).
@@ -376,6 +395,11 @@ pub struct Tables {
     /// when the check mirrors that edge's target (`mirror.rs`), or
     /// [`NO_NODE`].
     pub speculated: Vec<u32>,
+    /// The switches (`switch.rs`).
+    pub switches: Vec<Switch>,
+    /// Per switch and symbol of its read: the edges a frame at the node
+    /// tries (from the first to the last that pass).
+    pub switch_ranges: Vec<(u32, u32)>,
     /// Per check, its program if it has one (`program.rs`).
     pub programs: Vec<Option<Program>>,
     /// The programs' instructions.

@@ -24,7 +24,7 @@ use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::shortcut::{some_holds, SlotSearch};
 use crate::tables::{
     Access, Act, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE,
-    NO_NODE, NO_SLOT,
+    NO_NODE, NO_SLOT, NO_SWITCH,
 };
 use crate::RunError;
 
@@ -455,6 +455,40 @@ fn first_passing(
     found
 }
 
+/// [`first_passing`] for an any-assignment (`slot`, symbols from `start`)
+/// into node `to` with comparisons `cmps` ([`Act::AnyTests`]): through
+/// its switch when it is one. Out of line: the walk's loop stays as small.
+#[inline(never)]
+fn any_tests(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    (slot, start): (u32, u32),
+    to: u32,
+    (first, count): (u32, u32),
+    sym: &mut u16,
+) -> bool {
+    match t.nodes[to as usize].switch {
+        NO_SWITCH => {
+            let cmps = &t.edges[first as usize..(first + count) as usize];
+            first_passing(t, st, f, slot, start, sym, |st| some_holds(t, st, cmps))
+        }
+        i => first_passing(t, st, f, slot, start, sym, |st| {
+            let (a, b) = switch_range(t, st, i);
+            a != b
+        }),
+    }
+}
+
+/// The edges of switch `i` (`switch.rs`) that can pass now: from the
+/// first to the last that do.
+#[inline(always)]
+fn switch_range(t: &Tables, st: &[u16], i: u32) -> (u32, u32) {
+    let s = t.switches[i as usize];
+    let v = read(t, st, Operand::Ind(s.slot, s.table));
+    t.switch_ranges[(s.ranges + v as u32) as usize]
+}
+
 /// Whether the value of a ray's slot lies on a cycle of its map
 /// (`cycles.rs`): only then is the visit checked.
 #[inline(always)]
@@ -824,6 +858,9 @@ impl Walker {
                 Some(e) => (e, e + 1),
                 None => (info.first, info.first),
             }
+        } else if info.switch != NO_SWITCH {
+            // Only the edges that can pass (`switch.rs`).
+            switch_range(t, st, info.switch)
         } else {
             (info.first, info.end)
         };
@@ -1288,11 +1325,9 @@ impl Walker {
                 if let (Act::AnyTests { first, count }, true) =
                     (t.acts[edge as usize], e.to != target)
                 {
-                    let cmps = &t.edges[first as usize..(first + count) as usize];
                     let f = &mut self.frames[top];
-                    if !first_passing(t, st, f, slot, start, &mut sym, |st| {
-                        some_holds(t, st, cmps)
-                    }) {
+                    let cmps = (first, count);
+                    if !any_tests(t, st, f, (slot, start), e.to, cmps, &mut sym) {
                         continue 'frames;
                     }
                 }
