@@ -168,10 +168,10 @@ fn default_engine() -> (rbg_jit::Engine, bool) {
 pub const RG_DEFAULT: rbg_jit::Engine = rbg_jit::Engine::Native;
 
 /// Larger RG games are interpreted unless `--engine native` chooses: their
-/// code takes long to generate (chess.hrg, 9,187 edges: about 2.7 s of CPU,
+/// code takes long to generate (chess.hrg, 9,187 edges: about 3.3 s of CPU,
 /// too long for a command that plays a few moves; englishDraughts.hrg,
-/// 3,960 edges: 0.14 s; the other games of `games/hrg/`, up to 500 edges:
-/// at most about 35 ms).
+/// 3,960 edges: about 0.25 s; the other games of `games/hrg/`, up to 500
+/// edges: at most about 35 ms).
 pub const RG_DEFAULT_NATIVE_EDGES: usize = 5_000;
 
 /// The engine of RG games, and whether `--engine` chose it.
