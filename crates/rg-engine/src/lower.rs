@@ -421,10 +421,12 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         })
         .collect();
     let mut acts: Vec<Act> = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
-    shortcut::set_any_tests(&nodes, &edges, &mut acts, !check_all);
     let (switches, switch_ranges) = match check_all {
         true => (Vec::new(), Vec::new()),
-        false => switch::switches(&mut nodes, &edges, &l.fast, &l.fun, g.symbols.len()),
+        false => {
+            shortcut::set_any_tests(&nodes, &edges, &mut acts);
+            switch::switches(&mut nodes, &edges, &l.fast, &l.fun, g.symbols.len())
+        }
     };
     // A local check's stamp has no tags (its node is not a walk's root, or
     // the root's tags are empty); at an untagged node they are empty.

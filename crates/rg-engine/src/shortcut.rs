@@ -325,20 +325,19 @@ impl SlotSearch {
     }
 }
 
-/// Sets [`Act::AnyTests`] of any-assignments to a fixed slot (when
-/// `branches`): the comparisons of a target node with a choice between
-/// comparisons only (not `@disjoint`, no visited check: a symbol none of
-/// them passes ends its walk there and leaves no trace), such as
-/// draughts' "a man or a king of mine here".
-pub fn set_any_tests(nodes: &[NodeInfo], edges: &[Edge], acts: &mut [Act], branches: bool) {
+/// Sets [`Act::AnyTests`] of any-assignments to a fixed slot: the
+/// comparisons of a target node with a choice between comparisons only
+/// (not `@disjoint`, no visited check: a symbol none of them passes ends
+/// its walk there and leaves no trace), such as draughts' "a man or a king
+/// of mine here".
+pub fn set_any_tests(nodes: &[NodeInfo], edges: &[Edge], acts: &mut [Act]) {
     for (e, act) in edges.iter().zip(acts.iter_mut()) {
         let Op::AssignAny(Place::Slot(_), _) = e.op else {
             continue;
         };
         let n = &nodes[e.to as usize];
         let cmps = &edges[n.first as usize..n.end as usize];
-        if branches
-            && !e.guard
+        if !e.guard
             && e.filter == NO_EDGE
             && e.next == Next::Frame
             && !n.disjoint

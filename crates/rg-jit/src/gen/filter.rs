@@ -113,6 +113,13 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Switches to `blk`, where the workspace and semistate values of
+    /// `kept` (the cache of the block before a filter's loop) still hold.
+    fn enter_keeping(&mut self, blk: Block, kept: Option<(Block, Value, Option<Value>)>) {
+        self.b.switch_to_block(blk);
+        self.cache = kept.map(|(_, ws, st)| (blk, ws, st));
+    }
+
     /// [`Gen::filter_resume`] by masks: the frame holds the mask of the
     /// symbols of chunk `sub` (symbols `64 sub .. 64 sub + 64`) that pass
     /// and are left, and `sub` (the chunks before it still to test); the
@@ -135,10 +142,7 @@ impl Gen<'_, '_> {
         let m = self.b.append_block_param(lp, I64);
         self.b.ins().jump(lp, &[BlockArg::Value(mask)]);
         // (The workspace and semistate read before hold in these blocks.)
-        let enter = |g: &mut Self, blk: Block| {
-            g.b.switch_to_block(blk);
-            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
-        };
+        let enter = |g: &mut Self, blk: Block| g.enter_keeping(blk, kept);
         enter(self, lp);
         self.b.ins().brif(m, take, &[], next, &[]);
         enter(self, take);
@@ -234,10 +238,7 @@ impl Gen<'_, '_> {
         let left = self.b.append_block_param(lp, I32);
         self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
         // (The workspace and semistate read before the loop hold in it.)
-        let enter = |g: &mut Self, blk: Block| {
-            g.b.switch_to_block(blk);
-            g.cache = kept.map(|(_, ws, st)| (blk, ws, st));
-        };
+        let enter = |g: &mut Self, blk: Block| g.enter_keeping(blk, kept);
         enter(self, lp);
         self.b.ins().brif(left, more, &[], none, &[]);
         enter(self, more);
