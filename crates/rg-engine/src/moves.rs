@@ -233,18 +233,13 @@ impl Effects {
         self.ends.is_empty()
     }
 
-    /// Appends walks given flat (the native engine records them in its own
-    /// buffers): the changes of all of them in order, and per walk the end
-    /// of its changes (counted from the first of `changes`) and its end node.
-    pub fn extend_flat(&mut self, changes: &[Change], ends: &[[u32; 2]]) {
-        let base = self.changes.len() as u32;
-        self.changes.extend_from_slice(changes);
-        match base {
-            0 => self.ends.extend_from_slice(ends),
-            _ => self
-                .ends
-                .extend(ends.iter().map(|&[end, node]| [base + end, node])),
-        }
+    /// Exchanges the walks with walks given flat (the native engine
+    /// records them in buffers of its own and hands them over without a
+    /// copy): the changes of all of them in order, and per walk the end of
+    /// its changes and its end node.
+    pub fn swap_flat(&mut self, changes: &mut Vec<Change>, ends: &mut Vec<[u32; 2]>) {
+        std::mem::swap(&mut self.changes, changes);
+        std::mem::swap(&mut self.ends, ends);
     }
 }
 

@@ -133,6 +133,9 @@ pub(crate) struct Ws {
     vis: Vec<u64>,
     prefixes: Prefixes,
     seen: Seen,
+    /// Whether `prefixes` and `seen` are the running walk's (emptied at
+    /// its first visited check that uses them).
+    sets: bool,
     /// The visited set of writing programs (`gen/program.rs`).
     prog_seen: Seen,
     /// The interpreter, for reachability checks.
@@ -240,9 +243,9 @@ impl Ws {
             dense_buf: vec![0; dense_stamps(t)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
-            changes_buf: vec![Change::default(); 64],
-            // (Never shorter than `changes_buf`: `grow_rec`.)
-            ends_buf: vec![[0, 0]; 64],
+            changes_buf: Vec::with_capacity(64),
+            // (Never shorter than `changes_buf`: `point_rec`.)
+            ends_buf: Vec::with_capacity(64),
             marks_buf: vec![0; t.nodes.len()],
             pending_buf: vec![0; t.nodes.len() + 1],
             log_buf: vec![LogEntry::default(); 256],
@@ -253,6 +256,7 @@ impl Ws {
             vis: vec![0; MAX_TAGS],
             prefixes: Prefixes::default(),
             seen: Seen::default(),
+            sets: false,
             prog_seen: Seen::default(),
             interp: raw::Walker::new(t),
             map_writes: Vec::new(),
@@ -271,10 +275,7 @@ impl Ws {
         ws.memo = ws.memo_buf.as_mut_ptr();
         ws.marks = ws.marks_buf.as_mut_ptr();
         ws.pending = ws.pending_buf.as_mut_ptr();
-        ws.changes = ws.changes_buf.as_mut_ptr();
-        ws.changes_cap = ws.changes_buf.len() as u64;
-        ws.ends = ws.ends_buf.as_mut_ptr();
-        ws.ends_cap = ws.ends_buf.len() as u64;
+        ws.point_rec();
         ws.slot_at = ws.slot_at_buf.as_mut_ptr();
         ws.slot_pending = ws.slot_pending_buf.as_mut_ptr();
         ws.dense = ws.dense_buf.as_mut_ptr();
@@ -283,35 +284,59 @@ impl Ws {
 
     /// Makes room for `need` changes and one more move (the generated
     /// record), or fails as the interpreter does past [`MAX_RECORDED`].
-    /// The end buffer is kept at least as long as the change buffer, so
-    /// the generated record tests only the changes' room (every move
-    /// records a change: there are never more ends than changes).
     fn grow_rec(&mut self, need: usize) -> Result<(), RunError> {
         if need > MAX_RECORDED {
             return Err(RunError::MovesTooLarge(MAX_RECORDED));
         }
-        if need > self.changes_buf.len() {
-            let n = need.max(2 * self.changes_buf.len()).min(MAX_RECORDED);
-            self.changes_buf.resize(n, Change::default());
-            self.changes = self.changes_buf.as_mut_ptr();
-            self.changes_cap = n as u64;
+        self.take_rec();
+        let cap = self.changes_buf.capacity();
+        if need > cap {
+            let n = need.max(2 * cap).clamp(64, MAX_RECORDED);
+            self.changes_buf.reserve_exact(n - self.changes_buf.len());
         }
-        if self.ends_len == self.ends_cap || self.ends_buf.len() < self.changes_buf.len() {
-            let n = (2 * self.ends_buf.len()).max(self.changes_buf.len());
-            self.ends_buf.resize(n, [0, 0]);
-            self.ends = self.ends_buf.as_mut_ptr();
-            self.ends_cap = self.ends_buf.len() as u64;
+        if self.ends_len == self.ends_cap {
+            let n = 2 * self.ends_buf.capacity() + 64;
+            self.ends_buf.reserve_exact(n - self.ends_buf.len());
         }
+        self.point_rec();
         Ok(())
     }
 
-    /// Moves the moves the generated code recorded to `out`.
+    /// Points the generated record at the change and end buffers' room
+    /// (at most [`MAX_RECORDED`] changes). The end buffer is made at least
+    /// as long as the change buffer, so the generated record tests only the
+    /// changes' room (every move records a change: there are never more
+    /// ends than changes).
+    fn point_rec(&mut self) {
+        let cap = self.changes_buf.capacity().min(MAX_RECORDED);
+        if self.ends_buf.capacity() < cap {
+            self.ends_buf.reserve_exact(cap - self.ends_buf.len());
+        }
+        self.changes = self.changes_buf.as_mut_ptr();
+        self.changes_cap = cap as u64;
+        self.ends = self.ends_buf.as_mut_ptr();
+        self.ends_cap = self.ends_buf.capacity() as u64;
+    }
+
+    /// The buffers' lengths set to what the generated code recorded.
+    fn take_rec(&mut self) {
+        // SAFETY: the generated code wrote the first `changes_len` changes
+        // and `ends_len` ends (plain words) within the buffers' capacity
+        // (`point_rec`).
+        unsafe {
+            self.changes_buf.set_len(self.changes_len as usize);
+            self.ends_buf.set_len(self.ends_len as usize);
+        }
+    }
+
+    /// Hands the moves the generated code recorded to `out` (its buffers,
+    /// whose walks are dropped, become the next walk's).
     fn flush(&mut self, out: &mut Effects) {
-        let changes = &self.changes_buf[..self.changes_len as usize];
-        let ends = &self.ends_buf[..self.ends_len as usize];
-        out.extend_flat(changes, ends);
+        self.take_rec();
+        out.swap_flat(&mut self.changes_buf, &mut self.ends_buf);
         self.changes_len = 0;
         self.ends_len = 0;
+        self.point_rec();
     }
 
     fn tables(&self) -> &Tables {
@@ -390,6 +415,12 @@ impl Ws {
             let new = *at != self.dense_gen as u32;
             *at = self.dense_gen as u32;
             return Ok(new);
+        }
+        if !self.sets {
+            // As the interpreter's `begin`.
+            self.prefixes.clear();
+            self.seen.clear(MAX_MOVE_KEYS);
+            self.sets = true;
         }
         let tags = self.tag_id(node)?;
         let t = self.code.game.tables();
@@ -776,9 +807,11 @@ impl Walker {
 
     fn run(&mut self, st: &mut [u16], node: u32) -> Result<(), RunError> {
         let ws = &mut *self.ws;
-        ws.visit(st, node)?;
         let code = &*self.code;
         let info = code.game.tables().nodes[node as usize];
+        if info.guard != Guard::None {
+            ws.visit(st, node)?;
+        }
         let (first, next) = match info.disjoint {
             true => match ws.first_legal(st, node)? {
                 Some(e) => (e, e + 1),
@@ -839,17 +872,15 @@ impl NativeWalker for Walker {
                 l.clear();
                 SinkPtr::List(l)
             }
-            SinkMut::Effects(l) => {
-                l.clear();
-                SinkPtr::Effects(l)
-            }
+            // (Its walks are replaced by the walk's: `flush`.)
+            SinkMut::Effects(l) => SinkPtr::Effects(l),
         });
         // As the interpreter's `begin`.
         ws.log_len = 0;
         ws.frames_len = 0;
         ws.tags_len = 0;
         ws.tag_ids_len = 0;
-        ws.prefixes.clear();
+        ws.sets = false;
         ws.tag_hash = 0;
         ws.steps = 0;
         ws.err = None;
@@ -874,7 +905,6 @@ impl NativeWalker for Walker {
         }
         ws.version = ws.next_version;
         ws.next_version += 1;
-        ws.seen.clear(MAX_MOVE_KEYS);
         let r = self.run(st, node);
         let ws = &mut *self.ws;
         if r.is_err() {
