@@ -433,7 +433,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let tags_read = nodes
         .iter()
         .any(|n| n.guard != Guard::None && n.local == NO_DENSE && !n.untagged);
+    let cmp_only = shortcut::cmp_only(&nodes, &edges);
     Ok(Tables {
+        cmp_only,
         nodes,
         edges,
         acts,

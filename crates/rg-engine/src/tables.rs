@@ -384,6 +384,10 @@ pub struct Tables {
     pub slot_index: Vec<u32>,
     /// The number of nodes with a [`Tables::slot_index`].
     pub slot_nodes: u32,
+    /// Per node: whether at most one edge enters it and its edges are all
+    /// comparisons (at least one; not `@disjoint`): one-slot checks'
+    /// searches expand such a node where they find it (`shortcut.rs`).
+    pub cmp_only: Vec<bool>,
     /// The number of symbols (values of a slot).
     pub symbols: u32,
     /// Comparisons of probes: operands and `==` (true) or `!=`.
