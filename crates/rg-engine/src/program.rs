@@ -25,7 +25,7 @@ const MAX_PROGRAM: usize = 1 << 12;
 const MAX_PROGRAMS: usize = 1 << 20;
 
 /// What an instruction does.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Holds if the symbols are equal (`true`) or differ.
     Cmp(Operand, Operand, bool),

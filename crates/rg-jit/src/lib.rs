@@ -133,7 +133,7 @@ use jit_support::Memory;
 use rg_engine::{GameModel, Native, NativeWalker};
 
 pub use gen::PART_EDGES;
-pub use plan::{check_codes, CheckCode};
+pub use plan::{check_codes, check_functions, CheckCode};
 use rt::WalkFn;
 
 /// Edges beyond this are left to the interpreter: code generation time
@@ -281,6 +281,12 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             pure_ids.push(None);
             continue;
         }
+        let first = plan.share[c] as usize;
+        if first != c {
+            // The same program: the same function.
+            pure_ids.push(pure_ids[first]);
+            continue;
+        }
         let pid = module
             .declare_function(&format!("pure_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
@@ -303,6 +309,11 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             continue;
         };
         let p = (a, end);
+        let first = plan.share[c] as usize;
+        if first != c {
+            pure_ids[c] = pure_ids[first];
+            continue;
+        }
         let pid = module
             .declare_function(&format!("writing_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
@@ -324,8 +335,9 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     }
     if std::env::var_os("RG_JIT_TRACE").is_some() {
         eprintln!(
-            "rg-jit: {} checks ({} writing programs, {} instructions with their nested checks) generated in {:?}",
+            "rg-jit: {} checks ({} functions; {} writing programs, {} instructions with their nested checks) generated in {:?}",
             pure_ids.iter().flatten().count(),
+            (0..plan.share.len()).filter(|&c| plan.share[c] as usize == c && pure_ids[c].is_some()).count(),
             plan.checks.iter().filter(|k| matches!(k, CheckCode::Writing(..))).count(),
             plan.writing_ins,
             jit_support::cpu_time().saturating_sub(start)

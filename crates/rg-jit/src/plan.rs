@@ -1,6 +1,8 @@
 //! Which checks generated code decides, and how: the plan of
 //! [`crate::compile`].
 
+use std::collections::HashMap;
+
 use rg_engine::raw::Tables;
 use rg_engine::GameModel;
 
@@ -25,11 +27,62 @@ pub enum CheckCode {
     Writing(u32, u32),
 }
 
-/// The plan: per check its code, and the instructions of writing programs
-/// with the leaf checks they nest.
+/// The plan: per check its code and the check whose function it calls,
+/// and the instructions of writing programs with the leaf checks they
+/// nest.
 pub(crate) struct Plan {
     pub checks: Vec<CheckCode>,
+    /// Per check, the first check with the same program ([`same`]),
+    /// whose function it calls; itself if none.
+    pub share: Vec<u32>,
     pub writing_ins: usize,
+}
+
+/// Whether programs `p` and `q` (instructions `start .. end`) are the same:
+/// instruction by instruction, jumps counted from their starts (a jump out
+/// of the program, `End`'s, is never taken). Their generated functions
+/// are then the same (chess.hrg's ~350 calls of one reusable check enter
+/// it by a node of their own each, so each has a program, all the same).
+fn same(t: &Tables, p: Span, q: Span) -> bool {
+    let jump =
+        |skip: u32, (start, end): (u32, u32)| (start..end).contains(&skip).then(|| skip - start);
+    p.1 - p.0 == q.1 - q.0
+        && (0..p.1 - p.0).all(|k| {
+            let (a, b) = (t.program[(p.0 + k) as usize], t.program[(q.0 + k) as usize]);
+            a.step == b.step
+                && a.accept == b.accept
+                && a.depth == b.depth
+                && jump(a.skip, p) == jump(b.skip, q)
+        })
+}
+
+/// A program's instructions `start .. end`.
+type Span = (u32, u32);
+
+/// Programs given a function, by length: (check, instructions).
+#[derive(Default)]
+struct Shared(HashMap<u32, Vec<(u32, Span)>>);
+
+impl Shared {
+    /// The first check given a function whose program is `p`'s, or `c`
+    /// itself (then given one).
+    fn find(&mut self, t: &Tables, c: usize, p: Span) -> u32 {
+        let same_len = self.0.entry(p.1 - p.0).or_default();
+        match same_len.iter().find(|&&(_, q)| same(t, p, q)) {
+            Some(&(first, _)) => first,
+            None => {
+                same_len.push((c as u32, p));
+                c as u32
+            }
+        }
+    }
+
+    /// `p`, just added by [`Shared::find`], is given no function after all.
+    fn forget(&mut self, p: Span) {
+        if let Some(same_len) = self.0.get_mut(&(p.1 - p.0)) {
+            same_len.retain(|&(_, q)| q != p);
+        }
+    }
 }
 
 /// Plans `t`'s checks: writing programs, with the leaf checks they nest
@@ -47,11 +100,20 @@ pub(crate) fn plan(t: &Tables) -> Plan {
     let mut forced = vec![false; checks];
     let mut code = vec![CheckCode::Interpreted; checks];
     let mut writing_ins = 0;
+    let mut share: Vec<u32> = (0..checks as u32).collect();
+    let (mut writings, mut leaves) = (Shared::default(), Shared::default());
     for c in (0..checks).filter(|&c| !leaf(c) && t.probes[c].is_none()) {
         let native = |c2: u32| t.probes[c2 as usize].is_some() || leaf(c2 as usize);
         let Some(p) = gen::writing(t, c, &native) else {
             continue;
         };
+        let first = writings.find(t, c, p);
+        if first != c as u32 {
+            // (Its nested checks are the first's.)
+            share[c] = first;
+            code[c] = CheckCode::Writing(p.0, p.1);
+            continue;
+        }
         let mut new: Vec<usize> = gen::nested(t, p)
             .map(|c2| c2 as usize)
             .filter(|&c2| leaf(c2) && !forced[c2])
@@ -60,6 +122,7 @@ pub(crate) fn plan(t: &Tables) -> Plan {
         new.dedup();
         let size = (p.1 - p.0) as usize + new.iter().map(|&c2| cost(c2)).sum::<usize>();
         if writing_ins + size > MAX_WRITING_INS {
+            writings.forget(p);
             continue;
         }
         writing_ins += size;
@@ -73,11 +136,18 @@ pub(crate) fn plan(t: &Tables) -> Plan {
             continue;
         }
         if let Some((a, b)) = leaf_prog[c] {
+            let first = leaves.find(t, c, (a, b));
+            if first != c as u32 {
+                share[c] = first;
+                code[c] = CheckCode::Program(a, b);
+                continue;
+            }
             if forced[c] || program_ins + (b - a) as usize <= MAX_PROGRAM_INS {
                 program_ins += (b - a) as usize;
                 code[c] = CheckCode::Program(a, b);
                 continue;
             }
+            leaves.forget((a, b));
         }
         let size = pure_size[c] + slot_size[c];
         if size > 0 && (forced[c] || pure_edges + size <= MAX_PURE_EDGES) {
@@ -90,6 +160,7 @@ pub(crate) fn plan(t: &Tables) -> Plan {
     }
     Plan {
         checks: code,
+        share,
         writing_ins,
     }
 }
@@ -99,4 +170,11 @@ pub(crate) fn plan(t: &Tables) -> Plan {
 #[doc(hidden)]
 pub fn check_codes(game: &GameModel) -> Vec<CheckCode> {
     plan(game.tables()).checks
+}
+
+/// Per check of `game`, the check whose generated function it calls
+/// (itself where it has its own; for tests and tools).
+#[doc(hidden)]
+pub fn check_functions(game: &GameModel) -> Vec<u32> {
+    plan(game.tables()).share
 }

@@ -211,6 +211,20 @@ fn library_checks_are_code() {
     let chess = codes("chess.hrg");
     assert_eq!(count(&chess, |c| matches!(c, CheckCode::Writing(..))), 2);
     assert_eq!(count(&chess, |c| matches!(c, CheckCode::Interpreted)), 0);
+    // Its ~350 legality checks (calls of one reusable check, each entering
+    // it by a node of its own) are one function, as are its two writing
+    // programs (the two calls of `anyMove`).
+    let owners = rg_jit::check_functions(&load(&root.join("chess.hrg")));
+    let own = |f: fn(&CheckCode) -> bool| {
+        let mut firsts: Vec<u32> = (0..chess.len())
+            .filter(|&c| f(&chess[c]))
+            .map(|c| owners[c])
+            .collect();
+        firsts.dedup();
+        firsts.len()
+    };
+    assert_eq!(own(|c| matches!(c, CheckCode::Program(..))), 1);
+    assert_eq!(own(|c| matches!(c, CheckCode::Writing(..))), 1);
     let draughts = codes("englishDraughts.hrg");
     assert_eq!(draughts.len(), 44);
     assert!(draughts.iter().all(|c| matches!(c, CheckCode::Program(..))));
