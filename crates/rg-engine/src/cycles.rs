@@ -25,7 +25,7 @@
 //! `GameModel::with_every_check` skips nothing.
 
 use crate::analysis::Distinct;
-use crate::tables::{Edge, NodeInfo, Op, Operand, Place, NO_EDGE};
+use crate::tables::{Edge, Next, NodeInfo, Op, Operand, Place, NO_EDGE};
 
 /// Symbols of all tables made here at most (beyond, rays keep their checks).
 const MAX_TABLE: usize = 1 << 22;
@@ -270,4 +270,33 @@ fn components(nodes: &[NodeInfo], edges: &[Edge]) -> Vec<u32> {
         }
     }
     comp
+}
+
+/// Whether single edges followed inline ([`Next::Inline`]) can lead back
+/// to an edge: only then can a walk go on without frames forever (at
+/// `@unique` nodes, which have no visited check), so only then does it
+/// count its steps ([`crate::tables::Tables::has_unique`]).
+pub fn inline_cycle(edges: &[Edge]) -> bool {
+    // 0: not reached yet, 1: on the path being followed, 2: followed.
+    let mut state = vec![0u8; edges.len()];
+    let mut path = Vec::new();
+    for start in 0..edges.len() {
+        let mut i = start;
+        path.clear();
+        while state[i] == 0 {
+            state[i] = 1;
+            path.push(i);
+            match edges[i].next {
+                Next::Inline(next) => i = next as usize,
+                _ => break,
+            }
+        }
+        if state[i] == 1 && matches!(edges[i].next, Next::Inline(_)) {
+            return true;
+        }
+        for &p in &path {
+            state[p] = 2;
+        }
+    }
+    false
 }

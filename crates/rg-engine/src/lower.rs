@@ -434,6 +434,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         .iter()
         .any(|n| n.guard != Guard::None && n.local == NO_DENSE && !n.untagged);
     let cmp_only = shortcut::cmp_only(&nodes, &edges);
+    let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
     Ok(Tables {
         cmp_only,
         nodes,
@@ -463,7 +464,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         dense_size,
         local_size,
         cyclic,
-        has_unique: unique.iter().any(|&u| u),
+        has_unique,
         tags_read,
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),

@@ -36,7 +36,8 @@ pub const MAX_TAGS: usize = 1 << 11;
 pub const MAX_FRAMES: usize = 1 << 20;
 /// Edges followed without a frame in one enumeration beyond this are an error
 /// (only games with `@unique` nodes can loop there; 2^25 bounds such a walk
-/// to well under a second).
+/// to well under a second). Counted only where single edges form a cycle
+/// ([`Tables::has_unique`]).
 pub const MAX_STEPS: usize = 1 << 25;
 /// Assignments on the current walk beyond this are an error.
 pub const MAX_LOG: usize = 1 << 22;
@@ -1308,8 +1309,10 @@ impl Walker {
                 }
             };
             // A filtered any-assignment skips the symbols its comparison
-            // rejects (`shortcut.rs`).
+            // rejects (`shortcut.rs`); the comparison's edge, next in the
+            // chain, then holds without being tested again (`passed`).
             let e = &t.edges[edge as usize];
+            let mut passed = NO_EDGE;
             if e.filter != NO_EDGE && e.to != target {
                 if let (Op::AssignAny(Place::Slot(slot), (start, _)), Op::Cmp(a, b, eq)) =
                     (e.op, t.edges[e.filter as usize].op)
@@ -1320,6 +1323,7 @@ impl Walker {
                     }) {
                         continue 'frames;
                     }
+                    passed = e.filter;
                 }
             } else if let Op::AssignAny(Place::Slot(slot), (start, _)) = e.op {
                 if let (Act::AnyTests { first, count }, true) =
@@ -1354,8 +1358,9 @@ impl Walker {
                         }
                     }
                     Op::Cmp(a, b, eq) => {
-                        let holds = compares(t, st, act, a, b, eq);
-                        if !holds {
+                        if edge == passed {
+                            passed = NO_EDGE;
+                        } else if !compares(t, st, act, a, b, eq) {
                             continue 'frames;
                         }
                     }
