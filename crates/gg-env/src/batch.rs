@@ -96,6 +96,30 @@
 //! - Fusing the "all keys the same" test into the key pass (no early
 //!   exit) cost instructions (breakthrough +1.5%, tic-tac-toe +1.3%): the
 //!   separate test stops at the second key.
+//! - Masks of at most `WHOLE_MASK` actions are cleared whole (one
+//!   `memset`) instead of entry by entry with a list of the entries kept,
+//!   and a turn's keys are listed without a branch (indices clamped,
+//!   `RbgIds::keys_at`): callgrind batch instructions (`batch_bench 0 64 1
+//!   batch fused`) hex -3.3%, breakthrough -1.8%, ticTacToe -2.1%,
+//!   connect4 -0.9%; alternated time new/old hex 1.09, breakthrough 1.03,
+//!   ticTacToe 1.04, reversi 1.04, connect4 0.99.
+//! - Tried and dropped: telling repeated keys by counting the chosen
+//!   action's candidates when it is applied instead of reading the mask
+//!   when writing it (perf put two fifths of the batch's own time in
+//!   englishDraughts on that read, but the stall moved elsewhere: time
+//!   0.99-1.01, instructions +0.4..+1.2%); the engine working in a
+//!   worker's own state and move list, copied from and to the game's
+//!   (slower: ticTacToe 0.88, breakthrough 0.93, englishDraughts 0.94,
+//!   chess 0.99); the piece planes with AVX-512 (0.99-1.02, noise).
+//! - Where chess loses (`perf record -e cpu-clock`, batch `0 256` fused
+//!   against `rbg bench`, CPU time per state): the engine's own code
+//!   (rules and patterns) takes 3.7 us in the batch against 2.8 us in
+//!   playouts (+33%; +13% with one game), the batch's own work about
+//!   1.1 us more (run_chunk 0.36, planes 0.25, keys 0.2, prefix states
+//!   0.18). Batch ratios with 16 games against 256 (one process,
+//!   alternating): ticTacToe 0.72/0.72, breakthrough 0.67/0.63,
+//!   englishDraughts 0.64/0.60, chess 0.76/0.66: only chess loses much to
+//!   the number of games.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -105,6 +129,13 @@ use rbg_agents::playout::Normaliser;
 use crate::decision::{Decision, StepError};
 use crate::spec::Spec;
 use gg_core::Turn;
+
+/// Masks of at most this many actions are cleared whole before they are
+/// written (a few cache lines, one `memset`; their [`Frame::mask_set`]
+/// lists stay empty), longer ones entry by entry: hex (243 actions, ~60
+/// legal) spent ~4 instructions per entry clearing and a `memcpy` call
+/// keeping the list.
+const WHOLE_MASK: usize = 512;
 
 /// Restarts in a row that end before any player moves before the batch
 /// gives up on a game.
@@ -122,7 +153,8 @@ pub struct Frame {
     /// The actions set in each game's mask (`n` lists, possibly with
     /// repeats), so that a step into this frame again clears only those
     /// entries instead of the whole mask (chess: 4,865 bytes per game and
-    /// action). Whoever writes `masks` otherwise must clear this list;
+    /// action); empty for masks short enough to be cleared whole
+    /// (`WHOLE_MASK`). Whoever writes `masks` otherwise must clear this list;
     /// when its length is not `n` the masks are taken as unknown and
     /// cleared whole.
     pub mask_set: Vec<Vec<u32>>,
@@ -564,11 +596,17 @@ fn run_chunk<G: Spec>(
         s.d.observe(game, p, obs, scratch);
         let mask = &mut out.masks[i * z.actions..(i + 1) * z.actions];
         let set = &mut out.mask_set[i];
-        if !out.known {
+        if mask.len() <= WHOLE_MASK {
             mask.fill(false);
             set.clear();
+            s.d.write_mask(mask);
+        } else {
+            if !out.known {
+                mask.fill(false);
+                set.clear();
+            }
+            s.d.rewrite_mask(mask, set);
         }
-        s.d.rewrite_mask(mask, set);
     }
     Ok(())
 }

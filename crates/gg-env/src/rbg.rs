@@ -18,7 +18,8 @@ pub struct RbgIds {
     /// Of every engine action, what its key is made of: `rank * nv` and
     /// all ones for a player's modifier of that rank, else `end` and
     /// zero (so an atom's key is `base + (vertex & mask)`, without a
-    /// branch; [`key_in`]).
+    /// branch; [`key_in`]); the last entry is a non-choice's, for every
+    /// larger action.
     by_action: Vec<KeyOf>,
     /// Engine action of every rank.
     actions: Vec<u32>,
@@ -62,7 +63,9 @@ impl RbgIds {
             },
             None => KeyOf { base: end, mask: 0 },
         });
-        let by_action = by_action.collect();
+        // Ends with a non-choice entry: [`RbgIds::keys_at`] clamps actions
+        // to it.
+        let by_action = by_action.chain([KeyOf { base: end, mask: 0 }]).collect();
         let d = model.description();
         let bounds = (0..d.num_vars()).map(|v| d.var_bound(v as u32) as f32);
         RbgIds {
@@ -121,14 +124,25 @@ impl Numbering<ModApp> for RbgIds {
     fn keys_at(&self, moves: &MoveList<ModApp>, d: usize, out: &mut Vec<u32>) {
         let (by_action, end) = (&self.by_action[..], self.end);
         let (atoms, ends) = moves.parts();
-        let mut start = 0;
         out.clear();
+        let (Some(last_atom), Some(last_action)) =
+            (atoms.len().checked_sub(1), by_action.len().checked_sub(1))
+        else {
+            // No atoms: every move ends here.
+            out.resize(ends.len(), end);
+            return;
+        };
+        let mut start = 0;
+        // Without a branch: indices clamped into the slices (a move
+        // shorter than `d` reads some atom and takes `end` instead).
         out.extend(ends.iter().map(|&stop| {
             let i = start + d;
             start = stop as usize;
-            let k = atoms.get(i).map_or(end, |&a| key_in(by_action, end, a));
-            if i < stop as usize {
-                k
+            let a = atoms[i.min(last_atom)];
+            let k = by_action[(a.action as usize).min(last_action)];
+            let key = k.base.wrapping_add(a.vertex & k.mask);
+            if i < start {
+                key
             } else {
                 end
             }
