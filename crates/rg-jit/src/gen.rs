@@ -98,7 +98,7 @@ struct Gen<'a, 'b> {
     keep_at: Vec<Keep>,
     here: Keep,
     /// Per node, the log's length on entry where known ([`log_lengths`]).
-    log_at: &'a [Option<u32>],
+    log_at: &'a [Option<Vec<u32>>],
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -674,10 +674,12 @@ impl Gen<'_, '_> {
     /// Records the walk's move (`player = v`, ending at `node`) in the
     /// workspace's change and end buffers, as `Effects::push`: the slots of
     /// the undo log with their values now, then `player`. `known`: the
-    /// log's length, where the generator knows it (the copy unrolled).
-    fn record(&mut self, v: Value, node: u32, known: Option<u32>) {
+    /// log's entries' slots ([`NO_SLOT`] where not constant), where the
+    /// generator knows its length (the copy unrolled, constant slots read
+    /// directly).
+    fn record(&mut self, v: Value, node: u32, known: Option<&[u32]>) {
         let len = match known {
-            Some(k) => self.b.ins().iconst(I64, k as i64),
+            Some(k) => self.b.ins().iconst(I64, k.len() as i64),
             None => self.ws_load(Off::LOG_LEN),
         };
         let cl = self.ws_load(Off::CHANGES_LEN);
@@ -691,12 +693,16 @@ impl Gen<'_, '_> {
         // (`need` stays below 2^32: the log and the changes are bounded.)
         let need32 = self.b.ins().ireduce(I32, need);
         self.grow_if(grow, rt::grow_rec, need32);
-        let log = self.ws_load(Off::LOG);
+        // (Not read where every entry's slot is known.)
+        let log = match known {
+            Some(k) if !k.contains(&NO_SLOT) => None,
+            _ => Some(self.ws_load(Off::LOG)),
+        };
         let changes = self.ws_load(Off::CHANGES);
         let off = self.b.ins().ishl_imm(cl, 3);
         let dst = self.b.ins().iadd(changes, off);
         // `dst[i] = (slot, st[slot])` per log entry `i`.
-        let entry = |g: &mut Self, off: Value| {
+        let entry = |g: &mut Self, log: Value, off: Value| {
             let src = g.b.ins().iadd(log, off);
             let slot = g.load(I32, src, 0);
             let val = g.slot_at(slot);
@@ -706,8 +712,11 @@ impl Gen<'_, '_> {
         };
         match known {
             Some(k) => {
-                for i in 0..k {
-                    let slot = self.load(I32, log, 8 * i as i32);
+                for (i, &s) in k.iter().enumerate() {
+                    let slot = match (s, log) {
+                        (NO_SLOT, Some(log)) => self.load(I32, log, 8 * i as i32),
+                        _ => self.b.ins().iconst(I32, s as i64),
+                    };
                     let val = self.slot_at(slot);
                     self.b.ins().store(FLAGS, slot, dst, 8 * i as i32);
                     self.b.ins().store(FLAGS, val, dst, 8 * i as i32 + 4);
@@ -727,7 +736,8 @@ impl Gen<'_, '_> {
                 self.b.ins().brif(more, body, &[], done, &[]);
                 self.b.switch_to_block(body);
                 let off = self.b.ins().ishl_imm(i, 3);
-                entry(self, off);
+                let log = log.expect("read where the log is not known");
+                entry(self, log, off);
                 let i1 = self.b.ins().iadd_imm(i, 1);
                 self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
                 self.b.switch_to_block(done);
@@ -1247,7 +1257,7 @@ impl Gen<'_, '_> {
                 self.check_failed(r);
                 self.b.ins().jump(back, &[]);
                 self.b.switch_to_block(inline);
-                let known = self.log_at[self.edge_node[i] as usize];
+                let known = self.log_at[self.edge_node[i] as usize].as_deref();
                 self.record(v, e.to, known);
                 self.b.ins().jump(back, &[]);
                 return;

@@ -5,7 +5,7 @@
 //! onto ([`chains`], [`parents`]) and each node's resume blocks
 //! ([`frame_bases`]).
 
-use rg_engine::raw::{Next, Op, Tables};
+use rg_engine::raw::{Next, Op, Place, Tables, NO_SLOT};
 
 /// An edge that runs on the top frame's state changed by a known path: the
 /// frame's resume block, and the log entries and tags pushed since it was
@@ -85,8 +85,9 @@ pub(crate) struct Parts {
     pub keep: (Keep, Vec<Keep>),
     /// Per node, whether a walk may start there ([`roots`]).
     pub roots: Vec<bool>,
-    /// Per node, the log's length on entry where known ([`log_lengths`]).
-    pub log_at: Vec<Option<u32>>,
+    /// Per node, the log on entry where its length is known: its entries'
+    /// slots where known ([`log_lengths`]).
+    pub log_at: Vec<Option<Vec<u32>>>,
 }
 
 impl Parts {
@@ -323,48 +324,62 @@ fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<K
     (any, node)
 }
 
-/// Per node, the undo log's length whenever a move walk enters it (from
-/// `roots`), where every walk agrees (`None`: map assignments or paths
-/// that differ).
-fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<u32>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Len {
+/// Per node, the undo log whenever a move walk enters it (from `roots`),
+/// where every walk agrees on its length (`None`: map assignments or
+/// paths that differ): per entry, its slot where every walk writes that
+/// slot there (a constant place), else [`NO_SLOT`].
+fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
+    #[derive(Clone, PartialEq)]
+    enum Log {
         Unseen,
-        Known(u32),
+        Known(Vec<u32>),
         Varies,
     }
-    let mut len = vec![Len::Unseen; t.nodes.len()];
+    let mut log = vec![Log::Unseen; t.nodes.len()];
     let mut work = Vec::new();
     for (n, &root) in roots.iter().enumerate() {
         if root {
-            len[n] = Len::Known(0);
+            log[n] = Log::Known(Vec::new());
             work.push(n);
         }
     }
     while let Some(n) = work.pop() {
         let info = t.nodes[n];
         for e in &t.edges[info.first as usize..info.end as usize] {
-            let after = match (len[n], e.op) {
+            let written = |slots: &Vec<u32>, p: Place| {
+                let s = match p {
+                    Place::Slot(s) => s,
+                    _ => NO_SLOT,
+                };
+                Log::Known(slots.iter().copied().chain([s]).collect())
+            };
+            let after = match (&log[n], e.op) {
                 (_, Op::SetPlayer(_)) => continue,
-                (Len::Known(k), Op::Assign(..) | Op::AssignAny(..)) => Len::Known(k + 1),
-                (_, Op::AssignMap(_)) => Len::Varies,
-                (l, _) => l,
+                (Log::Known(k), Op::Assign(p, _) | Op::AssignAny(p, _)) => written(k, p),
+                (_, Op::AssignMap(_)) => Log::Varies,
+                (l, _) => l.clone(),
             };
             let to = e.to as usize;
-            let merged = match len[to] {
-                Len::Unseen => after,
-                l if l == after => l,
-                _ => Len::Varies,
+            let merged = match (&log[to], after) {
+                (Log::Unseen, after) => after,
+                (Log::Known(a), Log::Known(b)) if a.len() == b.len() => Log::Known(
+                    a.iter()
+                        .zip(&b)
+                        .map(|(&x, &y)| if x == y { x } else { NO_SLOT })
+                        .collect(),
+                ),
+                (l, after) if *l == after => after,
+                _ => Log::Varies,
             };
-            if merged != len[to] {
-                len[to] = merged;
+            if merged != log[to] {
+                log[to] = merged;
                 work.push(to);
             }
         }
     }
-    len.into_iter()
+    log.into_iter()
         .map(|l| match l {
-            Len::Known(k) => Some(k),
+            Log::Known(k) => Some(k),
             _ => None,
         })
         .collect()
