@@ -119,9 +119,13 @@
 //!   1.05x. Tried and dropped: the semistate copied into the workspace's
 //!   allocation, addressed from the pinned register (one load less per
 //!   block): breakthrough.hrg -2.6% instructions but 0.97-0.99x in time
-//!   (alternated 10 x 2 s). The filter masks' 64 loads are elaborated
-//!   before their comparisons (Cranelift's e-graph places the pure
-//!   `bor` tree at its use): ~54 spill slots in breakthrough.hrg's mask.
+//!   (alternated 10 x 2 s).
+//! - The filter masks' loads were all made before their comparisons
+//!   (Cranelift's e-graph places the pure `bor` tree at its use), spilled:
+//!   the mask is stored every 8 symbols (`gen/filter.rs`), which places
+//!   it there: breakthrough.hrg's walk 327 -> 118 stack accesses, -1.5%
+//!   instructions; alternated 8 x 2 s hex.hrg 1.06, breakthrough.hrg and
+//!   englishDraughts.hrg 1.00.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

@@ -210,6 +210,13 @@ impl Gen<'_, '_> {
                 };
                 let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
                 acc = self.b.ins().bor(acc, pass);
+                if (i - lo) % 8 == 7 {
+                    // The mask so far, stored: the optimiser computes it
+                    // here, so the loads before are not all kept alive
+                    // (spilled) until the end (the frame's mask is
+                    // written again before it is read).
+                    self.b.ins().store(FLAGS, acc, f, Off::F_MASK);
+                }
             }
             self.b.ins().jump(lp, &[BlockArg::Value(acc)]);
         }
