@@ -123,7 +123,7 @@
 //! - The filter masks' loads were all made before their comparisons
 //!   (Cranelift's e-graph places the pure `bor` tree at its use), spilled:
 //!   the mask is stored every 8 symbols (`gen/filter.rs`), which places
-//!   it there: breakthrough.hrg's walk 327 -> 118 stack accesses, -1.5%
+//!   it there: breakthrough.hrg's walk 327 -> 111 stack accesses, -1.5%
 //!   instructions; alternated 8 x 2 s hex.hrg 1.06, breakthrough.hrg and
 //!   englishDraughts.hrg 1.00.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
