@@ -13,6 +13,7 @@ pub mod defs;
 pub mod encode;
 pub mod eval;
 pub mod lexer;
+pub mod opt;
 pub mod parse;
 pub mod translate;
 pub mod value;
@@ -26,7 +27,9 @@ pub fn translate_str(text: &str) -> Result<rg_lang::Game, Error> {
     translate::translate(&game)
 }
 
-/// Parses, translates and checks an HRG description.
+/// Parses, translates and checks an HRG description; the translation is
+/// then simplified by [`opt::optimize`] (the same moves) and checked again
+/// (should that fail, the plain translation is kept).
 pub fn parse_str(text: &str) -> Result<(rg_lang::Game, CheckedGame), Error> {
     let game = translate_str(text)?;
     let checked = rg_lang::check::check(&game).map_err(|e| {
@@ -35,7 +38,11 @@ pub fn parse_str(text: &str) -> Result<(rg_lang::Game, CheckedGame), Error> {
             .push("found in the RG translation of this HRG game".to_string());
         e
     })?;
-    Ok((game, checked))
+    let optimized = opt::optimize(&game);
+    match rg_lang::check::check(&optimized) {
+        Ok(c) => Ok((optimized, c)),
+        Err(_) => Ok((game, checked)),
+    }
 }
 
 /// Like [`parse_str`], with errors tied to `file` (line, column, snippet).
