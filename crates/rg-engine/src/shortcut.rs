@@ -197,15 +197,7 @@ impl SlotSearch {
             steps += 1;
             let e = &t.edges[info.first as usize];
             match e.op {
-                Op::Cmp(a, b, eq) => {
-                    let x = match a {
-                        Operand::Read(i) => read_computed(t, st, i),
-                        a => read(t, st, a),
-                    };
-                    if (x == read(t, st, b)) != eq {
-                        break false;
-                    }
-                }
+                Op::Cmp(a, b, eq) if !cmp_holds(t, st, a, b, eq) => break false,
                 Op::CmpMap(i, eq) if crate::maps::equal(t, st, i) != eq => break false,
                 Op::Assign(_, value) => st[slot as usize] = read(t, st, value),
                 Op::AssignAny(..) => break self.search(t, st, node, target, slot),

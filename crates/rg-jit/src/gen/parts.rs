@@ -324,10 +324,16 @@ fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<K
     (any, node)
 }
 
+/// Logs longer than this are not tracked by [`log_lengths`] (a record then
+/// copies them in a loop): the entries kept per node stay bounded (a
+/// chain of assignments would otherwise keep a quadratic number).
+const MAX_KNOWN_LOG: usize = 256;
+
 /// Per node, the undo log whenever a move walk enters it (from `roots`),
-/// where every walk agrees on its length (`None`: map assignments or
-/// paths that differ): per entry, its slot where every walk writes that
-/// slot there (a constant place), else [`NO_SLOT`].
+/// where every walk agrees on its length (`None`: map assignments, paths
+/// that differ, or more than [`MAX_KNOWN_LOG`] entries): per entry, its
+/// slot where every walk writes that slot there (a constant place), else
+/// [`NO_SLOT`].
 fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
     #[derive(Clone, PartialEq)]
     enum Log {
@@ -347,6 +353,9 @@ fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
         let info = t.nodes[n];
         for e in &t.edges[info.first as usize..info.end as usize] {
             let written = |slots: &Vec<u32>, p: Place| {
+                if slots.len() >= MAX_KNOWN_LOG {
+                    return Log::Varies;
+                }
                 let s = match p {
                     Place::Slot(s) => s,
                     _ => NO_SLOT,
