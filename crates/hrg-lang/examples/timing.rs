@@ -1,6 +1,7 @@
 //! Times the translation of HRG files (`hrg_lang::parse_str`: parse,
-//! translation to RG, RG checks, optimisation, checks again): `timing FILE...`. Each file is translated repeatedly until
-//! 0.3 s have passed (at least 5 times); the mean per run is CPU time of
+//! translation to RG, RG checks, optimisation, checks again):
+//! `timing FILE...`. Each file is translated repeatedly until 0.3 s have
+//! passed (at least 5 times); the mean per run is CPU time of
 //! the thread where Linux reports it (`/proc/thread-self/schedstat`, so a
 //! busy machine does not inflate it), wall-clock time elsewhere.
 use std::time::{Duration, Instant};
