@@ -123,6 +123,9 @@ pub struct Decls {
     vertex_sets: HashMap<Vec<bool>, String>,
     /// Move maps that take no two vertices to one vertex.
     pub injective: std::collections::HashSet<String>,
+    /// Every move map's targets (vertex indices, `None` = `null`; `null`
+    /// goes to `null`).
+    pub moves: HashMap<String, Vec<Option<u32>>>,
 }
 
 impl Decls {
@@ -199,6 +202,7 @@ impl Decls {
             maps: HashMap::new(),
             vertex_sets: HashMap::new(),
             injective: Default::default(),
+            moves: HashMap::new(),
             names,
         };
         // The board: every vertex's piece, `null` holds `null`.
@@ -461,6 +465,7 @@ impl Decls {
         let ty = self.coord_or_null_ty.clone();
         let null = self.null.clone();
         let name = self.vertex_map("go", &ty, values, &null);
+        self.moves.insert(name.clone(), targets.to_vec());
         let mut hit = vec![false; self.vertices.len()];
         if targets
             .iter()

@@ -22,14 +22,16 @@
 mod arith;
 mod board;
 mod calc;
+mod checks;
 mod decls;
 mod emit;
+mod joins;
 mod keeper;
 mod names;
 mod regex;
 mod unique;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use rg_lang::ast::{Edge, Expr, Game, Name, Pragma};
@@ -96,6 +98,8 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
     let coord = em.d.coord.clone();
     let null = em.d.null.clone();
     let injective = std::mem::take(&mut em.d.injective);
+    let moves = std::mem::take(&mut em.d.moves);
+    let vertices = em.d.vertices.len();
     let mut edges = std::mem::take(&mut em.edges);
     let mut pragmas = vec![Pragma::TranslatedFromRbg];
     for (node, targets) in std::mem::take(&mut em.disjoint) {
@@ -128,7 +132,13 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         edges,
         pragmas,
     };
-    add_repeats(&mut out, &em.repeat_ok, &coord, &injective)?;
+    add_repeats(
+        &mut out,
+        &em.repeat_ok,
+        &coord,
+        &injective,
+        (&moves, vertices),
+    )?;
     Ok(out)
 }
 
@@ -140,9 +150,14 @@ fn add_repeats(
     ok: &[String],
     coord: &str,
     injective: &HashSet<String>,
+    (moves, vertices): (&HashMap<String, Vec<Option<u32>>>, usize),
 ) -> Result<(), TranslateError> {
     let ok: HashSet<&str> = ok.iter().map(String::as_str).collect();
-    let distinct = unique::distinct_nodes(game, &ok, coord, injective);
+    let joins = joins::distinct_joins(game, &ok, coord, moves, vertices);
+    let mut distinct = unique::distinct_nodes(game, &ok, coord, injective, &joins);
+    distinct.extend(checks::unchecked_nodes(game));
+    distinct.sort();
+    distinct.dedup();
     let is_unique: HashSet<String> = distinct.iter().cloned().collect();
     if !distinct.is_empty() {
         game.pragmas

@@ -16,7 +16,8 @@ use std::collections::{HashMap, HashSet};
 
 use rg_lang::ast::{Expr, Game, Label};
 
-fn is_player(l: &Label) -> bool {
+/// Whether `l` assigns `player`.
+pub(crate) fn is_player(l: &Label) -> bool {
     matches!(l, Label::Assign { target: Expr::Ref(n), .. } if n.text.as_str() == "player")
 }
 
@@ -28,6 +29,7 @@ pub fn distinct_nodes(
     ok: &HashSet<&str>,
     coord: &str,
     injective: &HashSet<String>,
+    joins: &[String],
 ) -> Vec<String> {
     let mut incoming: HashMap<&str, usize> = HashMap::new();
     let mut out: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -105,6 +107,7 @@ pub fn distinct_nodes(
     // entered by one edge and was never a candidate (an edge the rules above
     // do not trust: the engine checks such a node after a checked node
     // anyway).
+    nodes.extend(joins.iter().cloned());
     let first: HashSet<&str> = nodes.iter().map(String::as_str).collect();
     let mut set = first.clone();
     loop {

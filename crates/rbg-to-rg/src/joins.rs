@@ -1,0 +1,254 @@
+//! Move-walk nodes that one enumeration visits at most once per key,
+//! although walks meet there (or past such a meeting), found by counting
+//! paths over the board.
+//!
+//! An *anchor* is a node where walks with equal tags have equal keys: the
+//! start of an enumeration (`begin`, the target of `player` assignments
+//! only, one visit), or a node of `repeat_ok` (tags and `coord` determine
+//! the variables) entered only by `$$ coord` edges. From an anchor `a`,
+//! every path of labels that branch nowhere (comparisons, checks, tags,
+//! assignments other than any-assignments, `coord` changed only by a move
+//! map) is followed; per node `n` and per `coord` `s` at `a`, the number of
+//! paths (at most 2 counted) ending at each vertex `v` is kept, and the
+//! number of tags they add (a fixpoint over cycles). When every path from
+//! `a` into `n` adds the same number of tags and no `(s, v)` has two
+//! paths, `n` needs no visited
+//! check: two walks with equal keys at `n` have equal tags, so (equal
+//! lengths after `a`) equal tags at `a`, so one visit of `a` (an anchor),
+//! so one `s`; and equal `v`, so one path, so one walk. Walks whose `coord`
+//! became `null` are not counted: they fail before any other effect (see
+//! `emit.rs`). Nodes of check regions are left alone.
+
+use std::collections::{HashMap, HashSet};
+
+use rg_lang::ast::{Expr, Game, Label};
+
+use crate::unique::is_player;
+
+/// Most (node, start, target) entries the analysis computes in all.
+const BUDGET: usize = 1 << 23;
+
+/// Per start vertex, the reached vertices with their path counts (1 or 2).
+type Rel = Vec<Vec<(u32, u8)>>;
+
+/// What flows into a node: its anchor, the tags added since, the paths.
+#[derive(Clone, PartialEq, Eq)]
+enum Flow {
+    Known { anchor: usize, tags: u32, rel: Rel },
+    Unknown,
+}
+
+/// The nodes of `game`'s move walks that need no visited check (`ok`: see `repeat_ok`; `moves`: every move map's
+/// targets; `vertices`: their number).
+pub fn distinct_joins(
+    game: &Game,
+    ok: &HashSet<&str>,
+    coord: &str,
+    moves: &HashMap<String, Vec<Option<u32>>>,
+    vertices: usize,
+) -> Vec<String> {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    for e in &game.edges {
+        for n in [e.from.text.as_str(), e.to.text.as_str()] {
+            ids.entry(n).or_insert_with(|| {
+                names.push(n);
+                names.len() - 1
+            });
+        }
+    }
+    let n = names.len();
+    let from = |i: usize| ids[game.edges[i].from.text.as_str()];
+    let to = |i: usize| ids[game.edges[i].to.text.as_str()];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Entered by `player` assignments.
+    let mut switched = vec![false; n];
+    for i in 0..game.edges.len() {
+        out[from(i)].push(i);
+        match is_player(&game.edges[i].label) {
+            true => switched[to(i)] = true,
+            false => ins[to(i)].push(i),
+        }
+    }
+    // Check regions are left alone.
+    let mut in_check = vec![false; n];
+    let mut work: Vec<usize> = game
+        .edges
+        .iter()
+        .filter_map(|e| match &e.label {
+            Label::Reach { from, .. } => ids.get(from.text.as_str()).copied(),
+            _ => None,
+        })
+        .collect();
+    while let Some(v) = work.pop() {
+        if !std::mem::replace(&mut in_check[v], true) {
+            work.extend(out[v].iter().map(|&i| to(i)));
+        }
+    }
+    let is_coord = |e: &Expr| matches!(e, Expr::Ref(r) if r.text == coord);
+    let anchor: Vec<bool> = (0..n)
+        .map(|v| {
+            let root = names[v] == "begin" || switched[v] && ins[v].is_empty();
+            let tagged = ok.contains(names[v])
+                && !ins[v].is_empty()
+                && ins[v].iter().all(
+                    |&i| matches!(&game.edges[i].label, Label::TagVariable(x) if x.text == coord),
+                );
+            !in_check[v] && (root || tagged)
+        })
+        .collect();
+    let fresh = |v: usize| Flow::Known {
+        anchor: v,
+        tags: 0,
+        rel: (0..vertices as u32).map(|s| vec![(s, 1)]).collect(),
+    };
+    let mut budget = BUDGET;
+    // A fixpoint: what each edge passes on (`None`: no walk yet), what
+    // comes into each node (the join of its edges'), what leaves it (an
+    // anchor's fresh flow, or what comes in). Flows only grow (more
+    // vertices, counts up to 2, then `Unknown`), so the loop ends.
+    let mut passes: Vec<Option<Flow>> = vec![None; game.edges.len()];
+    let mut into: Vec<Option<Flow>> = vec![None; n];
+    let mut work: Vec<usize> = (0..n).filter(|&v| anchor[v]).collect();
+    while let Some(p) = work.pop() {
+        let flow = match anchor[p] {
+            true => fresh(p),
+            false => match &into[p] {
+                Some(f) => f.clone(),
+                None => continue,
+            },
+        };
+        for &i in &out[p] {
+            let t = to(i);
+            if is_player(&game.edges[i].label) || in_check[t] {
+                continue;
+            }
+            let next = step(&game.edges[i].label, &flow, &is_coord, moves, &mut budget);
+            if passes[i].as_ref() == Some(&next) {
+                continue;
+            }
+            passes[i] = Some(next);
+            let mut joined: Option<Flow> = None;
+            for &j in &ins[t] {
+                if let Some(f) = &passes[j] {
+                    joined = Some(match joined {
+                        None => f.clone(),
+                        Some(before) => join(before, f.clone(), &mut budget),
+                    });
+                }
+            }
+            if budget == 0 {
+                return Vec::new();
+            }
+            if into[t] != joined {
+                into[t] = joined;
+                if !anchor[t] {
+                    work.push(t);
+                }
+            }
+        }
+    }
+    let mut claims: Vec<String> = (0..n)
+        .filter(|&v| match &into[v] {
+            Some(Flow::Known { rel, .. }) => rel.iter().flatten().all(|&(_, k)| k == 1),
+            _ => false,
+        })
+        .map(|v| names[v].to_string())
+        .collect();
+    claims.sort();
+    claims
+}
+
+/// The flow past an edge labelled `l`.
+fn step(
+    l: &Label,
+    flow: &Flow,
+    is_coord: &dyn Fn(&Expr) -> bool,
+    moves: &HashMap<String, Vec<Option<u32>>>,
+    budget: &mut usize,
+) -> Flow {
+    let Flow::Known { anchor, tags, rel } = flow else {
+        return Flow::Unknown;
+    };
+    let (anchor, tags) = (*anchor, *tags);
+    *budget = budget.saturating_sub(rel.iter().map(Vec::len).sum::<usize>() + 1);
+    match l {
+        Label::Skip | Label::Compare { .. } | Label::Reach { .. } => flow.clone(),
+        Label::Tag(_) | Label::TagVariable(_) => Flow::Known {
+            anchor,
+            tags: tags + 1,
+            rel: rel.clone(),
+        },
+        Label::AssignAny { .. } => Flow::Unknown,
+        Label::Assign { target, .. } if !is_coord(target) => flow.clone(),
+        Label::Assign { value, .. } => {
+            let map = match value {
+                Expr::Access { map, key, .. } if is_coord(key) => match &**map {
+                    Expr::Ref(m) => moves.get(m.text.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(map) = map else {
+                return Flow::Unknown;
+            };
+            let rel = rel
+                .iter()
+                .map(|row| {
+                    let mut next: Vec<(u32, u8)> = row
+                        .iter()
+                        .filter_map(|&(v, k)| {
+                            map.get(v as usize).copied().flatten().map(|w| (w, k))
+                        })
+                        .collect();
+                    merge(&mut next);
+                    next
+                })
+                .collect();
+            Flow::Known { anchor, tags, rel }
+        }
+    }
+}
+
+/// Sorts a row and adds the counts of equal vertices (at most 2).
+fn merge(row: &mut Vec<(u32, u8)>) {
+    row.sort_unstable();
+    row.dedup_by(|b, a| {
+        let same = a.0 == b.0;
+        if same {
+            a.1 = (a.1 + b.1).min(2);
+        }
+        same
+    });
+}
+
+/// The flow into a node of two of its edges.
+fn join(a: Flow, b: Flow, budget: &mut usize) -> Flow {
+    match (a, b) {
+        (
+            Flow::Known {
+                anchor: x,
+                tags: s,
+                rel: mut r,
+            },
+            Flow::Known {
+                anchor: y,
+                tags: t,
+                rel: q,
+            },
+        ) if x == y && s == t => {
+            for (row, other) in r.iter_mut().zip(q) {
+                *budget = budget.saturating_sub(row.len() + other.len() + 1);
+                row.extend(other);
+                merge(row);
+            }
+            Flow::Known {
+                anchor: x,
+                tags: s,
+                rel: r,
+            }
+        }
+        _ => Flow::Unknown,
+    }
+}

@@ -1,0 +1,61 @@
+//! Which nodes of a translation the RG engine guards with a visited check:
+//! walks that meet only where their keys must differ (`joins.rs`) and
+//! acyclic check regions (`checks.rs`) get `@unique`; walks that do meet
+//! with equal keys keep their check. Moves and perft are checked against
+//! the RBG games in `moves.rs` and `suite.rs`.
+
+use std::path::Path;
+
+/// The translation of the repository's `games/NAME.rbg` and the names of
+/// its nodes with a visited check.
+fn guarded(name: &str) -> (String, Vec<String>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../games")
+        .join(format!("{name}.rbg"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let game = rbg_lang::parse_str(&text).unwrap();
+    let rg = rbg_to_rg::translate_text(&game).unwrap();
+    let model = rg_engine::GameModel::from_text(&rg).unwrap();
+    let names = model
+        .description()
+        .nodes
+        .iter()
+        .zip(model.visited_checks())
+        .filter(|(_, g)| *g)
+        .map(|(n, _)| n.to_string())
+        .collect();
+    (rg, names)
+}
+
+#[test]
+fn pawn_steps_and_queen_rays_meet_only_with_distinct_keys() {
+    // Breakthrough: a diagonal step by the first or the second target of
+    // `(left + right)`, then straight and diagonal steps meet at the
+    // tagged `[mine]` (`m7`, `m9_1` were `@repeat ... : coord`). Its one
+    // check region (the next player has a move) is acyclic.
+    let (rg, nodes) = guarded("breakthrough");
+    assert_eq!(nodes, Vec::<String>::new(), "{rg}");
+    // Amazons: the 8 rays of a queen move, each a loop of one direction,
+    // meet at the move's end and again at the arrow's.
+    let (rg, nodes) = guarded("amazons");
+    assert!(nodes.iter().all(|n| !n.starts_with('m')), "{nodes:?}\n{rg}");
+    assert!(nodes.len() < 80, "{}", nodes.len());
+}
+
+#[test]
+fn falling_discs_keep_their_check() {
+    // Connect four: `coord = Coords(*)` and then `down*`: a disc dropped
+    // from one square meets, with equal tags and board, the disc dropped
+    // from the square below: a real merge (`m4` entered twice).
+    let (rg, nodes) = guarded("connect4");
+    assert!(nodes.contains(&"m4".to_string()), "{nodes:?}\n{rg}");
+}
+
+#[test]
+fn acyclic_check_regions_have_no_visited_check() {
+    // Tic-tac-toe: the lines behind `(back)*` meet at the first cell of
+    // the line (`p0n1` was `@repeat ... : coord`); every check region is
+    // acyclic with few walks.
+    let (rg, nodes) = guarded("ticTacToe");
+    assert_eq!(nodes, Vec::<String>::new(), "{rg}");
+}
