@@ -24,6 +24,7 @@
 
 mod analysis;
 mod bits;
+mod code;
 mod cycles;
 mod error;
 pub mod forward;
@@ -48,6 +49,7 @@ mod walk;
 /// (`rg-jit`), which generates code from them.
 #[doc(hidden)]
 pub mod raw {
+    pub use crate::code::{Code, Kind};
     pub use crate::maps::{assign, equal, MapPlan};
     pub use crate::prefixes::{Prefixes, EMPTY};
     pub use crate::program::{Ins, Program, Step};

@@ -435,7 +435,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         .any(|n| n.guard != Guard::None && n.local == NO_DENSE && !n.untagged);
     let cmp_only = shortcut::cmp_only(&nodes, &edges);
     let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
+    let code = crate::code::lower(&edges, &l.fast, has_unique)?;
     Ok(Tables {
+        code,
         cmp_only,
         nodes,
         edges,

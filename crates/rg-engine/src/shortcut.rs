@@ -25,7 +25,11 @@
 //!   per playout): the walk's own filter loop through `SymTest` (+6.6% on
 //!   translated breakthrough: the generic read's match is hoisted there
 //!   already), the one-slot search's edges through `Tables::acts` (+2-8%
-//!   on translated reversi: one more table load per edge).
+//!   on translated reversi: one more table load per edge; through
+//!   `Tables::code` instead of the edges, which replaces that load:
+//!   reversi and hex -5%). Specialising the walk's filter loop by the
+//!   comparison's `code::Kind` (one loop per shape) gave hex +0.1%,
+//!   breakthrough -1.4%: not kept.
 //!   In move walks the same holds for a node whose edges are all
 //!   comparisons (`Act::AnyTests`: draughts' and chess's "a piece of mine
 //!   here" as one branch per kind of piece): a symbol none of them passes
@@ -34,6 +38,7 @@
 //!   cost translated breakthrough and hex +3% (its operands no longer
 //!   hoisted), so that case keeps its own loop.
 
+use crate::code::{self, Kind};
 use crate::tables::{
     Act, Check, Edge, Guard, Next, NodeInfo, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT,
 };
@@ -239,31 +244,48 @@ impl SlotSearch {
         'nodes: while let Some((node, v)) = self.pending.pop() {
             st[slot as usize] = v;
             let info = t.nodes[node as usize];
-            for e in t.edges[info.first as usize..info.end as usize].iter().rev() {
-                let (to, x) = match e.op {
-                    Op::Cmp(a, b, eq) => {
-                        if !cmp_holds(t, st, a, b, eq) {
+            for i in (info.first..info.end).rev() {
+                // The specialised forms (`code.rs`) of the common shapes.
+                let c = &t.code[i as usize];
+                let x = match c.kind {
+                    k @ (Kind::CmpSlot { .. }
+                    | Kind::CmpInd { .. }
+                    | Kind::CmpTab { .. }
+                    | Kind::CmpTabInd { .. }) => {
+                        if !code::holds(t, st, k) {
                             continue;
                         }
-                        (e.to, v)
+                        v
                     }
-                    Op::CmpMap(i, eq) => {
-                        if crate::maps::equal(t, st, i) != eq {
+                    Kind::SetTab { slot, table, .. } => read(t, st, Operand::Tab(slot, table)),
+                    Kind::SetImm { value, .. } => value,
+                    Kind::Skip | Kind::Tag(_) | Kind::TagVar(_) => v,
+                    _ => match t.edges[i as usize].op {
+                        Op::Cmp(a, b, eq) => {
+                            if !cmp_holds(t, st, a, b, eq) {
+                                continue;
+                            }
+                            v
+                        }
+                        Op::CmpMap(i, eq) => {
+                            if crate::maps::equal(t, st, i) != eq {
+                                continue;
+                            }
+                            v
+                        }
+                        Op::Assign(_, value) => read(t, st, value),
+                        Op::AssignAny(_, syms) => {
+                            if c.to == target || self.any(t, st, slot, (c.to, syms), target, gen) {
+                                found = true;
+                                break 'nodes;
+                            }
+                            st[slot as usize] = v;
                             continue;
                         }
-                        (e.to, v)
-                    }
-                    Op::Assign(_, value) => (e.to, read(t, st, value)),
-                    Op::AssignAny(_, syms) => {
-                        if e.to == target || self.any(t, st, slot, (e.to, syms), target, gen) {
-                            found = true;
-                            break 'nodes;
-                        }
-                        st[slot as usize] = v;
-                        continue;
-                    }
-                    _ => (e.to, v),
+                        _ => v,
+                    },
                 };
+                let to = c.to;
                 if to == target {
                     found = true;
                     break 'nodes;
@@ -274,11 +296,16 @@ impl SlotSearch {
                 }
                 st[slot as usize] = x;
                 let n = t.nodes[to as usize];
-                for c in t.edges[n.first as usize..n.end as usize].iter().rev() {
-                    let Op::Cmp(a, b, eq) = c.op else {
-                        unreachable!("comparisons only (`cmp_only`)")
+                for j in (n.first..n.end).rev() {
+                    let c = &t.code[j as usize];
+                    let passes = match c.kind {
+                        Kind::Other => match t.edges[j as usize].op {
+                            Op::Cmp(a, b, eq) => cmp_holds(t, st, a, b, eq),
+                            _ => unreachable!("comparisons only (`cmp_only`)"),
+                        },
+                        k => code::holds(t, st, k),
                     };
-                    if !cmp_holds(t, st, a, b, eq) {
+                    if !passes {
                         continue;
                     }
                     if c.to == target {

@@ -8,6 +8,7 @@
 
 use rg_lang::types::Ty;
 
+use crate::code::Code;
 use crate::layout::KeyTables;
 use crate::maps::MapPlan;
 use crate::program::{Ins, Program};
@@ -355,6 +356,8 @@ pub struct Tables {
     pub edges: Vec<Edge>,
     /// Per edge, its action as the interpreter runs it.
     pub acts: Vec<Act>,
+    /// Per edge, the edge as the interpreter's walk runs it (`code.rs`).
+    pub code: Vec<Code>,
     /// Computed reads and places.
     pub reads: Vec<Access>,
     /// Per computed read or place, how it is evaluated.

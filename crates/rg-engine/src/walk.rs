@@ -17,14 +17,15 @@
 //! same walk (tags ignored, `player` assignments ordinary) with its own
 //! visited set, nested at most [`MAX_CHECK_DEPTH`] deep.
 
+use crate::code::{self, Kind};
 use crate::moves::{Kept, MoveList, Sink};
 use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::shortcut::{some_holds, SlotSearch};
 use crate::tables::{
-    Access, Act, Fast, Guard, Mem, Next, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE,
-    NO_NODE, NO_SLOT, NO_SWITCH,
+    Access, Act, Fast, Guard, Mem, Op, Operand, Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE,
+    NO_SLOT, NO_SWITCH,
 };
 use crate::RunError;
 
@@ -211,7 +212,7 @@ pub(crate) fn read_computed(t: &Tables, st: &[u16], i: u32) -> u16 {
 /// A folded `f[board[x]]` ([`Fast::TabInd`]): constant table `outer` at
 /// the value [`inner_key`] reads.
 #[inline(always)]
-fn tab_ind(t: &Tables, st: &[u16], s: u32, inner: u32, outer: u32) -> u16 {
+pub(crate) fn tab_ind(t: &Tables, st: &[u16], s: u32, inner: u32, outer: u32) -> u16 {
     t.fun[(outer + inner_key(t, st, s, inner) as u32) as usize] as u16
 }
 
@@ -1336,133 +1337,154 @@ impl Walker {
                     }
                 }
             }
-            // Follow the chain from this edge (comparisons and assignments
-            // of the common shapes as `Tables::acts`).
+            // Follow the chain from this edge: each edge's specialised
+            // action (`code.rs`), the rarer ones as written.
             loop {
-                let act = &t.acts[edge as usize];
-                let e = &t.edges[edge as usize];
-                match e.op {
-                    Op::Skip => {}
-                    Op::Tag(s) => {
-                        if lean {
-                            self.count_tag(e.to)?;
-                        } else if MOVES {
-                            self.push_tag(t, st, s, S::VISIBILITY, e.to)?;
-                        }
-                    }
-                    Op::TagVar(slot) => {
-                        if lean {
-                            self.count_tag(e.to)?;
-                        } else if MOVES {
-                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY, e.to)?;
-                        }
-                    }
-                    Op::Cmp(a, b, eq) => {
+                let c = &t.code[edge as usize];
+                // A comparison's test, unless the filter passed it.
+                macro_rules! test {
+                    ($holds:expr) => {
                         if edge == passed {
                             passed = NO_EDGE;
-                        } else if !compares(t, st, act, a, b, eq) {
+                        } else if !$holds {
                             continue 'frames;
                         }
-                    }
-                    Op::CmpMap(i, eq) => {
-                        if crate::maps::equal(t, st, i) != eq {
-                            continue 'frames;
+                    };
+                }
+                match c.kind {
+                    Kind::Skip => {}
+                    Kind::Tag(s) => {
+                        if lean {
+                            self.count_tag(c.to)?;
+                        } else if MOVES {
+                            self.push_tag(t, st, s, S::VISIBILITY, c.to)?;
                         }
                     }
-                    Op::Reach(c, positive) => {
-                        if self.check(t, st, c)? != positive {
-                            continue 'frames;
+                    Kind::TagVar(slot) => {
+                        if lean {
+                            self.count_tag(c.to)?;
+                        } else if MOVES {
+                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY, c.to)?;
                         }
                     }
-                    Op::Assign(p, v) => match *act {
-                        Act::SetTab { to, slot, table } => {
-                            let v = read(t, st, Operand::Tab(slot, table));
-                            self.write(t, st, to, v);
+                    k @ (Kind::CmpSlot { .. }
+                    | Kind::CmpInd { .. }
+                    | Kind::CmpTab { .. }
+                    | Kind::CmpTabInd { .. }) => test!(code::holds(t, st, k)),
+                    Kind::SetImm { to, value } => self.write(t, st, to, value),
+                    Kind::SetTab { to, slot, table } => {
+                        let v = read(t, st, Operand::Tab(slot, table));
+                        self.write(t, st, to, v);
+                    }
+                    Kind::SetIndImm { slot, table, value } => {
+                        let at = place(t, st, Place::Ind(slot, table))?;
+                        self.write(t, st, at, value);
+                    }
+                    Kind::AnySlot(slot) => self.write(t, st, slot, sym),
+                    Kind::Other => match t.edges[edge as usize].op {
+                        Op::Cmp(a, b, eq) => test!((read(t, st, a) == read(t, st, b)) == eq),
+                        Op::CmpMap(i, eq) => {
+                            if crate::maps::equal(t, st, i) != eq {
+                                continue 'frames;
+                            }
                         }
-                        Act::SetIndImm { slot, table, value } => {
-                            let at = place(t, st, Place::Ind(slot, table))?;
-                            self.write(t, st, at, value);
+                        Op::Reach(c, positive) => {
+                            if self.check(t, st, c)? != positive {
+                                continue 'frames;
+                            }
                         }
-                        _ => {
+                        Op::Assign(p, v) => {
                             let v = read(t, st, v);
                             let slot = place(t, st, p)?;
                             self.write(t, st, slot, v);
                         }
-                    },
-                    Op::AssignAny(p, _) => {
-                        let slot = place(t, st, p)?;
-                        self.write(t, st, slot, sym);
-                    }
-                    Op::AssignMap(i) => {
-                        let mut writes = std::mem::take(&mut self.map_writes);
-                        writes.clear();
-                        let r = crate::maps::assign(t, st, i, &mut writes);
-                        for &(slot, v) in &writes {
-                            self.write(t, st, slot, v);
+                        Op::AssignAny(p, _) => {
+                            let slot = place(t, st, p)?;
+                            self.write(t, st, slot, sym);
                         }
-                        self.map_writes = writes;
-                        r?;
-                    }
-                    Op::SetPlayer(v) => {
-                        let v = read(t, st, v);
-                        if MOVES {
-                            if let Some(out) = out.as_deref_mut() {
-                                out.push(
-                                    &self.tags,
-                                    &self.vis,
-                                    self.log.iter().map(|&(slot, _)| slot),
-                                    st,
-                                    t.player_slot,
-                                    v,
-                                    e.to,
-                                    self.tag_hash,
-                                );
-                                if out.recorded() > MAX_RECORDED {
-                                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
-                                }
+                        Op::AssignMap(i) => {
+                            let mut writes = std::mem::take(&mut self.map_writes);
+                            writes.clear();
+                            let r = crate::maps::assign(t, st, i, &mut writes);
+                            for &(slot, v) in &writes {
+                                self.write(t, st, slot, v);
                             }
-                            continue 'frames;
+                            self.map_writes = writes;
+                            r?;
                         }
-                        self.write(t, st, t.player_slot, v);
-                    }
+                        Op::SetPlayer(v) => {
+                            let v = read(t, st, v);
+                            if MOVES {
+                                if let Some(out) = out.as_deref_mut() {
+                                    out.push(
+                                        &self.tags,
+                                        &self.vis,
+                                        self.log.iter().map(|&(slot, _)| slot),
+                                        st,
+                                        t.player_slot,
+                                        v,
+                                        c.to,
+                                        self.tag_hash,
+                                    );
+                                    if out.recorded() > MAX_RECORDED {
+                                        return Err(RunError::MovesTooLarge(MAX_RECORDED));
+                                    }
+                                }
+                                continue 'frames;
+                            }
+                            self.write(t, st, t.player_slot, v);
+                        }
+                        Op::Skip | Op::Tag(_) | Op::TagVar(_) => {
+                            unreachable!("specialised (`code.rs`)")
+                        }
+                    },
                 }
-                if !MOVES && e.to == target {
+                if !MOVES && c.to == target {
                     found = true;
                     break 'frames;
                 }
-                if e.guard && (e.cyclic == NO_EDGE || cyclic_value(t, st, e.cyclic)) {
-                    let info = &t.nodes[e.to as usize];
-                    let new = if info.local != NO_DENSE {
-                        // Frame `top` is the choice node before `e.to`.
-                        let number = self.frames[top].number;
-                        self.stamp(st, info.local, info.local_slot, number)
-                    } else {
-                        self.visit::<MOVES>(t, st, e.to, depth)?
-                    };
-                    if !new {
-                        continue 'frames;
+                if c.next < code::DEAD {
+                    // Inline, no visited check, no step count.
+                    edge = c.next;
+                    continue;
+                }
+                if c.next & code::GUARD != 0 {
+                    let cyclic = t.edges[edge as usize].cyclic;
+                    if cyclic == NO_EDGE || cyclic_value(t, st, cyclic) {
+                        let info = &t.nodes[c.to as usize];
+                        let new = if info.local != NO_DENSE {
+                            // Frame `top` is the choice node before `c.to`.
+                            let number = self.frames[top].number;
+                            self.stamp(st, info.local, info.local_slot, number)
+                        } else {
+                            self.visit::<MOVES>(t, st, c.to, depth)?
+                        };
+                        if !new {
+                            continue 'frames;
+                        }
                     }
                 }
-                match e.next {
-                    Next::Inline(next) => {
+                match c.next & code::FLOW {
+                    code::FRAME => {
+                        self.push_frame(t, st, c.to)?;
+                        continue 'frames;
+                    }
+                    code::DEAD => continue 'frames,
+                    next => {
                         // Only `@unique` nodes can close a cycle of single
-                        // edges without a visited check: bound such walks.
-                        if t.has_unique {
+                        // edges without a visited check: bound such walks
+                        // (`code::COUNT`).
+                        if c.next & code::COUNT != 0 {
                             self.steps += 1;
                             if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
                                 return Err(RunError::TooManyStates {
                                     limit: MAX_STEPS,
-                                    node: e.to,
+                                    node: c.to,
                                 });
                             }
                         }
                         edge = next;
                     }
-                    Next::Frame => {
-                        self.push_frame(t, st, e.to)?;
-                        continue 'frames;
-                    }
-                    Next::Dead => continue 'frames,
                 }
             }
         }
