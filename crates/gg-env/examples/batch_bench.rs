@@ -4,12 +4,15 @@
 //! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [digest]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
 //! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
-//! played by the interpreter instead of the default engine; `digest`: no
-//! timing, a hash of every output of `ROUNDS` x 1000 steps (seeds 0..),
-//! both ways of stepping, for comparing two builds' outputs).
+//! played by the interpreter instead of the default engine;
+//! `interleaved`: also `ENVS` random playouts stepped round robin, a move
+//! of each in turn, with the engine alone (no actions, observations or
+//! masks): the rate the batch's engine calls allow, see [`interleaved`];
+//! `digest`: no timing, a hash of every output of `ROUNDS` x 1000 steps
+//! (seeds 0..), both ways of stepping, for comparing two builds' outputs).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average (300 steps when `SECONDS` = 0). With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -20,6 +23,7 @@
 use std::time::Instant;
 
 use gg_core::playout::Playouts;
+use gg_core::{Game, MoveList, Reasoner, Turn};
 use gg_env::{Batch, Frame, Spec};
 use gg_games::{with_game, AnyGame, Language};
 use jit_support::cpu_time;
@@ -40,12 +44,17 @@ fn main() {
     if let Some(note) = note {
         eprintln!("{note}");
     }
-    let (only_batch, fused) = (flag("batch"), flag("fused"));
+    let (only_batch, fused, inter) = (flag("batch"), flag("fused"), flag("interleaved"));
     if flag("digest") {
         with_game!(&game, g => digest(g, envs, rounds));
         return;
     }
-    with_game!(&game, g => run(g, seconds, envs, rounds, only_batch, fused));
+    let how = How {
+        only_batch,
+        fused,
+        inter,
+    };
+    with_game!(&game, g => run(g, seconds, envs, rounds, how));
 }
 
 /// Prints a hash of every frame and action of `rounds` runs of 1000 steps,
@@ -77,8 +86,25 @@ fn digest<G: Spec>(g: &G, envs: usize, rounds: usize) {
     println!("digest {:016x}", h.finish());
 }
 
-/// States per second of the batch, then of playouts, `rounds` times.
-fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: bool, fused: bool) {
+/// What `run` measures.
+#[derive(Clone, Copy)]
+struct How {
+    /// The batch alone.
+    only_batch: bool,
+    /// The batch stepped by `step_random_into`.
+    fused: bool,
+    /// Interleaved playouts too.
+    inter: bool,
+}
+
+/// States per second of the batch, then of playouts (and of interleaved
+/// playouts), `rounds` times.
+fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, how: How) {
+    let How {
+        only_batch,
+        fused,
+        inter,
+    } = how;
     for round in 0..rounds.max(1) {
         let mut b = Batch::new(g, envs, round as u64, 1).expect("batch");
         // One frame reused, as the Python `VecEnv` reuses its buffers.
@@ -126,7 +152,57 @@ fn run<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, only_batch: boo
             p.stats.states,
             b_rate / p_rate
         );
+        if inter {
+            let start = cpu_time();
+            let i_states = interleaved(g, envs, round as u64 + 1, seconds, states);
+            let i_rate = i_states as f64 / (cpu_time() - start).as_secs_f64();
+            println!(
+                "  interleaved playouts {i_rate:.0} states/s ({i_states} states): over playouts {:.2}, batch over them {:.2}",
+                i_rate / p_rate,
+                b_rate / i_rate
+            );
+        }
     }
+}
+
+/// Random playouts of `envs` games stepped round robin, one move of each
+/// game in turn (as a batch steps its games), by the engine alone, for
+/// `seconds` (or until `states` states when 0); the number of states (player
+/// moves). The engine runs slower this way than one playout at a time
+/// (256 games: chess about 0.8, breakthrough 0.93, others 0.91-1.04):
+/// consecutive calls walk unrelated boards, where a playout's next board
+/// differs by one move (`gg_env::batch`'s performance notes).
+#[inline(never)]
+fn interleaved<G: Game>(g: &G, envs: usize, seed: u64, seconds: f64, states: u64) -> u64 {
+    use rand::SeedableRng;
+    let mut r = g.reasoner();
+    let initial = g.initial_state().expect("initial state");
+    let mut games: Vec<(G::State, MoveList<G::Atom>, rand::rngs::SmallRng)> = (0..envs.max(1))
+        .map(|i| {
+            let rng = rand::rngs::SmallRng::seed_from_u64(seed.wrapping_add(i as u64));
+            (initial.clone(), MoveList::default(), rng)
+        })
+        .collect();
+    let (start, mut done) = (Instant::now(), 0u64);
+    while if seconds > 0.0 {
+        start.elapsed().as_secs_f64() < seconds
+    } else {
+        done < states
+    } {
+        for (s, moves, rng) in &mut games {
+            let turn = g.turn(s);
+            if turn == Turn::Over {
+                s.clone_from(&initial);
+                continue;
+            }
+            if r.play_random(s, moves, rng).expect("playout") == 0 {
+                s.clone_from(&initial);
+            } else if turn != Turn::Chance {
+                done += 1;
+            }
+        }
+    }
+    done
 }
 
 /// The measured steps of the batch (`SECONDS`, or 1000 steps when 0): the

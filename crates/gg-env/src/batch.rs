@@ -120,6 +120,32 @@
 //!   alternating): ticTacToe 0.72/0.72, breakthrough 0.67/0.63,
 //!   englishDraughts 0.64/0.60, chess 0.76/0.66: only chess loses much to
 //!   the number of games.
+//! - `step_into`'s legality pass finds each action's candidate
+//!   ([`Decision::candidate_taking`]), which the step applies: one search
+//!   of a game's keys instead of two; callgrind batch instructions
+//!   (`batch_bench 0 64 1 batch`, stepped by actions) ticTacToe -1.35%,
+//!   connect4 -0.66%, englishDraughts -0.61%, hex -0.42%, breakthrough
+//!   -0.28% (fused, now the same loop: ticTacToe -1.2%, breakthrough
+//!   -0.46%, hex -0.22%).
+//! - Why the engine runs slower in the batch: branch prediction, not
+//!   memory. `examples/batch_bench.rs interleaved` steps 256 random
+//!   playouts round robin with the engine alone (no batch work): per CPU
+//!   second against one playout at a time (2 s, 256 games) chess 0.79-0.80,
+//!   breakthrough 0.93, reversi 0.91, hex 0.96, englishDraughts 0.96,
+//!   ticTacToe 0.98, connect4 1.04. The same 256 games all drawing the same
+//!   moves (one seed: 256 copies of one playout, each in its own memory)
+//!   ran chess faster than one playout (370-424K against 314-336K states
+//!   per second): a playout's next walk repeats most of the branches of
+//!   its last (the board changed by one move), interleaved games' walks do
+//!   not. Memory is the smaller part: callgrind's cache simulation of the
+//!   interleaved loop (`--cache-sim=yes --toggle-collect='*interleaved*'`,
+//!   `batch_bench chess 0 N 1 interleaved`) counts 27 data L1 misses per
+//!   state with 1 game and 66 with 16 (L2 hits; none beyond), a few per
+//!   cent of chess's ~3 us per state. So chess's batch cannot pass about 0.8 of
+//!   playouts with 256 games whatever the batch does; against interleaved
+//!   playouts the fused batch reaches chess 0.80, reversi 0.96, connect4
+//!   0.81, hex 0.80, ticTacToe 0.76, breakthrough 0.69, englishDraughts
+//!   0.64 (its own work: multi-action moves and large masks).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -249,6 +275,8 @@ pub struct Batch<G: Spec> {
     /// One worker per chunk of games.
     workers: Vec<Worker<G>>,
     chunk: usize,
+    /// The candidates a step's actions pick (kept for its buffer).
+    picks: Vec<u32>,
     pool: Option<rayon::ThreadPool>,
     obs_len: usize,
     num_actions: usize,
@@ -306,6 +334,7 @@ impl<G: Spec> Batch<G> {
             slots,
             workers,
             chunk,
+            picks: Vec::new(),
             pool,
             obs_len,
             num_actions,
@@ -359,17 +388,27 @@ impl<G: Spec> Batch<G> {
         self.run(None, f).map(|_| ())
     }
 
-    /// [`Batch::step`] into the buffers of `f`.
+    /// [`Batch::step`] into the buffers of `f`. Every action is checked
+    /// before any game moves (all or nothing); the check finds the
+    /// candidate that takes it, which the step then applies.
     pub fn step_into(&mut self, actions: &[u32], f: &mut Frame) -> Result<(), BatchError> {
         if actions.len() != self.slots.len() {
             return Err(BatchError::Length(actions.len()));
         }
+        let mut picks = std::mem::take(&mut self.picks);
+        picks.clear();
         for (env, (s, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if !s.d.is_legal(action) {
-                return Err(BatchError::Illegal { env, action });
+            match s.d.candidate_taking(action) {
+                Some(j) => picks.push(j as u32),
+                None => {
+                    self.picks = picks;
+                    return Err(BatchError::Illegal { env, action });
+                }
             }
         }
-        self.run(Some(Step::Actions(actions)), f).map(|_| ())
+        let r = self.run(Some(Step::Candidates(&picks)), f).map(|_| ());
+        self.picks = picks;
+        r
     }
 
     /// [`Batch::step_into`] with [`Batch::random_actions`] (legal by
@@ -469,8 +508,8 @@ impl<G: Spec> Batch<G> {
 /// What a step applies in every game.
 #[derive(Clone, Copy)]
 enum Step<'a> {
-    /// An action per game.
-    Actions(&'a [u32]),
+    /// A candidate per game ([`Decision::candidate_taking`] of its action).
+    Candidates(&'a [u32]),
     /// A random action per game, drawn as [`Batch::random_actions`] does,
     /// while the game is stepped (one pass over the games, not two).
     Random,
@@ -480,7 +519,7 @@ impl<'a> Step<'a> {
     /// The part for games `r`.
     fn chunk(self, r: std::ops::Range<usize>) -> Step<'a> {
         match self {
-            Step::Actions(a) => Step::Actions(&a[r]),
+            Step::Candidates(a) => Step::Candidates(&a[r]),
             Step::Random => Step::Random,
         }
     }
@@ -562,17 +601,12 @@ fn run_chunk<G: Spec>(
         match actions {
             None => restart(initial, r, s)?,
             Some(step) => {
-                match step {
-                    Step::Actions(a) => {
-                        out.taken[i] = a[i];
-                        s.d.apply(r, a[i])?
-                    }
-                    Step::Random => {
-                        let j = random_candidate(s);
-                        out.taken[i] = s.d.candidate_action(j);
-                        s.d.apply_candidate(r, j)?
-                    }
-                }
+                let j = match step {
+                    Step::Candidates(c) => c[i] as usize,
+                    Step::Random => random_candidate(s),
+                };
+                out.taken[i] = s.d.candidate_action(j);
+                s.d.apply_candidate(r, j)?;
                 if s.d.at_turn_start() {
                     s.moves += 1;
                     draw_chance(r, s)?;

@@ -335,6 +335,13 @@ impl<G: Spec> Decision<G> {
         self.keys.contains(&a)
     }
 
+    /// The first candidate (an index for [`Decision::apply_candidate`])
+    /// that takes action `a`; `None` when `a` is not legal. Applying that
+    /// candidate is [`Decision::apply`] of `a`, without a second search.
+    pub fn candidate_taking(&self, a: u32) -> Option<usize> {
+        self.keys.iter().position(|&x| x == a)
+    }
+
     /// Number of candidates left.
     #[inline]
     pub fn num_candidates(&self) -> usize {
