@@ -1319,9 +1319,18 @@ impl Walker {
                     (e.op, t.edges[e.filter as usize].op)
                 {
                     let f = &mut self.frames[top];
-                    if !first_passing(t, st, f, slot, start, &mut sym, |st| {
-                        (read(t, st, a) == read(t, st, b)) == eq
-                    }) {
+                    // Against a symbol (`board[x] == e`): one read per symbol.
+                    let found = match (a, b) {
+                        (a, Operand::Imm(v)) | (Operand::Imm(v), a) => {
+                            first_passing(t, st, f, slot, start, &mut sym, |st| {
+                                (read(t, st, a) == v) == eq
+                            })
+                        }
+                        _ => first_passing(t, st, f, slot, start, &mut sym, |st| {
+                            (read(t, st, a) == read(t, st, b)) == eq
+                        }),
+                    };
+                    if !found {
                         continue 'frames;
                     }
                     passed = e.filter;
