@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rg_lang::ast::{Expr, Game, Label, Type};
+use rg_lang::ast::{Expr, Game, Label, Name, Type};
 
 /// Most walks of a region per edge and symbol of its widest any-assignment.
 const MAX_WALKS_PER_EDGE: u64 = 4;
@@ -54,18 +54,23 @@ fn label_reads_unkeyed(l: &Label) -> bool {
     }
 }
 
-/// The number of symbols of set type `ty` (`None`: not a set type).
-fn symbols(game: &Game, ty: &Type) -> Option<u64> {
+/// The symbols of set type `ty` (`None`: not a set type).
+pub(crate) fn type_symbols<'a>(game: &'a Game, ty: &'a Type) -> Option<&'a [Name]> {
     let mut ty = ty;
     // Aliases resolve to earlier definitions; bounded by their number.
     for _ in 0..=game.types.len() {
         match ty {
-            Type::Set { symbols, .. } => return Some(symbols.len() as u64),
+            Type::Set { symbols, .. } => return Some(symbols),
             Type::Arrow(..) => return None,
             Type::Ref(n) => ty = &game.types.iter().find(|t| t.name.text == n.text)?.ty,
         }
     }
     None
+}
+
+/// The number of symbols of set type `ty` (`None`: not a set type).
+fn symbols(game: &Game, ty: &Type) -> Option<u64> {
+    type_symbols(game, ty).map(|s| s.len() as u64)
 }
 
 /// The nodes of `game`'s check regions that need no visited check.

@@ -6,30 +6,54 @@
 //! start of an enumeration (`begin`, the target of `player` assignments
 //! only, one visit), or a node of `repeat_ok` (tags and `coord` determine
 //! the variables) entered only by `$$ coord` edges. From an anchor `a`,
-//! every path of labels that branch nowhere (comparisons, checks, tags,
-//! assignments other than any-assignments, `coord` changed only by a move
-//! map) is followed; per node `n` and per `coord` `s` at `a`, the number of
-//! paths (at most 2 counted) ending at each vertex `v` is kept, and the
-//! number of tags they add (a fixpoint over cycles). When every path from
-//! `a` into `n` adds the same number of tags and no `(s, v)` has two
-//! paths, `n` needs no visited
-//! check: two walks with equal keys at `n` have equal tags, so (equal
-//! lengths after `a`) equal tags at `a`, so one visit of `a` (an anchor),
-//! so one `s`; and equal `v`, so one path, so one walk. Walks whose `coord`
+//! every path of comparisons, checks, tags, assignments (`coord` changed
+//! only by a move map) and any-assignments to `coord` (one path per symbol
+//! for each path in) is followed; per node `n` and per `coord` `s` at `a`,
+//! the number of paths (at most 2 counted) ending at each vertex `v` is
+//! kept, and the number of tags they add (a fixpoint over cycles). When
+//! every path from `a` into `n` adds the same number of tags and no
+//! `(s, v)` has two paths, `n` needs no visited check: two walks with
+//! equal keys at `n` have equal tags, so (equal lengths after `a`) equal
+//! tags at `a`, so one visit of `a` (an anchor), so one `s`; and equal `v`,
+//! so one path (any-assignments counted), so one walk. Walks whose `coord`
 //! became `null` are not counted: they fail before any other effect (see
 //! `emit.rs`). Nodes of check regions are left alone.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use rg_lang::ast::{Expr, Game, Label};
 
+use crate::checks::type_symbols;
 use crate::unique::is_player;
 
 /// Most (node, start, target) entries the analysis computes in all.
-const BUDGET: usize = 1 << 23;
+const BUDGET: usize = 1 << 24;
 
-/// Per start vertex, the reached vertices with their path counts (1 or 2).
-type Rel = Vec<Vec<(u32, u8)>>;
+/// Reached vertices with their path counts (1 or 2), sorted.
+type Row = Rc<Vec<(u32, u8)>>;
+
+/// A shared row's address (rows compared by it within one step).
+type RowId = *const Vec<(u32, u8)>;
+
+/// Per start vertex, its row (equal rows often shared: after an
+/// any-assignment every start has the same).
+type Rel = Vec<Row>;
+
+/// `f` of every row of `rel`, computed once per shared row.
+fn map_rows(rel: &Rel, budget: &mut usize, f: impl Fn(&[(u32, u8)]) -> Vec<(u32, u8)>) -> Rel {
+    let mut done: HashMap<RowId, Row> = HashMap::new();
+    rel.iter()
+        .map(|row| {
+            done.entry(Rc::as_ptr(row))
+                .or_insert_with(|| {
+                    *budget = budget.saturating_sub(row.len() + 1);
+                    Rc::new(f(row))
+                })
+                .clone()
+        })
+        .collect()
+}
 
 /// What flows into a node: its anchor, the tags added since, the paths.
 #[derive(Clone, PartialEq, Eq)]
@@ -39,14 +63,20 @@ enum Flow {
 }
 
 /// The nodes of `game`'s move walks that need no visited check (`ok`: see `repeat_ok`; `moves`: every move map's
-/// targets; `vertices`: their number).
+/// targets; `vertices`: the vertices' names).
 pub fn distinct_joins(
     game: &Game,
     ok: &HashSet<&str>,
     coord: &str,
     moves: &HashMap<String, Vec<Option<u32>>>,
-    vertices: usize,
+    vertices: &[String],
 ) -> Vec<String> {
+    let ctx = Ctx {
+        game,
+        coord,
+        moves,
+        vertices: (0..).zip(vertices).map(|(i, v)| (v.as_str(), i)).collect(),
+    };
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut names: Vec<&str> = Vec::new();
     for e in &game.edges {
@@ -86,7 +116,6 @@ pub fn distinct_joins(
             work.extend(out[v].iter().map(|&i| to(i)));
         }
     }
-    let is_coord = |e: &Expr| matches!(e, Expr::Ref(r) if r.text == coord);
     let anchor: Vec<bool> = (0..n)
         .map(|v| {
             let root = names[v] == "begin" || switched[v] && ins[v].is_empty();
@@ -101,7 +130,9 @@ pub fn distinct_joins(
     let fresh = |v: usize| Flow::Known {
         anchor: v,
         tags: 0,
-        rel: (0..vertices as u32).map(|s| vec![(s, 1)]).collect(),
+        rel: (0..vertices.len() as u32)
+            .map(|s| Rc::new(vec![(s, 1)]))
+            .collect(),
     };
     let mut budget = BUDGET;
     // A fixpoint: what each edge passes on (`None`: no walk yet), what
@@ -124,7 +155,7 @@ pub fn distinct_joins(
             if is_player(&game.edges[i].label) || in_check[t] {
                 continue;
             }
-            let next = step(&game.edges[i].label, &flow, &is_coord, moves, &mut budget);
+            let next = step(&game.edges[i].label, &flow, &ctx, &mut budget);
             if passes[i].as_ref() == Some(&next) {
                 continue;
             }
@@ -151,7 +182,11 @@ pub fn distinct_joins(
     }
     let mut claims: Vec<String> = (0..n)
         .filter(|&v| match &into[v] {
-            Some(Flow::Known { rel, .. }) => rel.iter().flatten().all(|&(_, k)| k == 1),
+            Some(Flow::Known { rel, .. }) => {
+                let mut seen: HashSet<RowId> = HashSet::new();
+                rel.iter()
+                    .all(|row| !seen.insert(Rc::as_ptr(row)) || row.iter().all(|&(_, k)| k == 1))
+            }
             _ => false,
         })
         .map(|v| names[v].to_string())
@@ -160,19 +195,46 @@ pub fn distinct_joins(
     claims
 }
 
+/// What the steps read.
+struct Ctx<'a> {
+    game: &'a Game,
+    coord: &'a str,
+    moves: &'a HashMap<String, Vec<Option<u32>>>,
+    /// Vertex indices by name.
+    vertices: HashMap<&'a str, u32>,
+}
+
+impl Ctx<'_> {
+    fn is_coord(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Ref(r) if r.text == self.coord)
+    }
+
+    /// The vertices of set type `ty`, sorted (`null` left out); `None`
+    /// when it has other symbols.
+    fn symbols(&self, ty: &rg_lang::ast::Type) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        for s in type_symbols(self.game, ty)? {
+            match self.vertices.get(s.text.as_str()) {
+                Some(&v) => out.push(v),
+                None if s.text == "null" => {}
+                None => return None,
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+}
+
 /// The flow past an edge labelled `l`.
-fn step(
-    l: &Label,
-    flow: &Flow,
-    is_coord: &dyn Fn(&Expr) -> bool,
-    moves: &HashMap<String, Vec<Option<u32>>>,
-    budget: &mut usize,
-) -> Flow {
+fn step(l: &Label, flow: &Flow, ctx: &Ctx, budget: &mut usize) -> Flow {
+    let is_coord = |e: &Expr| ctx.is_coord(e);
+    let moves = ctx.moves;
     let Flow::Known { anchor, tags, rel } = flow else {
         return Flow::Unknown;
     };
     let (anchor, tags) = (*anchor, *tags);
-    *budget = budget.saturating_sub(rel.iter().map(Vec::len).sum::<usize>() + 1);
+    *budget = budget.saturating_sub(rel.len() + 1);
     match l {
         Label::Skip | Label::Compare { .. } | Label::Reach { .. } => flow.clone(),
         Label::Tag(_) | Label::TagVariable(_) => Flow::Known {
@@ -180,6 +242,28 @@ fn step(
             tags: tags + 1,
             rel: rel.clone(),
         },
+        Label::AssignAny { target, ty } if is_coord(target) => {
+            let Some(symbols) = ctx.symbols(ty) else {
+                return Flow::Unknown;
+            };
+            // One path per symbol for each path in (`null`: none): a
+            // row per number of paths, shared.
+            let rows: Vec<Row> = (0..=2u8)
+                .map(|k| Rc::new(symbols.iter().map(|&v| (v, k)).filter(|_| k > 0).collect()))
+                .collect();
+            let mut paths: HashMap<RowId, usize> = HashMap::new();
+            let rel = rel
+                .iter()
+                .map(|row| {
+                    let k = *paths.entry(Rc::as_ptr(row)).or_insert_with(|| {
+                        *budget = budget.saturating_sub(row.len() + 1);
+                        row.iter().map(|&(_, k)| k as usize).sum::<usize>().min(2)
+                    });
+                    rows[k].clone()
+                })
+                .collect();
+            Flow::Known { anchor, tags, rel }
+        }
         Label::AssignAny { .. } => Flow::Unknown,
         Label::Assign { target, .. } if !is_coord(target) => flow.clone(),
         Label::Assign { value, .. } => {
@@ -193,19 +277,14 @@ fn step(
             let Some(map) = map else {
                 return Flow::Unknown;
             };
-            let rel = rel
-                .iter()
-                .map(|row| {
-                    let mut next: Vec<(u32, u8)> = row
-                        .iter()
-                        .filter_map(|&(v, k)| {
-                            map.get(v as usize).copied().flatten().map(|w| (w, k))
-                        })
-                        .collect();
-                    merge(&mut next);
-                    next
-                })
-                .collect();
+            let rel = map_rows(rel, budget, |row| {
+                let mut next: Vec<(u32, u8)> = row
+                    .iter()
+                    .filter_map(|&(v, k)| map.get(v as usize).copied().flatten().map(|w| (w, k)))
+                    .collect();
+                merge(&mut next);
+                next
+            });
             Flow::Known { anchor, tags, rel }
         }
     }
@@ -238,10 +317,17 @@ fn join(a: Flow, b: Flow, budget: &mut usize) -> Flow {
                 rel: q,
             },
         ) if x == y && s == t => {
+            let mut done: HashMap<(RowId, RowId), Row> = HashMap::new();
             for (row, other) in r.iter_mut().zip(q) {
-                *budget = budget.saturating_sub(row.len() + other.len() + 1);
-                row.extend(other);
-                merge(row);
+                let key = (Rc::as_ptr(row), Rc::as_ptr(&other));
+                let joined = done.entry(key).or_insert_with(|| {
+                    *budget = budget.saturating_sub(row.len() + other.len() + 1);
+                    let mut both: Vec<(u32, u8)> =
+                        row.iter().chain(other.iter()).copied().collect();
+                    merge(&mut both);
+                    Rc::new(both)
+                });
+                *row = joined.clone();
             }
             Flow::Known {
                 anchor: x,

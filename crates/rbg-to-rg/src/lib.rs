@@ -99,7 +99,7 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
     let null = em.d.null.clone();
     let injective = std::mem::take(&mut em.d.injective);
     let moves = std::mem::take(&mut em.d.moves);
-    let vertices = em.d.vertices.len();
+    let vertices = em.d.vertices.clone();
     let mut edges = std::mem::take(&mut em.edges);
     let mut pragmas = vec![Pragma::TranslatedFromRbg];
     for (node, targets) in std::mem::take(&mut em.disjoint) {
@@ -137,7 +137,7 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         &em.repeat_ok,
         &coord,
         &injective,
-        (&moves, vertices),
+        (&moves, &vertices),
     )?;
     Ok(out)
 }
@@ -150,7 +150,7 @@ fn add_repeats(
     ok: &[String],
     coord: &str,
     injective: &HashSet<String>,
-    (moves, vertices): (&HashMap<String, Vec<Option<u32>>>, usize),
+    (moves, vertices): (&HashMap<String, Vec<Option<u32>>>, &[String]),
 ) -> Result<(), TranslateError> {
     let ok: HashSet<&str> = ok.iter().map(String::as_str).collect();
     let joins = joins::distinct_joins(game, &ok, coord, moves, vertices);

@@ -43,12 +43,15 @@ fn pawn_steps_and_queen_rays_meet_only_with_distinct_keys() {
 }
 
 #[test]
-fn falling_discs_keep_their_check() {
-    // Connect four: `coord = Coords(*)` and then `down*`: a disc dropped
-    // from one square meets, with equal tags and board, the disc dropped
-    // from the square below: a real merge (`m4` entered twice).
+fn falling_discs_meet_nothing_but_wins_do() {
+    // Connect four: `coord = Coords(*)` over the top row, then `down*`:
+    // discs dropped into different columns never meet (`m4`, entered from
+    // the top and from the loop, was `@repeat ... : coord`). The keeper's
+    // four line checks, each followed by the same win, do meet with equal
+    // keys when a move completes two lines: `m13` keeps its check.
     let (rg, nodes) = guarded("connect4");
-    assert!(nodes.contains(&"m4".to_string()), "{nodes:?}\n{rg}");
+    assert!(!nodes.contains(&"m4".to_string()), "{nodes:?}\n{rg}");
+    assert!(nodes.contains(&"m13".to_string()), "{nodes:?}\n{rg}");
 }
 
 #[test]
