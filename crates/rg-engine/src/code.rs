@@ -17,7 +17,20 @@
 //! -13.8%, chess -7.1%, breakthrough -6.2%, ticTacToe -6.2%, reversi
 //! -5.9%, connect4 -4.1%, amazons -2.8%, englishDraughts -1.9%. Reading
 //! the instruction by value (a 24-byte copy per edge) instead of by
-//! reference gave back a third of it.
+//! reference gave back a third of it. Tried and dropped: the frame's
+//! any-assignment reading its symbols and tests from here (a kind for
+//! tested ones) cost hex +2.7%, breakthrough +3.4%; the one-slot chain
+//! (`SlotSearch::reach`) through these instructions did nothing.
+//!
+//! Next: bounds checks. Unchecked indexing in `walk::read`'s `Tab`/`Ind`
+//! reads, `walk::inner_key`, `Walker::write`, [`holds`] and this table's
+//! fetch alone (an unsound experiment) gave hex -7.6%, breakthrough -8.1%,
+//! reversi -7.0%. Doing it soundly needs the instructions, the slot count
+//! and the tables they index sealed in one type verified at load (slots
+//! below the semistate's length, every table covering all symbols, slot
+//! tables holding slots) and the semistate's length and symbols checked
+//! where a walk starts; [`Tables`]' fields are public and `rg-jit` reads
+//! them, so the sealed copy would sit beside them.
 
 use crate::tables::{Edge, Fast, Next, Op, Operand, Place, Tables};
 use crate::walk::{read, tab_ind};
