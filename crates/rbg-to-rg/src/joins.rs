@@ -18,6 +18,11 @@
 //! so one path (any-assignments counted), so one walk. Walks whose `coord`
 //! became `null` are not counted: they fail before any other effect (see
 //! `emit.rs`). Nodes of check regions are left alone.
+//!
+//! Walks from different anchors (or with different tag counts) may meet
+//! too, kept as separate *parts* of the flow: where two parts' last tags
+//! (aligned at their ends) hold different constants at some position,
+//! their walks' tags differ, so their keys do.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -55,10 +60,39 @@ fn map_rows(rel: &Rel, budget: &mut usize, f: impl Fn(&[(u32, u8)]) -> Vec<(u32,
         .collect()
 }
 
-/// What flows into a node: its anchor, the tags added since, the paths.
+/// Walks from one anchor: the tags they added since (their number and the
+/// last [`SUFFIX`] of them, `None` for `$$`), the paths.
+#[derive(Clone, PartialEq, Eq)]
+struct Part {
+    anchor: usize,
+    tags: u32,
+    suffix: Vec<Option<String>>,
+    rel: Rel,
+}
+
+impl Part {
+    /// Whether the walks of `self` and `o` have different tags: their
+    /// sequences end differently (aligned at their ends).
+    fn distinct(&self, o: &Part) -> bool {
+        self.suffix
+            .iter()
+            .rev()
+            .zip(o.suffix.iter().rev())
+            .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b))
+    }
+}
+
+/// Tags kept per part.
+const SUFFIX: usize = 4;
+
+/// Most parts of a flow.
+const MAX_PARTS: usize = 8;
+
+/// What flows into a node: parts whose walks differ in their tags unless
+/// they are of one anchor, tag count and suffix (then they are one part).
 #[derive(Clone, PartialEq, Eq)]
 enum Flow {
-    Known { anchor: usize, tags: u32, rel: Rel },
+    Known(Vec<Part>),
     Unknown,
 }
 
@@ -127,12 +161,15 @@ pub fn distinct_joins(
             !in_check[v] && (root || tagged)
         })
         .collect();
-    let fresh = |v: usize| Flow::Known {
-        anchor: v,
-        tags: 0,
-        rel: (0..vertices.len() as u32)
-            .map(|s| Rc::new(vec![(s, 1)]))
-            .collect(),
+    let fresh = |v: usize| {
+        Flow::Known(vec![Part {
+            anchor: v,
+            tags: 0,
+            suffix: Vec::new(),
+            rel: (0..vertices.len() as u32)
+                .map(|s| Rc::new(vec![(s, 1)]))
+                .collect(),
+        }])
     };
     let mut budget = BUDGET;
     // A fixpoint: what each edge passes on (`None`: no walk yet), what
@@ -182,10 +219,15 @@ pub fn distinct_joins(
     }
     let mut claims: Vec<String> = (0..n)
         .filter(|&v| match &into[v] {
-            Some(Flow::Known { rel, .. }) => {
+            Some(Flow::Known(parts)) => {
                 let mut seen: HashSet<RowId> = HashSet::new();
-                rel.iter()
-                    .all(|row| !seen.insert(Rc::as_ptr(row)) || row.iter().all(|&(_, k)| k == 1))
+                let single = parts
+                    .iter()
+                    .flat_map(|p| &p.rel)
+                    .all(|row| !seen.insert(Rc::as_ptr(row)) || row.iter().all(|&(_, k)| k == 1));
+                let apart = (0..parts.len())
+                    .all(|a| (a + 1..parts.len()).all(|b| parts[a].distinct(&parts[b])));
+                single && apart
             }
             _ => false,
         })
@@ -228,24 +270,48 @@ impl Ctx<'_> {
 
 /// The flow past an edge labelled `l`.
 fn step(l: &Label, flow: &Flow, ctx: &Ctx, budget: &mut usize) -> Flow {
-    let is_coord = |e: &Expr| ctx.is_coord(e);
-    let moves = ctx.moves;
-    let Flow::Known { anchor, tags, rel } = flow else {
+    let Flow::Known(parts) = flow else {
         return Flow::Unknown;
     };
-    let (anchor, tags) = (*anchor, *tags);
+    let mut out = Vec::with_capacity(parts.len());
+    for p in parts {
+        match step_part(l, p, ctx, budget) {
+            Some(p) => out.push(p),
+            None => return Flow::Unknown,
+        }
+    }
+    Flow::Known(out)
+}
+
+/// [`step`] of one part (`None`: unknown).
+fn step_part(l: &Label, part: &Part, ctx: &Ctx, budget: &mut usize) -> Option<Part> {
+    let is_coord = |e: &Expr| ctx.is_coord(e);
+    let moves = ctx.moves;
+    let rel = &part.rel;
+    let with = |rel: Rel| Part {
+        rel,
+        ..part.clone()
+    };
     *budget = budget.saturating_sub(rel.len() + 1);
-    match l {
-        Label::Skip | Label::Compare { .. } | Label::Reach { .. } => flow.clone(),
-        Label::Tag(_) | Label::TagVariable(_) => Flow::Known {
-            anchor,
-            tags: tags + 1,
-            rel: rel.clone(),
-        },
+    Some(match l {
+        Label::Skip | Label::Compare { .. } | Label::Reach { .. } => part.clone(),
+        Label::Tag(_) | Label::TagVariable(_) => {
+            let mut suffix = part.suffix.clone();
+            suffix.push(match l {
+                Label::Tag(t) => Some(t.text.clone()),
+                _ => None,
+            });
+            if suffix.len() > SUFFIX {
+                suffix.remove(0);
+            }
+            Part {
+                tags: part.tags + 1,
+                suffix,
+                ..part.clone()
+            }
+        }
         Label::AssignAny { target, ty } if is_coord(target) => {
-            let Some(symbols) = ctx.symbols(ty) else {
-                return Flow::Unknown;
-            };
+            let symbols = ctx.symbols(ty)?;
             // One path per symbol for each path in (`null`: none): a
             // row per number of paths, shared.
             let rows: Vec<Row> = (0..=2u8)
@@ -262,10 +328,10 @@ fn step(l: &Label, flow: &Flow, ctx: &Ctx, budget: &mut usize) -> Flow {
                     rows[k].clone()
                 })
                 .collect();
-            Flow::Known { anchor, tags, rel }
+            with(rel)
         }
-        Label::AssignAny { .. } => Flow::Unknown,
-        Label::Assign { target, .. } if !is_coord(target) => flow.clone(),
+        Label::AssignAny { .. } => return None,
+        Label::Assign { target, .. } if !is_coord(target) => part.clone(),
         Label::Assign { value, .. } => {
             let map = match value {
                 Expr::Access { map, key, .. } if is_coord(key) => match &**map {
@@ -274,9 +340,7 @@ fn step(l: &Label, flow: &Flow, ctx: &Ctx, budget: &mut usize) -> Flow {
                 },
                 _ => None,
             };
-            let Some(map) = map else {
-                return Flow::Unknown;
-            };
+            let map = map?;
             let rel = map_rows(rel, budget, |row| {
                 let mut next: Vec<(u32, u8)> = row
                     .iter()
@@ -285,9 +349,9 @@ fn step(l: &Label, flow: &Flow, ctx: &Ctx, budget: &mut usize) -> Flow {
                 merge(&mut next);
                 next
             });
-            Flow::Known { anchor, tags, rel }
+            with(rel)
         }
-    }
+    })
 }
 
 /// Sorts a row and adds the counts of equal vertices (at most 2).
@@ -302,39 +366,43 @@ fn merge(row: &mut Vec<(u32, u8)>) {
     });
 }
 
-/// The flow into a node of two of its edges.
+/// The flow into a node of two of its edges: parts of one anchor, tag
+/// count and suffix added up, others kept apart.
 fn join(a: Flow, b: Flow, budget: &mut usize) -> Flow {
-    match (a, b) {
-        (
-            Flow::Known {
-                anchor: x,
-                tags: s,
-                rel: mut r,
-            },
-            Flow::Known {
-                anchor: y,
-                tags: t,
-                rel: q,
-            },
-        ) if x == y && s == t => {
-            let mut done: HashMap<(RowId, RowId), Row> = HashMap::new();
-            for (row, other) in r.iter_mut().zip(q) {
-                let key = (Rc::as_ptr(row), Rc::as_ptr(&other));
-                let joined = done.entry(key).or_insert_with(|| {
+    let (Flow::Known(mut parts), Flow::Known(more)) = (a, b) else {
+        return Flow::Unknown;
+    };
+    for q in more {
+        let same = parts
+            .iter_mut()
+            .find(|p| p.anchor == q.anchor && p.tags == q.tags && p.suffix == q.suffix);
+        match same {
+            Some(p) => p.rel = add(&p.rel, q.rel, budget),
+            None => parts.push(q),
+        }
+    }
+    match parts.len() > MAX_PARTS {
+        true => Flow::Unknown,
+        false => Flow::Known(parts),
+    }
+}
+
+/// The paths of `r` and `q` together.
+fn add(r: &Rel, q: Rel, budget: &mut usize) -> Rel {
+    let mut done: HashMap<(RowId, RowId), Row> = HashMap::new();
+    r.iter()
+        .zip(q)
+        .map(|(row, other)| {
+            let key = (Rc::as_ptr(row), Rc::as_ptr(&other));
+            done.entry(key)
+                .or_insert_with(|| {
                     *budget = budget.saturating_sub(row.len() + other.len() + 1);
                     let mut both: Vec<(u32, u8)> =
                         row.iter().chain(other.iter()).copied().collect();
                     merge(&mut both);
                     Rc::new(both)
-                });
-                *row = joined.clone();
-            }
-            Flow::Known {
-                anchor: x,
-                tags: s,
-                rel: r,
-            }
-        }
-        _ => Flow::Unknown,
-    }
+                })
+                .clone()
+        })
+        .collect()
 }
