@@ -86,7 +86,7 @@ impl Part {
 const SUFFIX: usize = 4;
 
 /// Most parts of a flow.
-const MAX_PARTS: usize = 8;
+const MAX_PARTS: usize = 32;
 
 /// What flows into a node: parts whose walks differ in their tags unless
 /// they are of one anchor, tag count and suffix (then they are one part).
