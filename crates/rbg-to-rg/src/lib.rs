@@ -15,7 +15,9 @@
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
 //!    checks.
 //! 4. `@unique` for nodes visited at most once per key by construction
-//!    (`unique.rs`), then `@repeat` pragmas: nodes the RG engine would still
+//!    (`unique.rs`), where walks meet only with distinct keys (`joins.rs`:
+//!    paths counted over the board) and on small acyclic check regions
+//!    (`checks.rs`), then `@repeat` pragmas: nodes the RG engine would still
 //!    guard with a visited check on all variables, where the move's tags and
 //!    `coord` determine the rest, are checked on `coord` only.
 
