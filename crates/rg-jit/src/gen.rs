@@ -99,6 +99,10 @@ struct Gen<'a, 'b> {
     here: Keep,
     /// Per node, the log's length on entry where known ([`log_lengths`]).
     log_at: &'a [Option<Vec<u32>>],
+    /// Whether move walks push few tags (`parts::few_tags`): playouts
+    /// leave the tags' number alone where no visited check reads tags
+    /// ([`Gen::tag`]).
+    few_tags: bool,
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -185,6 +189,7 @@ pub(crate) fn emit(
         keep_at: parts.keep.1.clone(),
         here: parts.keep.0,
         log_at: &parts.log_at,
+        few_tags: parts.few_tags,
         node_part: &parts.node,
         part,
         exit,
@@ -769,6 +774,16 @@ impl Gen<'_, '_> {
             self.check_failed(r);
             return;
         }
+        let quiet = !self.here.tags && self.few_tags;
+        let skip = quiet.then(|| self.b.create_block());
+        if let Some(done) = skip {
+            // Playouts count tags only for a bound their walks never
+            // reach: nothing to do.
+            let all = self.b.create_block();
+            let flag = self.ws_load(Off::REC_INLINE);
+            self.b.ins().brif(flag, done, &[], all, &[]);
+            self.b.switch_to_block(all);
+        }
         let len = self.ws_load(Off::TAGS_LEN);
         let full = self
             .b
@@ -781,8 +796,8 @@ impl Gen<'_, '_> {
         self.call_imm(rt::fail, rt::FAIL_TAGS, node);
         self.b.ins().jump(self.fail, &[]);
         self.b.switch_to_block(ok);
-        let done = self.b.create_block();
-        if !self.here.tags {
+        let done = skip.unwrap_or_else(|| self.b.create_block());
+        if !self.here.tags && !quiet {
             // In playouts only the number counts.
             let (count, all) = (self.b.create_block(), self.b.create_block());
             let flag = self.ws_load(Off::REC_INLINE);
@@ -909,6 +924,15 @@ impl Gen<'_, '_> {
     /// The tags of frame `f`: their number (and how many have numbers) and
     /// hash.
     fn restore_tags(&mut self, f: Value) {
+        let quiet = !self.here.tags && self.few_tags;
+        let done = quiet.then(|| self.b.create_block());
+        if let Some(done) = done {
+            // Playouts leave the tags alone ([`Gen::tag`]).
+            let restore = self.b.create_block();
+            let flag = self.ws_load(Off::REC_INLINE);
+            self.b.ins().brif(flag, done, &[], restore, &[]);
+            self.b.switch_to_block(restore);
+        }
         let tags = self.load(I32, f, Off::F_TAGS);
         let tags = self.b.ins().uextend(I64, tags);
         self.ws_store(tags, Off::TAGS_LEN);
@@ -917,6 +941,10 @@ impl Gen<'_, '_> {
         self.ws_store(ids, Off::TAG_IDS_LEN);
         let v = self.load(I64, f, Off::F_TAG_HASH);
         self.ws_store(v, Off::TAG_HASH);
+        if let Some(done) = done {
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(done);
+        }
     }
 
     /// The key hash and version of frame `f` (its semistate's).

@@ -126,6 +126,15 @@
 //!   it there: breakthrough.hrg's walk 327 -> 111 stack accesses, -1.5%
 //!   instructions; alternated 8 x 2 s hex.hrg 1.06, breakthrough.hrg and
 //!   englishDraughts.hrg 1.00.
+//! - Playouts skip tag counting (and its restore on backtracks) where no
+//!   visited check reads tags and every move walk pushes at most 64
+//!   (`gen::parts::few_tags`): breakthrough.hrg -8.3% instructions, hex.hrg
+//!   -9.0%, ticTacToe.hrg -4.4%, connect4.hrg -4.0%; alternated 1.06,
+//!   1.09, 1.07, 1.02. Tried and not landed: arm masks (a choice's arm
+//!   comparisons tested at the push into a frame mask, resumes taking the
+//!   next bit by `ctz` and a jump table): breakthrough.hrg -2.5%
+//!   instructions but 1.02-1.04 in time, chess.hrg -0.9% but 0.98,
+//!   englishDraughts.hrg +0.4%; masks on if-else pairs only cost.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

@@ -175,6 +175,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         keep_at: Vec::new(),
         here: super::Keep::ALL,
         log_at: &[],
+        few_tags: false,
         node_part: &[],
         part: 0,
         exit: fail,
