@@ -73,8 +73,9 @@ fn symbols(game: &Game, ty: &Type) -> Option<u64> {
     type_symbols(game, ty).map(|s| s.len() as u64)
 }
 
-/// The nodes of `game`'s check regions that need no visited check.
-pub fn unchecked_nodes(game: &Game) -> Vec<String> {
+/// `game`'s nodes numbered in order of first appearance on its edges: the
+/// number of each name, and the names by number.
+pub fn node_ids(game: &Game) -> (HashMap<&str, usize>, Vec<&str>) {
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut names: Vec<&str> = Vec::new();
     for e in &game.edges {
@@ -85,6 +86,12 @@ pub fn unchecked_nodes(game: &Game) -> Vec<String> {
             });
         }
     }
+    (ids, names)
+}
+
+/// The nodes of `game`'s check regions that need no visited check.
+pub fn unchecked_nodes(game: &Game) -> Vec<String> {
+    let (ids, names) = node_ids(game);
     let n = names.len();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, e) in game.edges.iter().enumerate() {

@@ -29,7 +29,7 @@ use std::rc::Rc;
 
 use rg_lang::ast::{Expr, Game, Label};
 
-use crate::checks::type_symbols;
+use crate::checks::{node_ids, type_symbols};
 use crate::unique::is_player;
 
 /// Most (node, start, target) entries the analysis computes in all.
@@ -111,16 +111,7 @@ pub fn distinct_joins(
         moves,
         vertices: (0..).zip(vertices).map(|(i, v)| (v.as_str(), i)).collect(),
     };
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut names: Vec<&str> = Vec::new();
-    for e in &game.edges {
-        for n in [e.from.text.as_str(), e.to.text.as_str()] {
-            ids.entry(n).or_insert_with(|| {
-                names.push(n);
-                names.len() - 1
-            });
-        }
-    }
+    let (ids, names) = node_ids(game);
     let n = names.len();
     let from = |i: usize| ids[game.edges[i].from.text.as_str()];
     let to = |i: usize| ids[game.edges[i].to.text.as_str()];
