@@ -89,6 +89,18 @@ pub fn node_ids(game: &Game) -> (HashMap<&str, usize>, Vec<&str>) {
     (ids, names)
 }
 
+/// The numbers (`ids`, from [`node_ids`]) of the nodes `game`'s checks
+/// start from, one per check edge.
+pub fn check_starts(game: &Game, ids: &HashMap<&str, usize>) -> Vec<usize> {
+    game.edges
+        .iter()
+        .filter_map(|e| match &e.label {
+            Label::Reach { from, .. } => ids.get(from.text.as_str()).copied(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The nodes of `game`'s check regions that need no visited check.
 pub fn unchecked_nodes(game: &Game) -> Vec<String> {
     let (ids, names) = node_ids(game);
@@ -120,14 +132,7 @@ pub fn unchecked_nodes(game: &Game) -> Vec<String> {
         Some(&b) => reach(&[b]).into_iter().collect(),
         None => HashSet::new(),
     };
-    let mut starts: Vec<usize> = game
-        .edges
-        .iter()
-        .filter_map(|e| match &e.label {
-            Label::Reach { from, .. } => ids.get(from.text.as_str()).copied(),
-            _ => None,
-        })
-        .collect();
+    let mut starts = check_starts(game, &ids);
     starts.sort_unstable();
     starts.dedup();
     let mut regions: Vec<Vec<usize>> = Vec::new();

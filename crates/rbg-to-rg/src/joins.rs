@@ -29,7 +29,7 @@ use std::rc::Rc;
 
 use rg_lang::ast::{Expr, Game, Label};
 
-use crate::checks::{node_ids, type_symbols};
+use crate::checks::{check_starts, node_ids, type_symbols};
 use crate::unique::is_player;
 
 /// Most (node, start, target) entries the analysis computes in all.
@@ -128,14 +128,7 @@ pub fn distinct_joins(
     }
     // Check regions are left alone.
     let mut in_check = vec![false; n];
-    let mut work: Vec<usize> = game
-        .edges
-        .iter()
-        .filter_map(|e| match &e.label {
-            Label::Reach { from, .. } => ids.get(from.text.as_str()).copied(),
-            _ => None,
-        })
-        .collect();
+    let mut work = check_starts(game, &ids);
     while let Some(v) = work.pop() {
         if !std::mem::replace(&mut in_check[v], true) {
             work.extend(out[v].iter().map(|&i| to(i)));
