@@ -35,6 +35,7 @@ mod filter;
 mod parts;
 mod program;
 mod slot;
+mod tail;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;
@@ -681,8 +682,15 @@ impl Gen<'_, '_> {
     /// the undo log with their values now, then `player`. `known`: the
     /// log's entries' slots ([`NO_SLOT`] where not constant), where the
     /// generator knows its length (the copy unrolled, constant slots read
-    /// directly).
-    fn record(&mut self, v: Value, node: u32, known: Option<&[u32]>) {
+    /// directly). `deferred`: a slot whose value is this one, not the
+    /// semistate's ([`Gen::defer`]; its entries known).
+    fn record(
+        &mut self,
+        v: Value,
+        node: u32,
+        known: Option<&[u32]>,
+        deferred: Option<(u32, Value)>,
+    ) {
         let len = match known {
             Some(k) => self.b.ins().iconst(I64, k.len() as i64),
             None => self.ws_load(Off::LOG_LEN),
@@ -722,7 +730,10 @@ impl Gen<'_, '_> {
                         (NO_SLOT, Some(log)) => self.load(I32, log, 8 * i as i32),
                         _ => self.b.ins().iconst(I32, s as i64),
                     };
-                    let val = self.slot_at(slot);
+                    let val = match deferred {
+                        Some((d, val)) if d == s => val,
+                        _ => self.slot_at(slot),
+                    };
                     self.b.ins().store(FLAGS, slot, dst, 8 * i as i32);
                     self.b.ins().store(FLAGS, val, dst, 8 * i as i32 + 4);
                 }
@@ -1268,10 +1279,16 @@ impl Gen<'_, '_> {
             Op::Assign(p, v) => {
                 let v = self.operand(v);
                 let slot = self.place(p);
+                if let Some(tail) = self.tail(i) {
+                    self.defer(i, tail, v);
+                }
                 self.write(slot, v);
             }
             Op::AssignAny(p, _) => {
                 let slot = self.place(p);
+                if let Some(tail) = self.tail(i) {
+                    self.defer(i, tail, sym);
+                }
                 self.write(slot, sym);
             }
             Op::SetPlayer(v) => {
@@ -1286,7 +1303,7 @@ impl Gen<'_, '_> {
                 self.b.ins().jump(back, &[]);
                 self.b.switch_to_block(inline);
                 let known = self.log_at[self.edge_node[i] as usize].as_deref();
-                self.record(v, e.to, known);
+                self.record(v, e.to, known, None);
                 self.b.ins().jump(back, &[]);
                 return;
             }
