@@ -7,11 +7,13 @@
 //!   the RBG engine's implementation in `rbg.rs` (RG's in `rg.rs`);
 //!   [`choosable`]: which RBG modifiers are players' choices;
 //! - [`decision`]: split moves, the action interface over an engine's moves;
-//! - [`batch`]: many games stepped together (the `VecEnv`);
+//! - [`batch`]: many games stepped together (the `VecEnv`); its performance
+//!   notes in [`batch_notes`];
 //! - [`dynamic`]: the same behind trait objects, one per loaded game, with
 //!   agents.
 
 pub mod batch;
+pub mod batch_notes;
 pub mod choosable;
 pub mod decision;
 pub mod dynamic;

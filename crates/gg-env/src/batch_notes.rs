@@ -1,0 +1,198 @@
+//! Performance notes of [`crate::batch`] (the `VecEnv`'s core): what was
+//! measured, kept and dropped, newest last. Ratios are of states per
+//! processor second against `rbg bench`'s playouts unless said otherwise.
+//!
+//! - Each game's observation is written whole (`Spec::observe` writes every
+//!   value; RBG's piece planes compare the board with each piece,
+//!   vectorised). Keeping each game's observation and updating the planes
+//!   where the board changed, then copying it out, took fewer instructions
+//!   but was slower on hex (-14%) and chess: twice the memory per step.
+//! - A game's mask is cleared just before it is written: clearing the whole
+//!   frame first wrote it to memory twice. A frame stepped into again
+//!   clears only the entries it set there before ([`Frame::mask_set`](crate::batch::Frame::mask_set); the
+//!   Python masks are read-only so that this holds): englishDraughts
+//!   (3,201 actions) 0.55 -> 0.62 of playouts' rate, chess 0.67 -> 0.68,
+//!   breakthrough unchanged (`batch_bench` 256 games fused, alternated).
+//! - Tried and dropped: rewriting a reused frame's observation only where
+//!   the board changed (kept per game: the board the planes show and the
+//!   move plane's vertices; changed vertices found eight at a time).
+//!   Instructions per step went up (englishDraughts +1.7%: the compiler's
+//!   vectorised plane writes are cheap) and time did not go down: ratio to
+//!   playouts englishDraughts 0.62 -> 0.62, breakthrough 0.65 -> 0.62
+//!   (`batch_bench` 256 games fused, alternated). With no observation
+//!   written at all englishDraughts reached only 0.64 (before the masks
+//!   were cleared by their entries): writing observations is not what
+//!   costs most.
+//! - `Decision::settle` keeps each candidate's action unsorted; sorting and
+//!   counting them (now on demand) was a fifth of the batch's time on
+//!   connect4 and breakthrough. When the keys are pairwise distinct,
+//!   applying an action counts nothing.
+//! - Fresh output memory per step cost a fifth of the CPU time in page
+//!   faults: the Python side pools the buffers.
+//! - Callgrind counts each byte of a `rep stosb` memset as an instruction:
+//!   chess's masks (5,505 actions) look like a fifth of the batch there,
+//!   but skipping the mask and observation writes altogether gained only
+//!   about a tenth of the time. Writing the piece planes as a memset plus
+//!   a 1.0 per vertex (instead of comparing the board with every piece)
+//!   showed no difference in time.
+//! - The ratio to playouts is the same with 2 games as with 256 (chess,
+//!   connect4): the games' own memory is not what costs.
+//! - Skipping the candidates' shared atoms in one comparing pass before
+//!   listing keys (chess lists them ~3 times per turn start) saved 0.4% of
+//!   the instructions: not kept.
+//! - Where the time goes that instructions do not show: the engine's own
+//!   calls (`legal_moves_mut`, `apply`) timed inside the batch take 10-35%
+//!   longer per state than the same calls in a playout loop (breakthrough,
+//!   chess, hex; `Instant` around each call in both, one process,
+//!   alternating): the engine runs colder between other games' work. So
+//!   the batch's instruction ratio to playouts (chess 0.71, breakthrough
+//!   0.68) overstates its speed ratio (0.55-0.65).
+//! - Tried and rejected for that: stepping every game first and writing
+//!   the outputs in a second pass (engine code back to back; no gain in
+//!   alternated runs); writing each game's observation and mask into a
+//!   cached scratch and streaming them to the frame with non-temporal
+//!   stores (slower everywhere: connect4 0.6 -> 0.3, breakthrough 0.58 ->
+//!   0.35, hex 0.62 -> 0.47); piece planes in fixed chunks of eight (more
+//!   instructions on small boards than the compiler's own loop).
+//! - The ratio falls with the number of games (breakthrough, one thread,
+//!   `examples/batch_bench.rs`, rates per processor second: 16 games
+//!   0.66-0.76, 256 games 0.63-0.66, 2048 games 0.41-0.45): the bytes a
+//!   step touches per game count. Per action a game writes its observation
+//!   and mask (chess 4.6 + 5.5 KB, englishDraughts 1.8 + 3.2 KB,
+//!   breakthrough 1.0 + 0.4 KB) and reads its state, moves and keys. Even
+//!   with 16 games and no output written at all (a test hack), chess
+//!   stayed at 0.75-0.85: the rest is the decision's own work and the
+//!   engine running colder.
+//! - Tried and dropped: observing a move in progress without copying the
+//!   state (`Spec::observe_before_prefix`: the planes of the turn's state
+//!   with the prefix's pieces and constant assignments patched in; chess
+//!   observes a prefix at almost every action, its moves all start with
+//!   `[$ enPassant = 0]`). Same-seed outputs identical, instructions per
+//!   state -0.4% chess, -1.1% breakthrough, -0.4% englishDraughts, but
+//!   processor time unchanged (alternated medians of five 3 s runs
+//!   0.99-1.01).
+//! - Tried and dropped: prefetching the next game's moves, keys and output
+//!   rows (`_mm_prefetch`, 16 lines each) while stepping one: alternated
+//!   medians chess 1.03, breakthrough 0.98, englishDraughts 0.99 (runs
+//!   vary by ±10% on the shared machine: no gain shown).
+//! - Where chess and englishDraughts lose their time (callgrind
+//!   `--cache-sim=yes --LL=1048576,16,64`, `batch_bench 0 256 1 fused`,
+//!   per state, batch against playouts): chess 38.6K against 34.0K
+//!   instructions, same instruction cache misses (315), but 300 against
+//!   20 data L1 misses and 186 against 0 misses of a 1 MB L2 (146 of
+//!   them writes, 116 the piece planes: 256 observations of 4.6 KB do not
+//!   fit); the native code's own L1 read misses rise from 19 to 98 (its
+//!   tables evicted by the other games' data). englishDraughts: 86
+//!   against 0 L1 misses (34 the planes), 8 L2 misses. Skipping the
+//!   piece planes altogether (a test hack) moved chess only 0.63 -> 0.67
+//!   (alternated, 256 games; 16 games 0.76 -> 0.80): writing fewer
+//!   observation bytes alone does not reach the bar.
+//! - Fusing the "all keys the same" test into the key pass (no early
+//!   exit) cost instructions (breakthrough +1.5%, tic-tac-toe +1.3%): the
+//!   separate test stops at the second key.
+//! - Masks of at most `WHOLE_MASK` actions are cleared whole (one
+//!   `memset`) instead of entry by entry with a list of the entries kept,
+//!   and a turn's keys are listed without a branch (indices clamped,
+//!   `RbgIds::keys_at`): callgrind batch instructions (`batch_bench 0 64 1
+//!   batch fused`) hex -3.3%, breakthrough -1.8%, ticTacToe -2.1%,
+//!   connect4 -0.9%; alternated time new/old hex 1.09, breakthrough 1.03,
+//!   ticTacToe 1.04, reversi 1.04, connect4 0.99.
+//! - Tried and dropped: telling repeated keys by counting the chosen
+//!   action's candidates when it is applied instead of reading the mask
+//!   when writing it (perf put two fifths of the batch's own time in
+//!   englishDraughts on that read, but the stall moved elsewhere: time
+//!   0.99-1.01, instructions +0.4..+1.2%); the engine working in a
+//!   worker's own state and move list, copied from and to the game's
+//!   (slower: ticTacToe 0.88, breakthrough 0.93, englishDraughts 0.94,
+//!   chess 0.99); the piece planes with AVX-512 (0.99-1.02, noise).
+//! - Where chess loses (`perf record -e cpu-clock`, batch `0 256` fused
+//!   against `rbg bench`, CPU time per state): the engine's own code
+//!   (rules and patterns) takes 3.7 us in the batch against 2.8 us in
+//!   playouts (+33%; +13% with one game), the batch's own work about
+//!   1.1 us more (run_chunk 0.36, planes 0.25, keys 0.2, prefix states
+//!   0.18). Batch ratios with 16 games against 256 (one process,
+//!   alternating): ticTacToe 0.72/0.72, breakthrough 0.67/0.63,
+//!   englishDraughts 0.64/0.60, chess 0.76/0.66: only chess loses much to
+//!   the number of games.
+//! - `step_into`'s legality pass finds each action's candidate
+//!   ([`Decision::candidate_taking`](crate::Decision::candidate_taking)), which the step applies: one search
+//!   of a game's keys instead of two; callgrind batch instructions
+//!   (`batch_bench 0 64 1 batch`, stepped by actions) ticTacToe -1.35%,
+//!   connect4 -0.66%, englishDraughts -0.61%, hex -0.42%, breakthrough
+//!   -0.28% (fused, now the same loop: ticTacToe -1.2%, breakthrough
+//!   -0.46%, hex -0.22%).
+//! - Tried and dropped: keeping the candidates that take an action
+//!   without a branch per candidate (`apply_taken_by`: each written, the
+//!   count raised by the comparison): instructions breakthrough +1.9%,
+//!   englishDraughts +0.6%, time lost in the noise (0.78-1.08 under load
+//!   5); `draw_chance` as an inline test of the turn with its loop apart:
+//!   +0.05..+0.18%; `#[inline]` on `Decision::fill_keys`: unchanged.
+//! - Why the engine runs slower in the batch: branch prediction, not
+//!   memory. `examples/batch_bench.rs interleaved` steps 256 random
+//!   playouts round robin with the engine alone (no batch work): per CPU
+//!   second against one playout at a time (2 s, 256 games) chess 0.79-0.80,
+//!   breakthrough 0.93, reversi 0.91, hex 0.96, englishDraughts 0.96,
+//!   ticTacToe 0.98, connect4 1.04. The same 256 games all drawing the same
+//!   moves (one seed: 256 copies of one playout, each in its own memory)
+//!   ran chess faster than one playout (370-424K against 314-336K states
+//!   per second): a playout's next walk repeats most of the branches of
+//!   its last (the board changed by one move), interleaved games' walks do
+//!   not. Memory is the smaller part: callgrind's cache simulation of the
+//!   interleaved loop (`--cache-sim=yes --toggle-collect='*interleaved*'`,
+//!   `batch_bench chess 0 N 1 interleaved`) counts 27 data L1 misses per
+//!   state with 1 game and 66 with 16 (L2 hits; none beyond), a few per
+//!   cent of chess's ~3 us per state. So chess's batch cannot pass about 0.8 of
+//!   playouts with 256 games whatever the batch does; against interleaved
+//!   playouts the fused batch reaches chess 0.80, reversi 0.96, connect4
+//!   0.81, hex 0.80, ticTacToe 0.76, breakthrough 0.69, englishDraughts
+//!   0.64 (its own work: multi-action moves and large masks).
+//! - Where breakthrough's batch time goes (`perf record -e cpu-clock`,
+//!   `batch_bench 3 256 1 batch fused`): engine 61% (rules 57%), run_chunk
+//!   14.5% (filter, random candidate, masks: mostly first reads of the
+//!   game's keys, alive and moves, cold since the other games ran),
+//!   fill_keys 9.3%, apply_raw 4.8%, planes 2.7%, memset 2%. Callgrind
+//!   (`0 64 1 batch fused`): 1.17K of 3.2K instructions per action are
+//!   the batch's, spread thin (keys 270, planes 130, mask memset 57, the
+//!   prefix state's clone and apply 100); `keys_at` is 18 instructions per
+//!   move, branch free. Tried and dropped: writing the mask before the
+//!   observation, so that its cold lines are fetched while the planes are
+//!   computed: alternated batch rates new/old (4 x 2 s, 256 games)
+//!   englishDraughts 0.98-1.06, breakthrough 0.95-1.00; prefetching the
+//!   exact mask lines the next game will clear (its `mask_set` entries,
+//!   large masks only): englishDraughts 0.93-1.12, median 0.97. Callgrind's
+//!   branch simulation (`--branch-sim=yes`, same run) puts about 8 of the
+//!   26 mispredicted branches per action in the batch's own code: loop
+//!   exits over keys, `Decision::distinct` (turn starts and mid-move
+//!   decisions alternate between games) and `gen_range`'s rejection test
+//!   (rand 0.8 accepts 50-100%; changing the draw would change outputs).
+//! - Tried and dropped (session 18; `examples/batch_bench.rs` `batch fused`,
+//!   256 games, new/old binaries alternated, 4 x 2 s, load 6-9): repeats
+//!   told by a bit set on the stack instead of reading the mask just
+//!   cleared (perf put 18% of ticTacToe's `run_chunk` samples on that
+//!   read; glibc clears short masks with a masked store, which a load
+//!   cannot be forwarded from): ticTacToe 0.955, hex 0.956, breakthrough
+//!   0.925, connect4 0.954. Stepping the games at a turn start first and
+//!   those in the middle of a move after them (an index list split without
+//!   a branch; digests identical): breakthrough 0.948 (0.945-0.955),
+//!   englishDraughts 1.006, hex 0.959. Player 0's games first, then the
+//!   others: chess 1.05 (1.02-1.38), reversi 1.02, breakthrough 0.92; with
+//!   a prefetch of the next game's slot, observation and mask rows: chess
+//!   1.03, breakthrough 0.96, hex 0.98 (the prefetch alone in index order:
+//!   breakthrough 1.02 (0.97-1.045), chess 0.98). Grouping games helps the
+//!   engine's branch predictors where a move costs much (chess), but short
+//!   steps lose more when games are taken out of index order (the
+//!   hardware's streaming of slots and frame rows). Each game's move list,
+//!   keys and candidates allocated again in game order with room to spare
+//!   (after 200 steps): breakthrough 0.985, englishDraughts 0.995, chess
+//!   0.994: where the heap put them does not matter.
+//! - Where breakthrough stands (session 18): callgrind per state
+//!   (`batch_bench 0 64 1 fused`) batch 10.3K instructions, playouts 8.0K
+//!   (the engine's 7.9K in both): the batch's own work is a quarter of its
+//!   instructions, spread thin (keys 640, planes and values 400, prefix
+//!   state 250, masks 250, the rest control); instruction ratio 0.78, time
+//!   ratio 0.59-0.66 with 256 games, 0.62-0.68 with 16, interleaved
+//!   playouts over playouts 0.86-1.0. ticTacToe: 2,678 against 2,080
+//!   instructions per state (0.78), time 0.69-0.73; a Python
+//!   `step_random` call with one game takes 1.46 us in all (the Python
+//!   layer and the step), 2.6% of a 256-game ticTacToe step (55 us). So 0.8 on these games needs the
+//!   batch's own instructions per state cut several fold, not moved.
