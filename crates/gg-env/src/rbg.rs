@@ -120,7 +120,7 @@ impl Numbering<ModApp> for RbgIds {
     /// The table and the end action in locals, the moves read from the
     /// flat list: about half the instructions of the generic loop per move
     /// (hex: a sixth of a batch step's instructions went to the keys); a
-    /// key without a minimum ([`KeyOf`]): hex batch -2.1% instructions.
+    /// key without a minimum (`KeyOf`): hex batch -2.1% instructions.
     fn keys_at(&self, moves: &MoveList<ModApp>, d: usize, out: &mut Vec<u32>) {
         let (by_action, end) = (&self.by_action[..], self.end);
         let (atoms, ends) = moves.parts();
