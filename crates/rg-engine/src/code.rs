@@ -1,7 +1,7 @@
 //! The interpreter's edges as compact instructions (`walk.rs` runs them).
 //!
-//! Each edge of [`Tables::edges`] is lowered once, at load time, into a
-//! [`Code`]: its action as one specialised operation with its operands
+//! Each edge of [`crate::tables::Tables::edges`] is lowered once, at load
+//! time, into a [`Code`]: its action as one specialised operation with its operands
 //! inline (`board[x] == c`, `x = f[y]`, `board[x] = c`, ...), its target
 //! and its continuation packed into one word. The walk's loop then runs one
 //! match on a small operation and one test of the continuation per edge,
@@ -9,8 +9,8 @@
 //! the target's facts) and its matched [`crate::tables::Act`] and tested the
 //! target's visited check, the step count and the kind of continuation one
 //! after another. Actions of rarer shapes ([`Kind::Other`]) are run from
-//! [`Tables::edges`] as written. One-slot checks' searches (`shortcut.rs`)
-//! read the same instructions.
+//! [`crate::tables::Tables::edges`] as written. One-slot checks' searches
+//! (`shortcut.rs`) read the same instructions.
 //!
 //! Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
 //! on translations, against the walk over edges and matched actions: hex
@@ -22,18 +22,11 @@
 //! tested ones) cost hex +2.7%, breakthrough +3.4%; the one-slot chain
 //! (`SlotSearch::reach`) through these instructions did nothing.
 //!
-//! Next: bounds checks. Unchecked indexing in `walk::read`'s `Tab`/`Ind`
-//! reads, `walk::inner_key`, `Walker::write`, [`holds`] and this table's
-//! fetch alone (an unsound experiment) gave hex -7.6%, breakthrough -8.1%,
-//! reversi -7.0%. Doing it soundly needs the instructions, the slot count
-//! and the tables they index sealed in one type verified at load (slots
-//! below the semistate's length, every table covering all symbols, slot
-//! tables holding slots) and the semistate's length and symbols checked
-//! where a walk starts; [`Tables`]' fields are public and `rg-jit` reads
-//! them, so the sealed copy would sit beside them.
+//! The instructions are sealed with the tables they index (`sealed.rs`,
+//! [`crate::raw::Sealed`]): verified once at load, then read without
+//! bounds checks.
 
-use crate::tables::{Edge, Fast, Next, Op, Operand, Place, Tables};
-use crate::walk::{read, tab_ind};
+use crate::tables::{Edge, Fast, Next, Op, Operand, Place};
 use crate::LoadError;
 
 /// An edge's action, specialised.
@@ -125,7 +118,7 @@ pub enum Kind {
 /// [`Code::next`] flag: the target has a visited check.
 pub const GUARD: u32 = 1 << 31;
 /// [`Code::next`] flag: an edge followed inline counts a step
-/// ([`Tables::has_unique`]).
+/// ([`crate::tables::Tables::has_unique`]).
 pub const COUNT: u32 = 1 << 30;
 /// [`Code::next`] without flags: the target offers a choice (push a frame).
 pub const FRAME: u32 = COUNT - 1;
@@ -223,33 +216,5 @@ fn kind(op: &Op, fast: &[Fast]) -> Kind {
         }
         Op::AssignAny(Place::Slot(slot), _) => Kind::AnySlot(slot),
         _ => Kind::Other,
-    }
-}
-
-/// Whether comparison `kind` (one of the `Cmp` kinds) holds.
-#[inline(always)]
-pub fn holds(t: &Tables, st: &[u16], kind: Kind) -> bool {
-    match kind {
-        Kind::CmpSlot { slot, value, eq } => (st[slot as usize] == value) == eq,
-        Kind::CmpInd {
-            slot,
-            table,
-            value,
-            eq,
-        } => (read(t, st, Operand::Ind(slot, table)) == value) == eq,
-        Kind::CmpTab {
-            slot,
-            table,
-            value,
-            eq,
-        } => (read(t, st, Operand::Tab(slot, table)) == value) == eq,
-        Kind::CmpTabInd {
-            slot,
-            inner,
-            outer,
-            value,
-            eq,
-        } => (tab_ind(t, st, slot, inner, outer) == value) == eq,
-        _ => unreachable!("not a specialised comparison"),
     }
 }

@@ -27,6 +27,10 @@
 use crate::analysis::Distinct;
 use crate::tables::{Edge, Next, NodeInfo, Op, Operand, Place, NO_EDGE};
 
+/// Tags beyond which [`few_tags`] gives up (far below
+/// [`crate::raw::MAX_TAGS`]).
+pub const FEW_TAGS: u32 = 64;
+
 /// Symbols of all tables made here at most (beyond, rays keep their checks).
 const MAX_TABLE: usize = 1 << 22;
 
@@ -299,4 +303,41 @@ pub fn inline_cycle(edges: &[Edge]) -> bool {
         }
     }
     false
+}
+
+/// Whether every move walk (from the nodes `roots` marks to where its moves
+/// end, a `player` assignment) pushes at most [`FEW_TAGS`] tags, so never
+/// reaches the bound [`crate::raw::MAX_TAGS`]: then walks that count tags
+/// only for that bound need not count them (the interpreter's lean walks,
+/// [`crate::tables::Tables::few_tags`]; `rg-jit`'s playouts).
+pub fn few_tags(nodes: &[NodeInfo], edges: &[Edge], roots: &[bool]) -> bool {
+    // Per node, the most tags of a walk entering it (`u32::MAX`: unseen).
+    let mut most = vec![u32::MAX; nodes.len()];
+    let mut work = Vec::new();
+    for (n, &root) in roots.iter().enumerate() {
+        if root {
+            most[n] = 0;
+            work.push(n);
+        }
+    }
+    // (Each node's count only grows, up to `FEW_TAGS`: this ends.)
+    while let Some(n) = work.pop() {
+        let info = nodes[n];
+        for e in &edges[info.first as usize..info.end as usize] {
+            let tags = match e.op {
+                Op::SetPlayer(_) => continue,
+                Op::Tag(_) | Op::TagVar(_) => most[n] + 1,
+                _ => most[n],
+            };
+            if tags > FEW_TAGS {
+                return false;
+            }
+            let to = e.to as usize;
+            if most[to] == u32::MAX || most[to] < tags {
+                most[to] = tags;
+                work.push(to);
+            }
+        }
+    }
+    true
 }

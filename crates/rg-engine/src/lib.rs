@@ -39,6 +39,7 @@ pub mod perft;
 pub mod playout;
 mod prefixes;
 mod program;
+mod sealed;
 mod seen;
 mod shortcut;
 mod switch;
@@ -50,9 +51,11 @@ mod walk;
 #[doc(hidden)]
 pub mod raw {
     pub use crate::code::{Code, Kind};
+    pub use crate::cycles::{few_tags, FEW_TAGS};
     pub use crate::maps::{assign, equal, MapPlan};
     pub use crate::prefixes::{Prefixes, EMPTY};
     pub use crate::program::{Ins, Program, Step};
+    pub use crate::sealed::Sealed;
     pub use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
     pub use crate::tables::*;
     pub use crate::walk::{

@@ -411,7 +411,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             None
         };
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let hash_mul = (0..initial.len())
+    let hash_mul: Vec<u64> = (0..initial.len())
         .map(|i| {
             if i < user_slots {
                 splitmix(&mut seed) | 1
@@ -435,7 +435,15 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         .any(|n| n.guard != Guard::None && n.local == NO_DENSE && !n.untagged);
     let cmp_only = shortcut::cmp_only(&nodes, &edges);
     let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
-    let code = crate::code::lower(&edges, &l.fast, has_unique)?;
+    // Every node a root: the walks of `Walker::moves` start at any node.
+    let few_tags = cycles::few_tags(&nodes, &edges, &vec![true; nodes.len()]);
+    let code = crate::sealed::Sealed::new(
+        crate::code::lower(&edges, &l.fast, has_unique)?,
+        &l.fun,
+        &hash_mul,
+        initial.len(),
+        g.symbols.len() as u32,
+    )?;
     Ok(Tables {
         code,
         cmp_only,
@@ -468,6 +476,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         cyclic,
         has_unique,
         tags_read,
+        few_tags,
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),
         consts: l.consts,

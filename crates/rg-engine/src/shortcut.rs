@@ -38,7 +38,7 @@
 //!   cost translated breakthrough and hex +3% (its operands no longer
 //!   hoisted), so that case keeps its own loop.
 
-use crate::code::{self, Kind};
+use crate::code::Kind;
 use crate::tables::{
     Act, Check, Edge, Guard, Next, NodeInfo, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT,
 };
@@ -188,6 +188,8 @@ impl SlotSearch {
     /// starts where the chain branches (or after [`CHAIN_STEPS`] steps: a
     /// chain can be a cycle).
     pub fn reach(&mut self, t: &Tables, st: &mut [u16], root: u32, target: u32, slot: u32) -> bool {
+        // The sealed instructions' reads need no more (`sealed.rs`).
+        assert!(st.len() >= t.code.slots(), "a semistate of the game");
         let old = st[slot as usize];
         let mut node = root;
         let mut steps = 0;
@@ -246,18 +248,20 @@ impl SlotSearch {
             let info = t.nodes[node as usize];
             for i in (info.first..info.end).rev() {
                 // The specialised forms (`code.rs`) of the common shapes.
-                let c = &t.code[i as usize];
+                let c = &t.code.code()[i as usize];
                 let x = match c.kind {
                     k @ (Kind::CmpSlot { .. }
                     | Kind::CmpInd { .. }
                     | Kind::CmpTab { .. }
                     | Kind::CmpTabInd { .. }) => {
-                        if !code::holds(t, st, k) {
+                        // SAFETY: `c`'s kind; `st` checked in `reach`.
+                        if !unsafe { t.code.holds(st, k) } {
                             continue;
                         }
                         v
                     }
-                    Kind::SetTab { slot, table, .. } => read(t, st, Operand::Tab(slot, table)),
+                    // SAFETY: as above.
+                    Kind::SetTab { slot, table, .. } => unsafe { t.code.tab(st, slot, table) },
                     Kind::SetImm { value, .. } => value,
                     Kind::Skip | Kind::Tag(_) | Kind::TagVar(_) => v,
                     _ => match t.edges[i as usize].op {
@@ -297,13 +301,14 @@ impl SlotSearch {
                 st[slot as usize] = x;
                 let n = t.nodes[to as usize];
                 for j in (n.first..n.end).rev() {
-                    let c = &t.code[j as usize];
+                    let c = &t.code.code()[j as usize];
                     let passes = match c.kind {
                         Kind::Other => match t.edges[j as usize].op {
                             Op::Cmp(a, b, eq) => cmp_holds(t, st, a, b, eq),
                             _ => unreachable!("comparisons only (`cmp_only`)"),
                         },
-                        k => code::holds(t, st, k),
+                        // SAFETY: `c`'s kind; `st` checked in `reach`.
+                        k => unsafe { t.code.holds(st, k) },
                     };
                     if !passes {
                         continue;

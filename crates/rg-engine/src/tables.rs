@@ -8,10 +8,10 @@
 
 use rg_lang::types::Ty;
 
-use crate::code::Code;
 use crate::layout::KeyTables;
 use crate::maps::MapPlan;
 use crate::program::{Ins, Program};
+use crate::sealed::Sealed;
 
 /// A value the walk reads: a symbol.
 ///
@@ -356,8 +356,9 @@ pub struct Tables {
     pub edges: Vec<Edge>,
     /// Per edge, its action as the interpreter runs it.
     pub acts: Vec<Act>,
-    /// Per edge, the edge as the interpreter's walk runs it (`code.rs`).
-    pub code: Vec<Code>,
+    /// Per edge, the edge as the interpreter's walk runs it (`code.rs`),
+    /// verified for unchecked reads (`sealed.rs`).
+    pub code: Sealed,
     /// Computed reads and places.
     pub reads: Vec<Access>,
     /// Per computed read or place, how it is evaluated.
@@ -427,6 +428,11 @@ pub struct Tables {
     /// that some tag edge leads to, see [`NodeInfo::untagged`]). When none does, a walk into a sink that keeps no tags
     /// (`Effects`) only counts them, for [`crate::raw::MAX_TAGS`].
     pub tags_read: bool,
+    /// Whether a walk from any node pushes at most
+    /// [`crate::raw::FEW_TAGS`] tags before a `player` assignment
+    /// ([`crate::raw::few_tags`]): then a lean walk never reaches
+    /// [`crate::raw::MAX_TAGS`] and does not count its tags.
+    pub few_tags: bool,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).
     pub dense_size: u32,
     /// Stamps of the local visited checks (`local.rs`).

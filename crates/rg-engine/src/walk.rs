@@ -161,7 +161,13 @@ pub struct Walker {
     /// While a move enumeration of [`Walker::moves`] runs (and this walker
     /// speculates): whether its sink keeps visibility.
     sink_kind: Option<bool>,
+    /// The key hash's change since the enumeration started (or since
+    /// [`Walker::check_from`]'s hash): the key hash is `hash_base + hash`.
     hash: u64,
+    /// The key hash where the enumeration started, computed when a
+    /// visited check or a kept check result first needs it
+    /// ([`Walker::key_hash`]; a walk without either never sums the slots).
+    hash_base: Option<u64>,
     tag_hash: u64,
     version: u64,
     next_version: u64,
@@ -609,7 +615,7 @@ impl Walker {
         out: &mut S,
     ) -> Result<(), RunError> {
         out.clear();
-        self.begin(t, st);
+        self.begin();
         let r = self.run::<true, S>(t, st, node, NO_TARGET, Some(out));
         if r.is_err() {
             self.rollback(st, 0);
@@ -634,7 +640,8 @@ impl Walker {
         hash: u64,
         steps: &mut usize,
     ) -> Result<bool, RunError> {
-        self.hash = hash;
+        self.hash = 0;
+        self.hash_base = Some(hash);
         self.steps = *steps;
         self.version = self.fresh_version();
         let log = self.log.len();
@@ -659,7 +666,7 @@ impl Walker {
         start: u32,
         target: u32,
     ) -> Result<bool, RunError> {
-        self.begin(t, st);
+        self.begin();
         let r = self.run::<false, MoveList>(t, st, start, target, None);
         if r.is_err() {
             self.rollback(st, 0);
@@ -672,7 +679,7 @@ impl Walker {
         r
     }
 
-    fn begin(&mut self, t: &Tables, st: &[u16]) {
+    fn begin(&mut self) {
         self.steps = 0;
         self.counted_tags = 0;
         self.log.clear();
@@ -681,11 +688,27 @@ impl Walker {
         self.prefixes.clear();
         self.vis.clear();
         self.tag_hash = 0;
-        self.hash = st[..t.user_slots]
-            .iter()
-            .zip(&t.hash_mul)
-            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        self.hash = 0;
+        self.hash_base = None;
         self.version = self.fresh_version();
+    }
+
+    /// The key hash of the semistate (the user slots' values times their
+    /// multipliers, summed).
+    #[inline]
+    fn key_hash(&mut self, t: &Tables, st: &[u16]) -> u64 {
+        let base = match self.hash_base {
+            Some(b) => b,
+            None => {
+                // The sum now, less the changes made since the start.
+                let now = st[..t.user_slots]
+                    .iter()
+                    .zip(&t.hash_mul)
+                    .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+                *self.hash_base.insert(now.wrapping_sub(self.hash))
+            }
+        };
+        base.wrapping_add(self.hash)
     }
 
     fn fresh_version(&mut self) -> u64 {
@@ -708,6 +731,22 @@ impl Walker {
         self.log.push((slot, old));
         st[slot as usize] = v;
         let m = t.hash_mul[slot as usize];
+        self.hash = self
+            .hash
+            .wrapping_add(m.wrapping_mul((v as u64).wrapping_sub(old as u64)));
+        self.version = self.next_version;
+        self.next_version += 1;
+    }
+
+    /// [`Walker::write`] of a slot the sealed instructions vouch for.
+    ///
+    /// # Safety
+    /// As [`crate::sealed::Sealed::set`] of `t.code`.
+    #[inline(always)]
+    unsafe fn write_sealed(&mut self, t: &Tables, st: &mut [u16], slot: u32, v: u16) {
+        // SAFETY: the caller's.
+        let (old, m) = unsafe { t.code.set(st, slot, v) };
+        self.log.push((slot, old));
         self.hash = self
             .hash
             .wrapping_add(m.wrapping_mul((v as u64).wrapping_sub(old as u64)));
@@ -788,14 +827,13 @@ impl Walker {
             false => EMPTY,
         };
         let tag_hash = if MOVES { self.tag_hash } else { 0 };
-        let seen = &mut self.seen[depth];
         match guard {
             Guard::Full(lo, hi) => {
                 // The hash covers every user slot; the others are equal.
-                let h = mix(self.hash
+                let h = mix(self.key_hash(t, st)
                     ^ tag_hash.rotate_left(29)
                     ^ (node as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                seen.insert(h, node, &st[lo as usize..hi as usize], tags)
+                self.seen[depth].insert(h, node, &st[lo as usize..hi as usize], tags)
             }
             Guard::Repeat(i) => {
                 self.scratch.clear();
@@ -805,7 +843,7 @@ impl Walker {
                     self.scratch.push(st[s as usize]);
                     h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
                 }
-                seen.insert(mix(h), node, &self.scratch, tags)
+                self.seen[depth].insert(mix(h), node, &self.scratch, tags)
             }
             Guard::None => Ok(true),
         }
@@ -946,8 +984,9 @@ impl Walker {
         if self.active.len() >= MAX_CHECK_DEPTH {
             return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
         }
+        let hash = self.key_hash(t, st);
         let held = &self.held[c as usize];
-        if held.hash == self.hash && !held.slots.is_empty() && held.slots[..] == st[..] {
+        if held.hash == hash && !held.slots.is_empty() && held.slots[..] == st[..] {
             let r = held.result;
             let h = &mut self.held[c as usize].hits;
             *h = h.saturating_add(1);
@@ -960,7 +999,6 @@ impl Walker {
                 return Ok(r);
             }
         }
-        let hash = self.hash;
         self.active.push(check.start);
         let r = if let Some(p) = t.programs[c as usize] {
             match p.writes {
@@ -1244,6 +1282,8 @@ impl Walker {
         target: u32,
         mut out: Option<&mut S>,
     ) -> Result<bool, RunError> {
+        // The sealed instructions' reads need no more (`sealed.rs`).
+        assert!(st.len() >= t.code.slots(), "a semistate of the game");
         let depth = self.active.len();
         if self.seen.len() <= depth {
             self.seen.resize_with(depth + 1, Seen::default);
@@ -1320,13 +1360,27 @@ impl Walker {
                 {
                     let f = &mut self.frames[top];
                     // Against a symbol (`board[x] == e`): one read per symbol.
-                    let found = match (a, b) {
-                        (a, Operand::Imm(v)) | (Operand::Imm(v), a) => {
+                    let found = match (t.code.code()[e.filter as usize].kind, a, b) {
+                        // The symbol's slot read through a sealed table.
+                        (
+                            Kind::CmpInd {
+                                slot: s,
+                                table,
+                                value,
+                                eq,
+                            },
+                            ..,
+                        ) if s == slot => first_passing(t, st, f, slot, start, &mut sym, |st| {
+                            // SAFETY: operands of an instruction of
+                            // `t.code`; `st` checked where the walk starts.
+                            (unsafe { t.code.ind(st, s, table) } == value) == eq
+                        }),
+                        (_, a, Operand::Imm(v)) | (_, Operand::Imm(v), a) => {
                             first_passing(t, st, f, slot, start, &mut sym, |st| {
                                 (read(t, st, a) == v) == eq
                             })
                         }
-                        _ => first_passing(t, st, f, slot, start, &mut sym, |st| {
+                        (_, a, b) => first_passing(t, st, f, slot, start, &mut sym, |st| {
                             (read(t, st, a) == read(t, st, b)) == eq
                         }),
                     };
@@ -1347,9 +1401,12 @@ impl Walker {
                 }
             }
             // Follow the chain from this edge: each edge's specialised
-            // action (`code.rs`), the rarer ones as written.
+            // action (`code.rs`), the rarer ones as written. The operands
+            // and continuations of `t.code`'s instructions are read
+            // unchecked: `sealed.rs` verified them, and `st` is long
+            // enough (checked where the walk starts).
+            let mut c = &t.code.code()[edge as usize];
             loop {
-                let c = &t.code[edge as usize];
                 // A comparison's test, unless the filter passed it.
                 macro_rules! test {
                     ($holds:expr) => {
@@ -1364,32 +1421,51 @@ impl Walker {
                     Kind::Skip => {}
                     Kind::Tag(s) => {
                         if lean {
-                            self.count_tag(c.to)?;
+                            if !t.few_tags {
+                                self.count_tag(c.to)?;
+                            }
                         } else if MOVES {
                             self.push_tag(t, st, s, S::VISIBILITY, c.to)?;
                         }
                     }
                     Kind::TagVar(slot) => {
                         if lean {
-                            self.count_tag(c.to)?;
+                            if !t.few_tags {
+                                self.count_tag(c.to)?;
+                            }
                         } else if MOVES {
-                            self.push_tag(t, st, st[slot as usize], S::VISIBILITY, c.to)?;
+                            // SAFETY: an operand of `c` (see above).
+                            let v = unsafe { t.code.get(st, slot) };
+                            self.push_tag(t, st, v, S::VISIBILITY, c.to)?;
                         }
                     }
                     k @ (Kind::CmpSlot { .. }
                     | Kind::CmpInd { .. }
                     | Kind::CmpTab { .. }
-                    | Kind::CmpTabInd { .. }) => test!(code::holds(t, st, k)),
-                    Kind::SetImm { to, value } => self.write(t, st, to, value),
+                    | Kind::CmpTabInd { .. }) => {
+                        // SAFETY: `c`'s kind (see above).
+                        test!(unsafe { t.code.holds(st, k) })
+                    }
+                    Kind::SetImm { to, value } => {
+                        // SAFETY: an operand of `c` (see above).
+                        unsafe { self.write_sealed(t, st, to, value) }
+                    }
                     Kind::SetTab { to, slot, table } => {
-                        let v = read(t, st, Operand::Tab(slot, table));
-                        self.write(t, st, to, v);
+                        // SAFETY: operands of `c` (see above).
+                        let v = unsafe { t.code.tab(st, slot, table) };
+                        // SAFETY: as above.
+                        unsafe { self.write_sealed(t, st, to, v) };
                     }
                     Kind::SetIndImm { slot, table, value } => {
-                        let at = place(t, st, Place::Ind(slot, table))?;
-                        self.write(t, st, at, value);
+                        // SAFETY: operands of `c` (see above).
+                        let at = unsafe { t.code.place(st, slot, table)? };
+                        // SAFETY: a slot `place` gave.
+                        unsafe { self.write_sealed(t, st, at, value) };
                     }
-                    Kind::AnySlot(slot) => self.write(t, st, slot, sym),
+                    Kind::AnySlot(slot) => {
+                        // SAFETY: an operand of `c` (see above).
+                        unsafe { self.write_sealed(t, st, slot, sym) }
+                    }
                     Kind::Other => match t.edges[edge as usize].op {
                         Op::Cmp(a, b, eq) => test!((read(t, st, a) == read(t, st, b)) == eq),
                         Op::CmpMap(i, eq) => {
@@ -1455,6 +1531,8 @@ impl Walker {
                 if c.next < code::DEAD {
                     // Inline, no visited check, no step count.
                     edge = c.next;
+                    // SAFETY: an inline continuation of `c`.
+                    c = unsafe { t.code.inline(edge) };
                     continue;
                 }
                 if c.next & code::GUARD != 0 {
@@ -1493,6 +1571,8 @@ impl Walker {
                             }
                         }
                         edge = next;
+                        // SAFETY: an inline continuation of `c`.
+                        c = unsafe { t.code.inline(edge) };
                     }
                 }
             }

@@ -100,7 +100,7 @@ struct Gen<'a, 'b> {
     here: Keep,
     /// Per node, the log's length on entry where known ([`log_lengths`]).
     log_at: &'a [Option<Vec<u32>>],
-    /// Whether move walks push few tags (`parts::few_tags`): playouts
+    /// Whether move walks push few tags (`rg_engine::raw::few_tags`): playouts
     /// leave the tags' number alone where no visited check reads tags
     /// ([`Gen::tag`]).
     few_tags: bool,

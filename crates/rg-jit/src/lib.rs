@@ -128,7 +128,7 @@
 //!   englishDraughts.hrg 1.00.
 //! - Playouts skip tag counting (and its restore on backtracks) where no
 //!   visited check reads tags and every move walk pushes at most 64
-//!   (`gen::parts::few_tags`): breakthrough.hrg -8.3% instructions, hex.hrg
+//!   (`rg_engine::raw::few_tags`): breakthrough.hrg -8.3% instructions, hex.hrg
 //!   -9.0%, ticTacToe.hrg -4.4%, connect4.hrg -4.0%; alternated 1.06,
 //!   1.09, 1.07, 1.02. Tried and not landed: arm masks (a choice's arm
 //!   comparisons tested at the push into a frame mask, resumes taking the

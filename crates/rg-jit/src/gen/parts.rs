@@ -5,7 +5,7 @@
 //! onto ([`chains`], [`parents`]) and each node's resume blocks
 //! ([`frame_bases`]).
 
-use rg_engine::raw::{Next, Op, Place, Tables, NO_SLOT};
+use rg_engine::raw::{self, Next, Op, Place, Tables, NO_SLOT};
 
 /// An edge that runs on the top frame's state changed by a known path: the
 /// frame's resume block, and the log entries and tags pushed since it was
@@ -88,7 +88,7 @@ pub(crate) struct Parts {
     /// Per node, the log on entry where its length is known: its entries'
     /// slots where known ([`log_lengths`]).
     pub log_at: Vec<Option<Vec<u32>>>,
-    /// Whether move walks push few tags ([`few_tags`]).
+    /// Whether move walks push few tags ([`raw::few_tags`]).
     pub few_tags: bool,
 }
 
@@ -141,7 +141,7 @@ impl Parts {
             count: part + 1,
             keep: keep(t, checks, &roots),
             log_at: log_lengths(t, &roots),
-            few_tags: few_tags(t, &roots),
+            few_tags: raw::few_tags(&t.nodes, &t.edges, &roots),
             roots,
         }
     }
@@ -395,45 +395,6 @@ fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
             _ => None,
         })
         .collect()
-}
-
-/// Tags beyond which [`few_tags`] gives up (far below `MAX_TAGS`).
-const FEW_TAGS: u32 = 64;
-
-/// Whether every move walk (from `roots` to where its moves end) pushes
-/// at most [`FEW_TAGS`] tags, so never reaches the bound `MAX_TAGS`:
-/// then playouts, which count tags only for that bound, need not count
-/// them where no visited check reads them (`Gen::tag`).
-fn few_tags(t: &Tables, roots: &[bool]) -> bool {
-    // Per node, the most tags of a walk entering it (`u32::MAX`: unseen).
-    let mut most = vec![u32::MAX; t.nodes.len()];
-    let mut work = Vec::new();
-    for (n, &root) in roots.iter().enumerate() {
-        if root {
-            most[n] = 0;
-            work.push(n);
-        }
-    }
-    // (Each node's count only grows, up to `FEW_TAGS`: this ends.)
-    while let Some(n) = work.pop() {
-        let info = t.nodes[n];
-        for e in &t.edges[info.first as usize..info.end as usize] {
-            let tags = match e.op {
-                Op::SetPlayer(_) => continue,
-                Op::Tag(_) | Op::TagVar(_) => most[n] + 1,
-                _ => most[n],
-            };
-            if tags > FEW_TAGS {
-                return false;
-            }
-            let to = e.to as usize;
-            if most[to] == u32::MAX || most[to] < tags {
-                most[to] = tags;
-                work.push(to);
-            }
-        }
-    }
-    true
 }
 
 /// Per edge, its node.

@@ -1,0 +1,255 @@
+//! The walk's instructions with the tables they index, verified once at
+//! load so that the walk's hot loop reads them without bounds checks.
+//!
+//! [`Sealed`] is built only by [`Sealed::new`], which proves, for every
+//! instruction it keeps (its fields are private, so no other value of the
+//! type exists):
+//!
+//! - every slot operand (`slot`, `to`, `AnySlot`, `TagVar`) is below
+//!   [`Sealed::slots`], the semistate's length;
+//! - every table offset is at most the length of [`Tables::fun`], and the
+//!   copies of `fun` it indexes ([`Sealed`]'s `vals`, `reads`, `places`)
+//!   are [`PAD`] entries longer, so `table + v` is in range for any `u16`
+//!   value `v` of a slot, whatever the semistate holds;
+//! - every entry of `reads` is a slot (below `slots`), every entry of
+//!   `places` a slot or [`NO_SLOT`] (entries of `fun` that are neither,
+//!   which a valid semistate never selects, are 0 there; an instruction
+//!   whose table selects such an entry for a symbol is not specialised:
+//!   [`Kind::Other`], run as written);
+//! - the continuation of every instruction followed inline (below
+//!   [`DEAD`]) is an instruction of the table;
+//! - the key hash's multipliers cover every slot.
+//!
+//! The walk checks once, where it starts, that the semistate has at least
+//! [`Sealed::slots`] slots; the `unsafe` methods below then need only
+//! that, and that the instruction they are given is one of this table's.
+//!
+//! Callgrind instructions per playout on translations (`rbg --engine
+//! interp bench`, seed 1), against the bounds-checked reads: breakthrough
+//! 8.7% fewer, hex 7.6%, chess 6.5%, reversi 5.9%, amazons 3.1%,
+//! ticTacToe and connect4 2.3%, englishDraughts 1.4%.
+
+use crate::code::{Code, Kind, DEAD};
+use crate::tables::NO_SLOT;
+use crate::{LoadError, RunError};
+
+/// Entries past the end of `fun` in the sealed copies: a slot's value
+/// (a `u16`) added to a table offset stays in range.
+pub const PAD: usize = 1 << 16;
+
+/// The walk's instructions and the tables they index, verified (see the
+/// module's doc).
+#[derive(Clone, Debug)]
+pub struct Sealed {
+    code: Box<[Code]>,
+    /// `fun` as values, padded.
+    vals: Box<[u32]>,
+    /// `fun` as slots read (entries below `slots`), padded.
+    reads: Box<[u32]>,
+    /// `fun` as slots written (below `slots` or [`NO_SLOT`]), padded.
+    places: Box<[u32]>,
+    hash_mul: Box<[u64]>,
+    slots: usize,
+}
+
+impl Sealed {
+    /// Seals `code` over `fun` for a semistate of `slots` slots holding
+    /// symbols below `symbols`; `hash_mul` has a multiplier per slot.
+    pub(crate) fn new(
+        mut code: Vec<Code>,
+        fun: &[u32],
+        hash_mul: &[u64],
+        slots: usize,
+        symbols: u32,
+    ) -> Result<Sealed, LoadError> {
+        if hash_mul.len() < slots || slots == 0 || slots > NO_SLOT as usize {
+            return Err(LoadError(format!("{slots} slots: the layout is broken")));
+        }
+        let padded = |f: &dyn Fn(u32) -> u32| -> Box<[u32]> {
+            fun.iter()
+                .map(|&x| f(x))
+                .chain(std::iter::repeat_n(0, PAD))
+                .collect()
+        };
+        let is_slot = |x: u32| (x as usize) < slots;
+        let vals = padded(&|x| x);
+        let reads = padded(&|x| if is_slot(x) { x } else { 0 });
+        let places = padded(&|x| if is_slot(x) || x == NO_SLOT { x } else { 0 });
+        // A table of `symbols` entries at `table`, each passing `ok`.
+        let region = |table: u32, ok: &dyn Fn(u32) -> bool| {
+            let (a, b) = (table as usize, table as usize + symbols as usize);
+            b <= fun.len() && fun[a..b].iter().all(|&x| ok(x))
+        };
+        let n = code.len();
+        for c in &mut code {
+            let s = |x: u32| is_slot(x);
+            let keep = match c.kind {
+                Kind::Skip | Kind::Tag(_) | Kind::Other => true,
+                Kind::TagVar(slot) | Kind::AnySlot(slot) | Kind::CmpSlot { slot, .. } => s(slot),
+                Kind::SetImm { to, .. } => s(to),
+                Kind::CmpTab { slot, table, .. } => s(slot) && region(table, &|_| true),
+                Kind::SetTab { to, slot, table } => s(to) && s(slot) && region(table, &|_| true),
+                Kind::CmpInd { slot, table, .. } => s(slot) && region(table, &is_slot),
+                Kind::CmpTabInd {
+                    slot, inner, outer, ..
+                } => s(slot) && region(inner, &is_slot) && region(outer, &|_| true),
+                Kind::SetIndImm { slot, table, .. } => {
+                    s(slot) && region(table, &|x| is_slot(x) || x == NO_SLOT)
+                }
+            };
+            if !keep {
+                // Run as written (bounds-checked): never for a lowered game.
+                c.kind = Kind::Other;
+            }
+            if c.next < DEAD && c.next as usize >= n {
+                return Err(LoadError(format!("edge {} follows past the edges", c.next)));
+            }
+        }
+        Ok(Sealed {
+            code: code.into_boxed_slice(),
+            vals,
+            reads,
+            places,
+            hash_mul: hash_mul[..slots].into(),
+            slots,
+        })
+    }
+
+    /// The instructions, one per edge of [`Tables::edges`].
+    pub fn code(&self) -> &[Code] {
+        &self.code
+    }
+
+    /// The semistate's length: the walk's slices have at least as many.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// The instruction an inline continuation `next` (below [`DEAD`]) of
+    /// one of this table's instructions names.
+    ///
+    /// # Safety
+    /// `next` is the [`Code::next`] of an instruction of this table, below
+    /// [`DEAD`].
+    #[inline(always)]
+    pub(crate) unsafe fn inline(&self, next: u32) -> &Code {
+        debug_assert!((next as usize) < self.code.len());
+        // SAFETY: `new` checked every inline continuation against the length.
+        unsafe { self.code.get_unchecked(next as usize) }
+    }
+
+    /// `st[slot]`.
+    ///
+    /// # Safety
+    /// `slot` is a slot operand of an instruction of this table and
+    /// `st.len() >= self.slots()`.
+    #[inline(always)]
+    pub(crate) unsafe fn get(&self, st: &[u16], slot: u32) -> u16 {
+        debug_assert!((slot as usize) < self.slots && st.len() >= self.slots);
+        // SAFETY: `new` checked slot operands below `slots`; the caller
+        // that `st` is at least as long.
+        unsafe { *st.get_unchecked(slot as usize) }
+    }
+
+    /// `fun[table + st[slot]]`.
+    ///
+    /// # Safety
+    /// As [`Sealed::get`], `table` a table operand of the same instruction.
+    #[inline(always)]
+    pub(crate) unsafe fn tab(&self, st: &[u16], slot: u32, table: u32) -> u16 {
+        // SAFETY: as `get`; `table` is at most `fun`'s length and `vals`
+        // has `PAD` (> any u16) more entries.
+        unsafe {
+            let k = self.get(st, slot);
+            *self.vals.get_unchecked((table + k as u32) as usize) as u16
+        }
+    }
+
+    /// `st[fun[table + st[slot]]]`.
+    ///
+    /// # Safety
+    /// As [`Sealed::tab`].
+    #[inline(always)]
+    pub(crate) unsafe fn ind(&self, st: &[u16], slot: u32, table: u32) -> u16 {
+        // SAFETY: as `tab`; every entry of `reads` is below `slots`.
+        unsafe {
+            let k = self.get(st, slot);
+            let at = *self.reads.get_unchecked((table + k as u32) as usize);
+            *st.get_unchecked(at as usize)
+        }
+    }
+
+    /// The slot `fun[table + st[slot]]` ([`NO_SLOT`]: an error).
+    ///
+    /// # Safety
+    /// As [`Sealed::tab`].
+    #[inline(always)]
+    pub(crate) unsafe fn place(&self, st: &[u16], slot: u32, table: u32) -> Result<u32, RunError> {
+        // SAFETY: as `tab`.
+        let k = unsafe { self.get(st, slot) };
+        // SAFETY: as `tab`; `places` holds slots below `slots` or `NO_SLOT`.
+        match unsafe { *self.places.get_unchecked((table + k as u32) as usize) } {
+            NO_SLOT => Err(RunError::ForeignKey(k)),
+            at => Ok(at),
+        }
+    }
+
+    /// Whether comparison `c` (an instruction of this table with one of
+    /// the `Cmp` kinds) holds.
+    ///
+    /// # Safety
+    /// `c` is an instruction of this table and `st.len() >= self.slots()`.
+    #[inline(always)]
+    pub(crate) unsafe fn holds(&self, st: &[u16], kind: Kind) -> bool {
+        // SAFETY: the operands are an instruction's of this table (caller).
+        unsafe {
+            match kind {
+                Kind::CmpSlot { slot, value, eq } => (self.get(st, slot) == value) == eq,
+                Kind::CmpInd {
+                    slot,
+                    table,
+                    value,
+                    eq,
+                } => (self.ind(st, slot, table) == value) == eq,
+                Kind::CmpTab {
+                    slot,
+                    table,
+                    value,
+                    eq,
+                } => (self.tab(st, slot, table) == value) == eq,
+                Kind::CmpTabInd {
+                    slot,
+                    inner,
+                    outer,
+                    value,
+                    eq,
+                } => {
+                    let k = self.ind(st, slot, inner);
+                    let v = *self.vals.get_unchecked((outer + k as u32) as usize) as u16;
+                    (v == value) == eq
+                }
+                _ => unreachable!("not a specialised comparison"),
+            }
+        }
+    }
+
+    /// Writes `v` to `st[slot]`; the old value and the slot's key-hash
+    /// multiplier.
+    ///
+    /// # Safety
+    /// `slot` is below `self.slots()` (a slot operand of an instruction of
+    /// this table, or a slot [`Sealed::place`] gave) and
+    /// `st.len() >= self.slots()`.
+    #[inline(always)]
+    pub(crate) unsafe fn set(&self, st: &mut [u16], slot: u32, v: u16) -> (u16, u64) {
+        debug_assert!((slot as usize) < self.slots && st.len() >= self.slots);
+        // SAFETY: `slot < slots <= st.len()` (caller); `hash_mul` has
+        // `slots` entries (`new`).
+        unsafe {
+            let at = st.get_unchecked_mut(slot as usize);
+            let old = *at;
+            *at = v;
+            (old, *self.hash_mul.get_unchecked(slot as usize))
+        }
+    }
+}
