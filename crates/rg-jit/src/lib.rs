@@ -142,7 +142,12 @@
 //!   write, undo or tag bookkeeping: instructions per playout
 //!   breakthrough.hrg -14.6%, hex.hrg -25.8%, ticTacToe.hrg -11.5%,
 //!   connect4.hrg -11.1%, others unchanged; alternated (6 x 1 s)
-//!   breakthrough 1.23, hex 1.27, ticTacToe 1.16, connect4 1.15.
+//!   breakthrough 1.23, hex 1.27, ticTacToe 1.16, connect4 1.15. Tried
+//!   and dropped: an any-assignment's symbol computed (`first + i`) where
+//!   its range's symbols are consecutive, not read from `any_syms`: the
+//!   e-graph sinks the sum to the write, after the log push, and spills
+//!   the chunk it reads: instructions +0.6% (breakthrough.hrg), +1.0%
+//!   (hex.hrg); alternated (8 x 1 s) 1.01 and 0.97.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
