@@ -34,6 +34,7 @@ mod check;
 mod filter;
 mod parts;
 mod program;
+mod search;
 mod slot;
 mod tail;
 
@@ -42,6 +43,7 @@ pub use parts::PART_EDGES;
 use parts::{chains, edge_nodes, parents, Chain};
 pub(crate) use parts::{frame_bases, Keep, Parts};
 pub(crate) use program::{emit_writing, nested, writing};
+pub(crate) use search::{emit_search, search};
 pub(crate) use slot::{emit_slot, leaf_slot};
 
 const FLAGS: MemFlags = MemFlags::trusted();

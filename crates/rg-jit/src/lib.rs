@@ -148,13 +148,21 @@
 //!   e-graph sinks the sum to the write, after the log push, and spills
 //!   the chunk it reads: instructions +0.6% (breakthrough.hrg), +1.0%
 //!   (hex.hrg); alternated (8 x 1 s) 1.01 and 0.97.
+//! - Checks of translated RBG games as code (`scripts/translation-table.py`'s
+//!   games had 2-7 interpreted checks each, 19-56% of native time):
+//!   writing programs nesting writing programs (`plan.rs` rounds) and
+//!   writing searches (`gen/search.rs`: cyclic checks with writes and
+//!   visited checks, e.g. reversi's flips, draughts' capture chains).
+//!   Callgrind instructions per playout connect4 -28%, reversi -30%,
+//!   englishDraughts -34%, chess -4.8%; amazons' searches (4%) as fast as
+//!   the interpreter's.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
 //!   keys (`rt::visit` -> `Seen::insert`, ~285 instructions), frames only
 //!   at real choices (a node whose edges are exclusive comparisons needs
 //!   none), native local visited stamps, the end-of-turn check speculated
-//!   as the interpreter does, walks (cyclic checks with writes) as code.
+//!   as the interpreter does.
 //!   A filter loop's iteration still reads the symbol and then its table
 //!   entry (a table of the entries per symbol index would save one load).
 
@@ -191,10 +199,10 @@ pub const MAX_PURE_EDGES: usize = 4_000;
 /// further programs are left to the interpreter (chess.hrg has 77K).
 pub const MAX_PROGRAM_INS: usize = 100_000;
 
-/// Instructions of generated writing programs and of the leaf checks they
-/// nest (which go beyond [`MAX_PROGRAM_INS`] and [`MAX_PURE_EDGES`]), all
-/// together, beyond which further writing programs are left to the
-/// interpreter.
+/// Instructions of generated writing programs and searches (4 per edge)
+/// and of the leaf checks they nest (which go beyond [`MAX_PROGRAM_INS`]
+/// and [`MAX_PURE_EDGES`]), all together, beyond which further ones are
+/// left to the interpreter.
 pub const MAX_WRITING_INS: usize = 100_000;
 
 /// Why a game is not played by native code: the host, a Cranelift error, a
@@ -318,7 +326,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
     for (c, &code) in plan.checks.iter().enumerate() {
         if matches!(
             code,
-            CheckCode::Interpreted | CheckCode::Probe | CheckCode::Writing(..)
+            CheckCode::Interpreted | CheckCode::Probe | CheckCode::Writing(..) | CheckCode::Search
         ) {
             pure_ids.push(None);
             continue;
@@ -345,31 +353,37 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         module.clear_context(&mut ctx);
         pure_ids.push(Some(pid));
     }
-    // Writing programs, calling the leaf checks they nest.
-    for (c, &code) in plan.checks.iter().enumerate() {
-        let CheckCode::Writing(a, end) = code else {
-            continue;
-        };
-        let p = (a, end);
+    // Writing programs, calling the leaf checks and writing programs they
+    // nest (generated before them).
+    for &c in &plan.writing_order {
         let first = plan.share[c] as usize;
         if first != c {
             pure_ids[c] = pure_ids[first];
             continue;
         }
+        let nests: Vec<u32> = match plan.checks[c] {
+            CheckCode::Writing(a, end) => gen::nested(t, (a, end)).collect(),
+            _ => gen::search(t, c, &|_| true).map_or(Vec::new(), |r| r.nested),
+        };
         let pid = module
             .declare_function(&format!("writing_{c}"), Linkage::Local, &sig)
             .map_err(err)?;
         ctx.func.signature = sig.clone();
         let helper = ctx.func.import_signature(sig.clone());
         let mut pures = vec![None; t.checks.len()];
-        for c2 in gen::nested(t, p) {
+        for c2 in nests {
             if let Some(id) = pure_ids[c2 as usize] {
                 pures[c2 as usize] = Some(module.declare_func_in_func(id, &mut ctx.func));
             }
         }
-        let visits = t.programs[c].is_some_and(|q| q.visits);
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        gen::emit_writing(t, p, visits, b, helper, &pures);
+        match plan.checks[c] {
+            CheckCode::Writing(a, end) => {
+                let visits = t.programs[c].is_some_and(|q| q.visits);
+                gen::emit_writing(t, (a, end), visits, b, helper, &pures);
+            }
+            _ => gen::emit_search(t, c, b, helper, &pures),
+        }
         module.define_function(pid, &mut ctx).map_err(err)?;
         dump(&ctx, &format!("writing_{c}"));
         module.clear_context(&mut ctx);
@@ -414,6 +428,24 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         ids.push(id);
     }
     module.finalize_definitions().map_err(err)?;
+    if std::env::var_os("RG_JIT_TRACE").is_some() {
+        // Where each function is (callgrind names generated code by address).
+        for (part, &id) in ids.iter().enumerate() {
+            eprintln!(
+                "rg-jit: walk_{part} at {:p}",
+                module.get_finalized_function(id)
+            );
+        }
+        for (c, id) in pure_ids.iter().enumerate() {
+            if let Some(id) = id.filter(|_| plan.share[c] as usize == c) {
+                let kind = plan.checks[c];
+                eprintln!(
+                    "rg-jit: check {c} ({kind:?}) at {:p}",
+                    module.get_finalized_function(id)
+                );
+            }
+        }
+    }
     let walk = ids
         .iter()
         .map(|&id| {

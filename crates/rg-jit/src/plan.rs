@@ -25,7 +25,18 @@ pub enum CheckCode {
     /// A writing program (its instructions), a function calling the leaf
     /// checks it nests.
     Writing(u32, u32),
+    /// A writing search (`gen/search.rs`: cycles, writes, visited
+    /// checks), a function calling the checks it nests.
+    Search,
 }
+
+/// Rounds of planning writing programs: how deep writing programs may
+/// nest writing programs (each round's may nest the earlier rounds').
+const MAX_NESTING: usize = 3;
+
+/// What one edge of a writing search counts for against
+/// [`MAX_WRITING_INS`].
+const SEARCH_INS: usize = 4;
 
 /// The plan: per check its code and the check whose function it calls,
 /// and the instructions of writing programs with the leaf checks they
@@ -36,6 +47,8 @@ pub(crate) struct Plan {
     /// whose function it calls; itself if none.
     pub share: Vec<u32>,
     pub writing_ins: usize,
+    /// The writing programs and searches, each after those it nests.
+    pub writing_order: Vec<usize>,
 }
 
 /// Whether programs `p` and `q` (instructions `start .. end`) are the same:
@@ -85,8 +98,9 @@ impl Shared {
     }
 }
 
-/// Plans `t`'s checks: writing programs, with the leaf checks they nest
-/// (beyond the leaf budgets), while [`MAX_WRITING_INS`] lasts; then the
+/// Plans `t`'s checks: writing programs and searches, with the leaf
+/// checks they nest (beyond the leaf budgets), in rounds (each round's may
+/// nest the earlier rounds'), while [`MAX_WRITING_INS`] lasts; then the
 /// other leaf checks while [`MAX_PROGRAM_INS`] and [`MAX_PURE_EDGES`]
 /// last.
 pub(crate) fn plan(t: &Tables) -> Plan {
@@ -102,32 +116,97 @@ pub(crate) fn plan(t: &Tables) -> Plan {
     let mut writing_ins = 0;
     let mut share: Vec<u32> = (0..checks as u32).collect();
     let (mut writings, mut leaves) = (Shared::default(), Shared::default());
-    for c in (0..checks).filter(|&c| !leaf(c) && t.probes[c].is_none()) {
-        let native = |c2: u32| t.probes[c2 as usize].is_some() || leaf(c2 as usize);
-        let Some(p) = gen::writing(t, c, &native) else {
-            continue;
+    let mut writing_order = Vec::new();
+    // Whether a planned check visits, itself or through the checks it
+    // nests (the visited set is one: such checks nest none).
+    let mut visits = vec![false; checks];
+    // Per planned check, the start nodes of the checks it nests, deeply:
+    // the interpreter fails a check nested in one of the same start
+    // (`RecursiveCheck`), so such a check is left to it.
+    let mut starts: Vec<Vec<u32>> = vec![Vec::new(); checks];
+    // Round k plans the writing programs and searches whose nested checks
+    // are probes, leaf checks or those planned in earlier rounds: nesting
+    // at most `MAX_NESTING` deep, never recursive.
+    for _ in 0..MAX_NESTING {
+        let before = code.clone();
+        let deep = visits.clone();
+        let planned = |c2: usize| matches!(before[c2], CheckCode::Writing(..) | CheckCode::Search);
+        let native = |c2: u32| {
+            let c2 = c2 as usize;
+            t.probes[c2].is_some() || leaf(c2) || planned(c2)
         };
-        let first = writings.find(t, c, p);
-        if first != c as u32 {
-            // (Its nested checks are the first's.)
-            share[c] = first;
-            code[c] = CheckCode::Writing(p.0, p.1);
-            continue;
+        for c in (0..checks).filter(|&c| !leaf(c) && t.probes[c].is_none()) {
+            if before[c] != CheckCode::Interpreted {
+                continue;
+            }
+            let (kind, nests, size, first) = if let Some(p) = gen::writing(t, c, &native) {
+                let nests: Vec<u32> = gen::nested(t, p).collect();
+                let first = writings.find(t, c, p);
+                (
+                    CheckCode::Writing(p.0, p.1),
+                    nests,
+                    (p.1 - p.0) as usize,
+                    first,
+                )
+            } else if let Some(r) = gen::search(t, c, &native) {
+                (CheckCode::Search, r.nested, SEARCH_INS * r.edges, c as u32)
+            } else {
+                continue;
+            };
+            let visiting = match kind {
+                CheckCode::Writing(..) => t.programs[c].is_some_and(|q| q.visits),
+                _ => true,
+            };
+            let nested_visit = nests.iter().any(|&c2| deep[c2 as usize]);
+            let mut inner: Vec<u32> = nests
+                .iter()
+                .filter(|&&c2| t.probes[c2 as usize].is_none())
+                .flat_map(|&c2| {
+                    let c2 = c2 as usize;
+                    std::iter::once(t.checks[c2].start).chain(starts[c2].iter().copied())
+                })
+                .collect();
+            inner.sort_unstable();
+            inner.dedup();
+            let recursive = inner.contains(&t.checks[c].start);
+            if recursive || visiting && nested_visit {
+                if let CheckCode::Writing(a, b) = kind {
+                    if first == c as u32 {
+                        writings.forget((a, b));
+                    }
+                }
+                continue;
+            }
+            if first != c as u32 {
+                // (Its nested checks are the first's.)
+                share[c] = first;
+                code[c] = kind;
+                visits[c] = visiting || nested_visit;
+                starts[c] = inner;
+                writing_order.push(c);
+                continue;
+            }
+            let mut new: Vec<usize> = nests
+                .iter()
+                .map(|&c2| c2 as usize)
+                .filter(|&c2| leaf(c2) && !forced[c2])
+                .collect();
+            new.sort_unstable();
+            new.dedup();
+            let size = size + new.iter().map(|&c2| cost(c2)).sum::<usize>();
+            if writing_ins + size > MAX_WRITING_INS {
+                if let CheckCode::Writing(a, b) = kind {
+                    writings.forget((a, b));
+                }
+                continue;
+            }
+            writing_ins += size;
+            new.iter().for_each(|&c2| forced[c2] = true);
+            code[c] = kind;
+            visits[c] = visiting || nested_visit;
+            starts[c] = inner;
+            writing_order.push(c);
         }
-        let mut new: Vec<usize> = gen::nested(t, p)
-            .map(|c2| c2 as usize)
-            .filter(|&c2| leaf(c2) && !forced[c2])
-            .collect();
-        new.sort_unstable();
-        new.dedup();
-        let size = (p.1 - p.0) as usize + new.iter().map(|&c2| cost(c2)).sum::<usize>();
-        if writing_ins + size > MAX_WRITING_INS {
-            writings.forget(p);
-            continue;
-        }
-        writing_ins += size;
-        new.iter().for_each(|&c2| forced[c2] = true);
-        code[c] = CheckCode::Writing(p.0, p.1);
     }
     let (mut pure_edges, mut program_ins) = (0, 0);
     for c in 0..checks {
@@ -162,6 +241,7 @@ pub(crate) fn plan(t: &Tables) -> Plan {
         checks: code,
         share,
         writing_ins,
+        writing_order,
     }
 }
 

@@ -115,10 +115,15 @@ pub(crate) struct Ws {
     /// running walk's stamp (below `u32::MAX`; wraps by clearing them).
     pub dense: *mut u32,
     pub dense_gen: u64,
+    /// The frames of writing searches (`gen/search.rs`; their number is
+    /// the search's own) and their capacity.
+    pub sframes: *mut Frame,
+    pub sframes_cap: u64,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
     frames_buf: Vec<Frame>,
+    sframes_buf: Vec<Frame>,
     tags_buf: Vec<u16>,
     memo_buf: Vec<[u64; 2]>,
     marks_buf: Vec<u32>,
@@ -189,6 +194,8 @@ impl Off {
     pub const ST: i32 = offset_of!(Ws, st) as i32;
     pub const DENSE: i32 = offset_of!(Ws, dense) as i32;
     pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
+    pub const SFRAMES: i32 = offset_of!(Ws, sframes) as i32;
+    pub const SFRAMES_CAP: i32 = offset_of!(Ws, sframes_cap) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -240,6 +247,8 @@ impl Ws {
             st: std::ptr::null_mut(),
             dense: std::ptr::null_mut(),
             dense_gen: 0,
+            sframes: std::ptr::null_mut(),
+            sframes_cap: 0,
             dense_buf: vec![0; dense_stamps(t)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
@@ -250,6 +259,7 @@ impl Ws {
             pending_buf: vec![0; t.nodes.len() + 1],
             log_buf: vec![LogEntry::default(); 256],
             frames_buf: vec![Frame::default(); 64],
+            sframes_buf: vec![Frame::default(); 64],
             tags_buf: vec![0; MAX_TAGS],
             memo_buf: vec![[0, 0]; t.checks.len()],
             tag_ids: vec![0; MAX_TAGS],
@@ -279,6 +289,8 @@ impl Ws {
         ws.slot_at = ws.slot_at_buf.as_mut_ptr();
         ws.slot_pending = ws.slot_pending_buf.as_mut_ptr();
         ws.dense = ws.dense_buf.as_mut_ptr();
+        ws.sframes = ws.sframes_buf.as_mut_ptr();
+        ws.sframes_cap = ws.sframes_buf.len() as u64;
         ws
     }
 
@@ -599,18 +611,42 @@ pub(crate) unsafe extern "C" fn grow_rec(ws: *mut Ws, _: *mut u16, need: u32, _:
 /// Grows the frames, or fails past [`MAX_FRAMES`] (at node `a`).
 pub(crate) unsafe extern "C" fn grow_frames(ws: *mut Ws, _: *mut u16, node: u32, _: u32) -> u32 {
     let ws = &mut *ws;
-    let n = ws.frames_buf.len();
+    match grow(&mut ws.frames_buf, node) {
+        Ok(()) => {
+            ws.frames = ws.frames_buf.as_mut_ptr();
+            ws.frames_cap = ws.frames_buf.len() as u64;
+            0
+        }
+        Err(e) => ws.fail(e),
+    }
+}
+
+/// Grows the writing searches' frames, or fails past [`MAX_FRAMES`] (at
+/// node `a`).
+pub(crate) unsafe extern "C" fn grow_sframes(ws: *mut Ws, _: *mut u16, node: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    match grow(&mut ws.sframes_buf, node) {
+        Ok(()) => {
+            ws.sframes = ws.sframes_buf.as_mut_ptr();
+            ws.sframes_cap = ws.sframes_buf.len() as u64;
+            0
+        }
+        Err(e) => ws.fail(e),
+    }
+}
+
+/// Doubles `frames` up to [`MAX_FRAMES`]; full, the interpreter's error
+/// at `node`.
+fn grow(frames: &mut Vec<Frame>, node: u32) -> Result<(), RunError> {
+    let n = frames.len();
     if n >= MAX_FRAMES {
-        return ws.fail(RunError::TooManyStates {
+        return Err(RunError::TooManyStates {
             limit: MAX_FRAMES,
             node,
         });
     }
-    ws.frames_buf
-        .resize((n * 2).min(MAX_FRAMES), Frame::default());
-    ws.frames = ws.frames_buf.as_mut_ptr();
-    ws.frames_cap = ws.frames_buf.len() as u64;
-    0
+    frames.resize((n * 2).min(MAX_FRAMES), Frame::default());
+    Ok(())
 }
 
 /// Clears the pure checks' node stamps (their stamp wrapped around).

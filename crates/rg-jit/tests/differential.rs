@@ -2,7 +2,8 @@
 //! RG example and every game of `games/hrg/`, each state's move list
 //! (tags, visibility, resulting states, in order) and errors are equal;
 //! playouts (moves recorded as effects only) take the same steps; the
-//! examples' perft through the native engine equals `perft.tsv`.
+//! examples' perft through the native engine equals `perft.tsv`; the same
+//! move lists on RBG suite games translated to RG.
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,13 @@ use rg_engine::{GameModel, MoveList, Mover, State};
 fn load(path: &Path) -> GameModel {
     let text = std::fs::read(path).expect("readable game");
     let name = path.display().to_string();
-    if path.extension().is_some_and(|e| e == "hrg") {
+    if path.extension().is_some_and(|e| e == "rbg") {
+        // Translated (`rbg translate --to rg`).
+        let file = rbg_lang::SourceFile::from_bytes(&name, &text);
+        let game = rbg_lang::load(&file).unwrap_or_else(|d| panic!("{d}"));
+        let rg = rbg_to_rg::translate_text(&game).unwrap_or_else(|e| panic!("{name}: {e}"));
+        GameModel::from_text(&rg).unwrap_or_else(|e| panic!("{name}: {e}"))
+    } else if path.extension().is_some_and(|e| e == "hrg") {
         let file = rbg_lang::SourceFile::from_bytes(&name, &text);
         let (_, checked) = hrg_lang::load(&file).unwrap_or_else(|d| panic!("{}", d.rendered));
         GameModel::located(checked, file).expect("lowered")
@@ -179,6 +186,33 @@ fn native_playouts_equal_the_interpreters() {
         }
     }
     assert!(compared >= 14, "only {compared} games compared");
+}
+
+/// RBG suite games translated to RG (their checks write, nest writing
+/// checks, visit; `scripts/translation-table.py`'s games).
+#[test]
+fn translated_native_moves_equal_the_interpreters() {
+    let Some(suite) = testkit::rbg_suite("games/connect4.rbg") else {
+        return;
+    };
+    let names = [
+        "breakthrough",
+        "ticTacToe",
+        "connect4",
+        "reversi",
+        "englishDraughts",
+        "hex",
+        "chess",
+        "amazons",
+    ];
+    for (k, name) in names.iter().enumerate() {
+        let path = suite.join(format!("games/{name}.rbg"));
+        assert!(compare(&path, 3, 400, 21 + k as u64, rg_jit::PART_EDGES) > 0);
+    }
+    // connect4's end-of-turn checks nest its line checks, writing programs
+    // of their own: all of them code.
+    let codes = rg_jit::check_codes(&load(&suite.join("games/connect4.rbg")));
+    assert!(!codes.contains(&rg_jit::CheckCode::Interpreted));
 }
 
 #[test]

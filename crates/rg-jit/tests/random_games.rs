@@ -89,7 +89,7 @@ fn random_games_have_every_kind_of_generated_check() {
     use rg_jit::CheckCode;
     let mut runner = TestRunner::deterministic();
     let strategy = (random_rg::edges(1, 16), 0..PRAGMAS);
-    let mut seen = [0usize; 4];
+    let mut seen = [0usize; 5];
     for _ in 0..2000 {
         let (edges, pragma) = strategy.new_tree(&mut runner).expect("a game").current();
         let Ok(game) = GameModel::from_text(&random_rg::game(&edges, pragma)) else {
@@ -101,6 +101,7 @@ fn random_games_have_every_kind_of_generated_check() {
                 CheckCode::Slot => seen[1] += 1,
                 CheckCode::Program(..) => seen[2] += 1,
                 CheckCode::Pure => seen[3] += 1,
+                CheckCode::Search => seen[4] += 1,
                 _ => {}
             }
         }

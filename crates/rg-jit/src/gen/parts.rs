@@ -276,13 +276,16 @@ impl Keep {
 /// `moves` computes the hash afresh there), and what any walk reads.
 fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<Keep>) {
     use crate::CheckCode;
-    // (Checks decided by the interpreter and writing programs read the
+    // (Checks decided by the interpreter, writing programs and searches read the
     // hash; `@disjoint` nodes test their reachability checks through the
     // interpreter.)
     let slow = t.nodes.iter().any(|n| n.disjoint)
-        || checks
-            .iter()
-            .any(|c| matches!(c, CheckCode::Interpreted | CheckCode::Writing(..)));
+        || checks.iter().any(|c| {
+            matches!(
+                c,
+                CheckCode::Interpreted | CheckCode::Writing(..) | CheckCode::Search
+            )
+        });
     let none = Keep {
         hash: false,
         version: false,

@@ -7,9 +7,10 @@
 //! more writes undoes the surplus first, a known number of entries (with
 //! the key hash and a fresh version, as the interpreter's `unwind`). The
 //! lengths along every jump are verified at generation ([`writing`]); the
-//! choices of any-assignments are variables. Nested checks must be probes
-//! or generated leaf checks (no deeper nesting: no recursion), memoised
-//! by version as in the walk; visited checks call Rust (`rt::prog_visit`,
+//! choices of any-assignments are variables. Nested checks must be probes,
+//! generated leaf checks or writing programs and searches planned before
+//! (`plan.rs`: a bounded depth, no recursion), memoised by version as in
+//! the walk; visited checks call Rust (`rt::prog_visit`,
 //! a visited set of its own).
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -68,7 +69,8 @@ fn jumps(t: &Tables, i: u32) -> (Go, Option<Go>) {
 
 /// If check `c` has a program that [`emit_writing`] takes, its
 /// instructions `start .. end`: every step but `CmpMap`, nested checks
-/// that `native` says are probes or generated leaf checks, and writes
+/// that `native` says are generated (probes, leaf checks, writing programs
+/// and searches planned before), and writes
 /// along every jump that never fall short of where it lands.
 pub(crate) fn writing(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<(u32, u32)> {
     let p = t.programs.get(c).copied().flatten()?;

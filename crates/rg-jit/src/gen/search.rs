@@ -1,0 +1,415 @@
+//! *Writing searches*: checks whose walks write and may go round cycles
+//! (rg-engine unfolds only acyclic checks into programs), as functions of
+//! their own that run the interpreter's walk of a check (`Walker::run`
+//! without moves): depth-first, a node's edges last to first, frames of
+//! their own (`Ws::sframes`: next edge, any-assignment symbols left, log
+//! length, key hash, version), writes undone through the log, visited
+//! checks in the writing programs' set (`rt::prog_visit`, keys without
+//! tags, as the interpreter's checks), nested checks as in writing
+//! programs. Filtered any-assignments test their comparison before the
+//! target's visited check, as the interpreter's filters do, so the visited
+//! set holds the same keys.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_DENSE, NO_EDGE};
+
+use super::check::{finish_leaf, leaf_gen};
+use super::{Gen, FLAGS};
+use crate::rt::{self, Off};
+
+/// Edges of one search at most.
+pub const MAX_SEARCH_EDGES: usize = 2_000;
+
+/// Check `c`'s search: its nodes (the start first; the target is not
+/// one) and per node its first local edge number (edges numbered node by
+/// node, so a node's edges are `local[k] .. local[k] + edges`).
+pub(crate) struct Region {
+    pub nodes: Vec<u32>,
+    pub first: Vec<u32>,
+    /// The checks its edges nest.
+    pub nested: Vec<u32>,
+    /// Its edges.
+    pub edges: usize,
+}
+
+/// If check `c` is one generated code runs as a search, its region:
+/// no probe, program, pure or one-slot search (the interpreter's other
+/// ways), no step counting (`Tables::has_unique`), nodes without
+/// `@disjoint` or local stamps, edges without map operations, nested
+/// checks that `native` says are generated, at most [`MAX_SEARCH_EDGES`].
+pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<Region> {
+    let check = t.checks[c];
+    let usable = t.probes[c].is_none()
+        && t.programs[c].is_none()
+        && !t.pure[c]
+        && t.one_slot[c] == rg_engine::raw::NO_SLOT
+        && !t.has_unique
+        && check.start != check.target;
+    if !usable {
+        return None;
+    }
+    let mut local = vec![false; t.nodes.len()];
+    let mut nodes = vec![check.start];
+    local[check.start as usize] = true;
+    let (mut first, mut nested, mut edges) = (Vec::new(), Vec::new(), 0);
+    let mut k = 0;
+    while k < nodes.len() {
+        let info = t.nodes[nodes[k] as usize];
+        k += 1;
+        if info.disjoint || info.local != NO_DENSE {
+            return None;
+        }
+        first.push(edges as u32);
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            edges += 1;
+            match e.op {
+                Op::CmpMap(..) | Op::AssignMap(_) => return None,
+                Op::Reach(c2, _) if !native(c2) => return None,
+                Op::Reach(c2, _) => nested.push(c2),
+                _ => {}
+            }
+            if e.to != check.target && !local[e.to as usize] {
+                local[e.to as usize] = true;
+                nodes.push(e.to);
+            }
+        }
+        if edges > MAX_SEARCH_EDGES {
+            return None;
+        }
+    }
+    nested.sort_unstable();
+    nested.dedup();
+    Some(Region {
+        nodes,
+        first,
+        nested,
+        edges,
+    })
+}
+
+/// Emits check `c`'s search ([`search`]) as a function with the helpers'
+/// signature (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`); `pures` are
+/// the generated checks it nests.
+pub(crate) fn emit_search(
+    t: &Tables,
+    c: usize,
+    b: FunctionBuilder<'_>,
+    sig: SigRef,
+    pures: &[Option<FuncRef>],
+) {
+    let check = t.checks[c];
+    let region = search(t, c, &|_| true).expect("a search");
+    let mut at = vec![u32::MAX; t.nodes.len()];
+    for (k, &n) in region.nodes.iter().enumerate() {
+        at[n as usize] = k as u32;
+    }
+    let mut g = leaf_gen(t, b, sig);
+    g.pures = pures;
+    let frames = Variable::from_u32(0);
+    g.b.declare_var(frames, I64);
+    let base = g.ws_load(Off::LOG_LEN);
+    let hash = g.ws_load(Off::HASH);
+    let version = g.ws_load(Off::VERSION);
+    let r = g.call_imm(rt::prog_begin, 0, 0);
+    g.check_failed(r);
+    // The start's key is visited first (its answer does not matter).
+    let r = g.call_imm(rt::prog_visit, check.start, 0);
+    g.check_failed(r);
+    let zero = g.b.ins().iconst(I64, 0);
+    g.b.def_var(frames, zero);
+    let (found, missed, dispatch) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let s = Search {
+        region: &region,
+        at,
+        dispatch,
+        found,
+        target: check.target,
+        frames,
+    };
+    s.push(&mut g, check.start);
+    g.b.ins().jump(dispatch, &[]);
+    // Per local edge: its body (parameter: the any-assignment's symbol
+    // index), and the block that takes it fresh from a frame.
+    let mut body = Vec::with_capacity(region.edges);
+    let mut fresh = Vec::with_capacity(region.edges);
+    for &n in &region.nodes {
+        let info = t.nodes[n as usize];
+        for _ in info.first..info.end {
+            let blk = g.b.create_block();
+            g.b.append_block_param(blk, I32);
+            body.push(blk);
+            fresh.push(g.b.create_block());
+        }
+    }
+    s.emit_dispatch(&mut g, &body, &fresh, missed);
+    for (k, &n) in region.nodes.iter().enumerate() {
+        let info = t.nodes[n as usize];
+        for (j, i) in (info.first..info.end).enumerate() {
+            let local = (region.first[k] + j as u32) as usize;
+            // Taken fresh: an any-assignment starts at its last symbol.
+            g.b.switch_to_block(fresh[local]);
+            let sub = match t.edges[i as usize].op {
+                Op::AssignAny(_, (_, 0)) => None,
+                Op::AssignAny(_, (_, len)) => Some(len - 1),
+                _ => Some(0),
+            };
+            match sub {
+                Some(sub) => {
+                    let v = g.b.ins().iconst(I32, sub as i64);
+                    if sub > 0 {
+                        let f = s.top(&mut g);
+                        g.b.ins().store(FLAGS, v, f, Off::F_SUB);
+                    }
+                    g.b.ins().jump(body[local], &[BlockArg::Value(v)]);
+                }
+                // (No symbol: nothing to try.)
+                None => {
+                    g.b.ins().jump(dispatch, &[]);
+                }
+            }
+            s.emit_edge(&mut g, i, body[local], &body);
+        }
+    }
+    // Out: every write undone, the key hash and version back.
+    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    for (from, to) in [(found, yes), (missed, no)] {
+        g.b.switch_to_block(from);
+        s.rollback(&mut g, base);
+        g.ws_store(hash, Off::HASH);
+        g.ws_store(version, Off::VERSION);
+        g.b.ins().jump(to, &[]);
+    }
+    finish_leaf(g, yes, no);
+}
+
+/// One search's layout.
+struct Search<'r> {
+    region: &'r Region,
+    /// Per node, its index in the region (`u32::MAX`: not in it).
+    at: Vec<u32>,
+    dispatch: Block,
+    found: Block,
+    target: u32,
+    /// The frames' number (a variable of the function).
+    frames: Variable,
+}
+
+impl Search<'_> {
+    /// The top frame's address.
+    fn top(&self, g: &mut Gen<'_, '_>) -> Value {
+        let n = g.b.use_var(self.frames);
+        let frames = g.ws_load(Off::SFRAMES);
+        let off = g.b.ins().imul_imm(n, rt::Off::FRAME_SIZE);
+        let f = g.b.ins().iadd(frames, off);
+        g.b.ins().iadd_imm(f, -rt::Off::FRAME_SIZE)
+    }
+
+    /// Pushes node `n`'s frame over all its edges (growing the frames,
+    /// or failing past `MAX_FRAMES` as the interpreter).
+    fn push(&self, g: &mut Gen<'_, '_>, n: u32) {
+        let k = self.at[n as usize] as usize;
+        let info = g.t.nodes[n as usize];
+        let first = self.region.first[k];
+        let next = first + (info.end - info.first);
+        let len = g.b.use_var(self.frames);
+        let cap = g.ws_load(Off::SFRAMES_CAP);
+        let full = g.b.ins().icmp(IntCC::Equal, len, cap);
+        let node = g.b.ins().iconst(I32, n as i64);
+        g.grow_if(full, rt::grow_sframes, node);
+        let len1 = g.b.ins().iadd_imm(len, 1);
+        g.b.def_var(self.frames, len1);
+        let f = self.top(g);
+        let next = g.b.ins().iconst(I32, next as i64);
+        g.b.ins().store(FLAGS, next, f, Off::F_NEXT);
+        let first = g.b.ins().iconst(I32, first as i64);
+        g.b.ins().store(FLAGS, first, f, Off::F_FIRST);
+        let zero = g.b.ins().iconst(I32, 0);
+        g.b.ins().store(FLAGS, zero, f, Off::F_SUB);
+        let log = g.ws_load(Off::LOG_LEN);
+        let log = g.b.ins().ireduce(I32, log);
+        g.b.ins().store(FLAGS, log, f, Off::F_LOG);
+        let hash = g.ws_load(Off::HASH);
+        g.b.ins().store(FLAGS, hash, f, Off::F_HASH);
+        let version = g.ws_load(Off::VERSION);
+        g.b.ins().store(FLAGS, version, f, Off::F_VERSION);
+    }
+
+    /// Undoes the log down to `len` entries (I64), newest first.
+    fn rollback(&self, g: &mut Gen<'_, '_>, len: Value) {
+        let (lp, body, done) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+        let cur = g.ws_load(Off::LOG_LEN);
+        g.b.ins().jump(lp, &[BlockArg::Value(cur)]);
+        let n = g.b.append_block_param(lp, I64);
+        g.b.switch_to_block(lp);
+        let more = g.b.ins().icmp(IntCC::UnsignedGreaterThan, n, len);
+        g.b.ins().brif(more, body, &[], done, &[]);
+        g.b.switch_to_block(body);
+        let n1 = g.b.ins().iadd_imm(n, -1);
+        let log = g.ws_load(Off::LOG);
+        let off = g.b.ins().ishl_imm(n1, 3);
+        let e = g.b.ins().iadd(log, off);
+        g.undo_entry(e, 0);
+        g.b.ins().jump(lp, &[BlockArg::Value(n1)]);
+        g.b.switch_to_block(done);
+        g.ws_store(len, Off::LOG_LEN);
+    }
+
+    /// The loop over frames: the top frame's state back, then its next
+    /// (edge, symbol): a symbol left of its any-assignment, else its next
+    /// edge (taken fresh), else the frame popped; no frame left: `missed`.
+    fn emit_dispatch(&self, g: &mut Gen<'_, '_>, body: &[Block], fresh: &[Block], missed: Block) {
+        g.b.switch_to_block(self.dispatch);
+        let n = g.b.use_var(self.frames);
+        let (some, pop) = (g.b.create_block(), g.b.create_block());
+        g.b.ins().brif(n, some, &[], missed, &[]);
+        g.b.switch_to_block(some);
+        let f = self.top(g);
+        let log = g.b.ins().load(I32, FLAGS, f, Off::F_LOG);
+        let log = g.b.ins().uextend(I64, log);
+        self.rollback(g, log);
+        let f = self.top(g);
+        let hash = g.load(I64, f, Off::F_HASH);
+        g.ws_store(hash, Off::HASH);
+        let version = g.load(I64, f, Off::F_VERSION);
+        g.ws_store(version, Off::VERSION);
+        let sub = g.b.ins().load(I32, FLAGS, f, Off::F_SUB);
+        let next = g.b.ins().load(I32, FLAGS, f, Off::F_NEXT);
+        let (again, other) = (g.b.create_block(), g.b.create_block());
+        g.b.ins().brif(sub, again, &[], other, &[]);
+        // The same any-assignment, its next symbol.
+        g.b.switch_to_block(again);
+        let sub1 = g.b.ins().iadd_imm(sub, -1);
+        g.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+        g.jump_to_node(next, body, &[BlockArg::Value(sub1)], missed);
+        // The next edge, or the frame done.
+        g.b.switch_to_block(other);
+        let first = g.b.ins().load(I32, FLAGS, f, Off::F_FIRST);
+        let left = g.b.ins().icmp(IntCC::UnsignedGreaterThan, next, first);
+        let take = g.b.create_block();
+        g.b.ins().brif(left, take, &[], pop, &[]);
+        g.b.switch_to_block(take);
+        let next1 = g.b.ins().iadd_imm(next, -1);
+        g.b.ins().store(FLAGS, next1, f, Off::F_NEXT);
+        g.jump_to_node(next1, fresh, &[], missed);
+        g.b.switch_to_block(pop);
+        let n = g.b.use_var(self.frames);
+        let n1 = g.b.ins().iadd_imm(n, -1);
+        g.b.def_var(self.frames, n1);
+        g.b.ins().jump(self.dispatch, &[]);
+    }
+
+    /// Edge `i`'s body `blk` (its symbol index the parameter): its action,
+    /// then the target (found), its visited check, and on: a frame, the
+    /// target's single edge's body, or back to the frames.
+    fn emit_edge(&self, g: &mut Gen<'_, '_>, i: u32, blk: Block, body: &[Block]) {
+        let t = g.t;
+        let e = t.edges[i as usize];
+        g.b.switch_to_block(blk);
+        let sub = g.b.block_params(blk)[0];
+        let back = self.dispatch;
+        match e.op {
+            Op::Skip | Op::Tag(_) | Op::TagVar(_) => {}
+            Op::Cmp(a, b, eq) => {
+                let fails = g.compare(a, b, eq);
+                g.exit_if(fails, back);
+            }
+            Op::Reach(c, positive) => {
+                let fails = g.reach(c, positive);
+                g.exit_if(fails, back);
+            }
+            Op::Assign(p, v) => {
+                let v = g.operand(v);
+                let slot = g.place(p);
+                g.write(slot, v);
+            }
+            Op::AssignAny(p, (start, _)) => {
+                let slot = g.place(p);
+                let sym = g.any_sym(start, sub);
+                g.write(slot, sym);
+                if e.to != self.target {
+                    if let Place::Slot(_) = p {
+                        self.any_filter(g, i);
+                    }
+                }
+            }
+            Op::SetPlayer(v) => {
+                let v = g.operand(v);
+                g.write(Ok(t.player_slot), v);
+            }
+            Op::CmpMap(..) | Op::AssignMap(_) => unreachable!("not in searches"),
+        }
+        if e.to == self.target {
+            g.b.ins().jump(self.found, &[]);
+            return;
+        }
+        if e.guard {
+            let visit = g.b.create_block();
+            let after = g.b.create_block();
+            if e.cyclic != NO_EDGE {
+                // A ray's visited check only for the values its table marks.
+                let (slot, table) = t.cyclic[e.cyclic as usize];
+                let v = g.slot(slot);
+                let mark = g.fun(table, v);
+                g.b.ins().brif(mark, visit, &[], after, &[]);
+            } else {
+                g.b.ins().jump(visit, &[]);
+            }
+            g.b.switch_to_block(visit);
+            let r = g.call_imm(rt::prog_visit, e.to, 0);
+            g.check_failed(r);
+            g.b.ins().brif(r, after, &[], back, &[]);
+            g.b.switch_to_block(after);
+        }
+        match e.next {
+            Next::Dead => {
+                g.b.ins().jump(back, &[]);
+            }
+            Next::Frame => {
+                self.push(g, e.to);
+                g.b.ins().jump(back, &[]);
+            }
+            Next::Inline(j) => {
+                let k = self.at[e.to as usize] as usize;
+                let local = self.region.first[k] + (j - t.nodes[e.to as usize].first);
+                let zero = g.b.ins().iconst(I32, 0);
+                g.b.ins()
+                    .jump(body[local as usize], &[BlockArg::Value(zero)]);
+            }
+        }
+    }
+
+    /// A symbol just written by any-assignment edge `i` (to a fixed slot)
+    /// that the interpreter skips before it is taken goes back to the
+    /// frames: one failing its filter comparison (`Edge::filter`), or one
+    /// for which none of the target's comparisons holds (`Act::AnyTests`).
+    fn any_filter(&self, g: &mut Gen<'_, '_>, i: u32) {
+        let t = g.t;
+        let e = t.edges[i as usize];
+        if e.filter != NO_EDGE {
+            if let Op::Cmp(a, b, eq) = t.edges[e.filter as usize].op {
+                let fails = g.compare(a, b, eq);
+                g.exit_if(fails, self.dispatch);
+            }
+        } else if let Act::AnyTests { first, count } = t.acts[i as usize] {
+            let passes = g.b.create_block();
+            for k in first..first + count {
+                if let Op::Cmp(a, b, eq) = t.edges[k as usize].op {
+                    let fails = g.compare(a, b, eq);
+                    let next = g.b.create_block();
+                    g.b.ins().brif(fails, next, &[], passes, &[]);
+                    g.b.switch_to_block(next);
+                } else {
+                    // (Not a comparison: the symbol is not skipped.)
+                    g.b.ins().jump(passes, &[]);
+                    let next = g.b.create_block();
+                    g.b.switch_to_block(next);
+                }
+            }
+            g.b.ins().jump(self.dispatch, &[]);
+            g.b.switch_to_block(passes);
+        }
+    }
+}
