@@ -1298,6 +1298,9 @@ impl Walker {
         // A lean walk: tags only counted (a sink that keeps none, and no
         // visited check keys on them).
         let lean = MOVES && !S::VISIBILITY && !t.tags_read;
+        // Tags are no-ops when they need no count either: their
+        // instructions are skipped (`sealed.rs`).
+        let code = t.code.table(!(lean && t.few_tags));
         let base = self.frames.len();
         let entry = (
             self.log.len(),
@@ -1405,7 +1408,7 @@ impl Walker {
             // and continuations of `t.code`'s instructions are read
             // unchecked: `sealed.rs` verified them, and `st` is long
             // enough (checked where the walk starts).
-            let mut c = &t.code.code()[edge as usize];
+            let mut c = code.at(edge);
             loop {
                 // A comparison's test, unless the filter passed it.
                 macro_rules! test {
@@ -1532,7 +1535,7 @@ impl Walker {
                     // Inline, no visited check, no step count.
                     edge = c.next;
                     // SAFETY: an inline continuation of `c`.
-                    c = unsafe { t.code.inline(edge) };
+                    c = unsafe { code.inline(edge) };
                     continue;
                 }
                 if c.next & code::GUARD != 0 {
@@ -1572,7 +1575,7 @@ impl Walker {
                         }
                         edge = next;
                         // SAFETY: an inline continuation of `c`.
-                        c = unsafe { t.code.inline(edge) };
+                        c = unsafe { code.inline(edge) };
                     }
                 }
             }
