@@ -15,9 +15,9 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
-use rg_engine::raw::{Step, Tables};
+use rg_engine::raw::{Fast, Operand, Place, Step, Tables};
 
 use super::check::{comparison, leaf_gen};
 use super::FLAGS;
@@ -114,6 +114,79 @@ pub(crate) fn writing(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opt
     Some((start, end + 1))
 }
 
+/// The slot a writing program keeps in a register instead of the
+/// semistate, if any: it writes only that slot (fixed), nests no check,
+/// visits nothing, and no slot table it reads through names the slot (so
+/// every read of it is a read of the fixed slot). Such a program leaves
+/// the semistate, the log, the key hash and the version alone.
+fn shadowed(t: &Tables, (start, end): (u32, u32)) -> Option<u32> {
+    let mut slot = None;
+    let mut tables = Vec::new();
+    let operand = |o: Operand, tables: &mut Vec<u32>| match o {
+        Operand::Imm(_) | Operand::Slot(_) | Operand::Tab(..) => true,
+        Operand::Ind(_, table) => {
+            tables.push(table);
+            true
+        }
+        Operand::Read(i) => match t.fast[i as usize] {
+            Fast::TabInd(_, inner, _) => {
+                tables.push(inner);
+                true
+            }
+            Fast::IndInd(_, inner, outer) => {
+                tables.extend([inner, outer]);
+                true
+            }
+            _ => false,
+        },
+    };
+    // (Every instruction's value is that of a write on its path: the
+    // layout is the tree's preorder.)
+    let mut known = 1;
+    for i in start..end {
+        let ins = t.program[i as usize];
+        if ins.depth as usize >= known {
+            return None;
+        }
+        known = ins.depth as usize + 1;
+        if matches!(ins.step, Step::Assign(..)) || matches!(ins.step, Step::Any(..)) && !ins.accept
+        {
+            known += 1;
+        }
+        let ok = match t.program[i as usize].step {
+            Step::Assign(Place::Slot(s), v) => {
+                *slot.get_or_insert(s) == s && operand(v, &mut tables)
+            }
+            Step::Any(Place::Slot(s), ..) => *slot.get_or_insert(s) == s,
+            Step::Cmp(a, b, _) => operand(a, &mut tables) && operand(b, &mut tables),
+            Step::IndImm(_, table, ..) | Step::IndTab(_, table, ..) => {
+                tables.push(table);
+                true
+            }
+            Step::Pass | Step::End | Step::Retry => true,
+            _ => false,
+        };
+        if !ok {
+            return None;
+        }
+    }
+    let slot = slot?;
+    let names = |table: u32| {
+        let from = (table as usize).min(t.fun.len());
+        let to = (table as usize + t.symbols as usize).min(t.fun.len());
+        t.fun[from..to].contains(&slot)
+    };
+    (!tables.into_iter().any(names)).then_some(slot)
+}
+
+/// The value a shadowed slot ([`shadowed`]) has at an instruction: a value
+/// computed by an assignment before it, or an any-assignment's symbol.
+#[derive(Clone, Copy)]
+enum Shadow {
+    Value(Value),
+    Var(Variable),
+}
+
 /// Emits the writing program `start .. end` ([`writing`]) as a function
 /// with the helpers' signature (`(ws, st, _, _) -> 1 holds, 0 not,
 /// FAILED`); `pures` are the generated leaf checks, `visits` whether it
@@ -128,9 +201,22 @@ pub(crate) fn emit_writing(
 ) {
     let mut g = leaf_gen(t, b, sig);
     g.pures = pures;
-    let base = g.ws_load(Off::LOG_LEN);
-    let hash = g.ws_load(Off::HASH);
-    let version = g.ws_load(Off::VERSION);
+    let shadow = shadowed(t, (start, end));
+    // The shadowed slot's values by the depth of the instruction (its
+    // value before any write first).
+    let mut values = Vec::new();
+    let saved = match shadow {
+        Some(slot) => {
+            let v = g.slot(slot);
+            values.push(Shadow::Value(v));
+            None
+        }
+        None => Some((
+            g.ws_load(Off::LOG_LEN),
+            g.ws_load(Off::HASH),
+            g.ws_load(Off::VERSION),
+        )),
+    };
     if visits {
         g.call_imm(rt::prog_begin, 0, 0);
     }
@@ -142,10 +228,12 @@ pub(crate) fn emit_writing(
         if let Step::Any(..) = t.program[i as usize].step {
             let left = Variable::from_u32(vars.len() as u32);
             let slot = Variable::from_u32(vars.len() as u32 + 1);
+            let sym = Variable::from_u32(vars.len() as u32 + 2);
             g.b.declare_var(left, I32);
             g.b.declare_var(slot, I32);
-            vars.extend([left, slot]);
-            advance[(i - start) as usize] = Some((g.b.create_block(), left, slot));
+            g.b.declare_var(sym, I32);
+            vars.extend([left, slot, sym]);
+            advance[(i - start) as usize] = Some((g.b.create_block(), left, slot, sym));
         }
     }
     g.b.ins().jump(blocks[0], &[]);
@@ -159,6 +247,15 @@ pub(crate) fn emit_writing(
     for i in start..end {
         let ins = t.program[i as usize];
         g.b.switch_to_block(blocks[(i - start) as usize]);
+        if let Some(slot) = shadow {
+            // (The values before it are those of the writes on its path.)
+            values.truncate(ins.depth as usize + 1);
+            let v = match values[ins.depth as usize] {
+                Shadow::Value(v) => v,
+                Shadow::Var(x) => g.b.use_var(x),
+            };
+            g.known = Some((slot, v));
+        }
         let (hold, fail) = jumps(t, i);
         match ins.step {
             Step::Any(p, (s0, len), filter) => {
@@ -173,7 +270,7 @@ pub(crate) fn emit_writing(
                     g.b.ins().jump(y, &[]);
                     continue;
                 }
-                let (adv, left, slot) = advance[(i - start) as usize].expect("an advance");
+                let (adv, left, slot, symv) = advance[(i - start) as usize].expect("an advance");
                 g.b.def_var(slot, s);
                 let n = g.b.ins().iconst(I32, len as i64);
                 g.b.def_var(left, n);
@@ -200,13 +297,22 @@ pub(crate) fn emit_writing(
                 let l1 = g.b.ins().iadd_imm(l, -1);
                 let sym = g.any_sym(s0, l1);
                 if filter {
-                    let sym16 = g.b.ins().ireduce(I16, sym);
-                    g.b.ins().store(FLAGS, sym16, addr, 0);
                     let cmp = t.program[i as usize + 1].step;
                     let (a, b, eq) = comparison(cmp).flatten().expect("verified");
-                    let fails = g.compare(a, b, eq);
-                    let old16 = g.b.ins().ireduce(I16, old);
-                    g.b.ins().store(FLAGS, old16, addr, 0);
+                    let fails = match shadow {
+                        Some(slot) => {
+                            g.known = Some((slot, sym));
+                            g.compare(a, b, eq)
+                        }
+                        None => {
+                            let sym16 = g.b.ins().ireduce(I16, sym);
+                            g.b.ins().store(FLAGS, sym16, addr, 0);
+                            let fails = g.compare(a, b, eq);
+                            let old16 = g.b.ins().ireduce(I16, old);
+                            g.b.ins().store(FLAGS, old16, addr, 0);
+                            fails
+                        }
+                    };
                     g.b.ins()
                         .brif(fails, lp, &[BlockArg::Value(l1)], found, &[]);
                 } else {
@@ -214,8 +320,12 @@ pub(crate) fn emit_writing(
                 }
                 g.b.switch_to_block(found);
                 g.b.def_var(left, l1);
-                g.write(Err(s), sym);
+                match shadow {
+                    Some(_) => g.b.def_var(symv, sym),
+                    None => g.write(Err(s), sym),
+                }
                 g.b.ins().jump(into, &[]);
+                values.push(Shadow::Var(symv));
                 g.b.switch_to_block(none);
                 g.b.ins().jump(past, &[]);
                 continue;
@@ -236,8 +346,13 @@ pub(crate) fn emit_writing(
         let fails = match ins.step {
             Step::Assign(p, v) => {
                 let v = g.operand(v);
-                let slot = g.place(p);
-                g.write(slot, v);
+                match shadow {
+                    Some(_) => values.push(Shadow::Value(v)),
+                    None => {
+                        let slot = g.place(p);
+                        g.write(slot, v);
+                    }
+                }
                 None
             }
             Step::Pass => None,
@@ -267,6 +382,16 @@ pub(crate) fn emit_writing(
     let (yes, no) = (g.b.create_block(), g.b.create_block());
     for (blk, _, go) in pending {
         g.b.switch_to_block(blk);
+        let Some((base, hash, version)) = saved else {
+            // (Nothing written: nothing to undo.)
+            let to = match go {
+                Go::To(k, _) => blocks[(k - start) as usize],
+                Go::Yes(_) => yes,
+                Go::No(_) => no,
+            };
+            g.b.ins().jump(to, &[]);
+            continue;
+        };
         match go {
             Go::To(k, d) => {
                 let surplus = d - t.program[k as usize].depth;
