@@ -147,7 +147,13 @@
 //!   its range's symbols are consecutive, not read from `any_syms`: the
 //!   e-graph sinks the sum to the write, after the log push, and spills
 //!   the chunk it reads: instructions +0.6% (breakthrough.hrg), +1.0%
-//!   (hex.hrg); alternated (8 x 1 s) 1.01 and 0.97.
+//!   (hex.hrg); alternated (8 x 1 s) 1.01 and 0.97. Also dropped: the top
+//!   frame's address kept in the workspace (stored at each push and pop)
+//!   instead of computed from the frames' count at each backtrack:
+//!   instructions breakthrough.hrg -2.8%, hex.hrg -4.1%, englishDraughts.hrg
+//!   -2.3%, ticTacToe.hrg and connect4.hrg -1.4%, reversi.hrg -0.7%; but
+//!   alternated (8-12 x 1 s) breakthrough 1.02-1.09, englishDraughts 1.04,
+//!   hex 0.99-1.01, ticTacToe 0.98 twice.
 //! - Checks of translated RBG games as code (`scripts/translation-table.py`'s
 //!   games had 2-7 interpreted checks each, 19-56% of native time):
 //!   writing programs nesting writing programs (`plan.rs` rounds) and

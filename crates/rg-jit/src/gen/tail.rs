@@ -3,11 +3,11 @@
 //! $$ x player = keeper`, how moves commonly end) is, in playouts (moves
 //! recorded inline), not written at all: the record takes the value as the
 //! slot's, and the walk backtracks without the log entry, its undo and the
-//! chain's tag bookkeeping. Exact: nothing reads the state between the write
-//! and the record (the tags are not counted in playouts where
-//! `parts::few_tags` holds and no visited check reads them; no visited
-//! checks on the chain), and the record is the only reader of the written
-//! value.
+//! chain's tag bookkeeping. Exact: nothing reads the state between the
+//! write and the record (the tags are not counted in playouts where
+//! `rg_engine::raw::few_tags` holds and no visited check reads them; no
+//! visited checks on the chain), and the record is the only reader of the
+//! written value.
 
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::types::{I16, I32};
