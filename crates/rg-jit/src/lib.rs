@@ -162,6 +162,18 @@
 //!   Callgrind instructions per playout connect4 -28%, reversi -30%,
 //!   englishDraughts -34%, chess -4.8%; amazons' searches (4%) as fast as
 //!   the interpreter's.
+//!   Writing programs of one written slot keep it in a register
+//!   (`gen/program.rs` shadowed): connect4 -24.5%, englishDraughts -31.2%,
+//!   ticTacToe -22.1%; 1.57, 1.43, 1.71 alternated. Tried, not landed: the
+//!   same for one-slot searches (`gen/slot.rs`: the pair's symbol as the
+//!   slot's value, no store at each pop): instructions chess -6.3%,
+//!   reversi -4.6%, hex -4.8%, but alternated chess 0.95-0.96 (three runs,
+//!   1-2 s rounds), reversi 1.02-1.18, hex 0.97-1.13. Those searches are
+//!   now most of chess's (73%) and reversi's (40%) instructions: a search
+//!   that follows one successor directly instead of through the pending
+//!   stack and jump table (order is free: they cannot fail), and the
+//!   visited sets of searches and move walks (`Seen::insert`, 15-30% of
+//!   reversi), are next.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
