@@ -111,6 +111,8 @@ pub enum Kind {
     },
     /// `st[slot] = T(*)`: the frame's symbol written.
     AnySlot(u32),
+    /// `player = v`: a move walk's end.
+    Player(u16),
     /// Any other action: the edge's [`Op`] as written.
     Other,
 }
@@ -215,6 +217,7 @@ fn kind(op: &Op, fast: &[Fast]) -> Kind {
             Kind::SetIndImm { slot, table, value }
         }
         Op::AssignAny(Place::Slot(slot), _) => Kind::AnySlot(slot),
+        Op::SetPlayer(Operand::Imm(v)) => Kind::Player(v),
         _ => Kind::Other,
     }
 }

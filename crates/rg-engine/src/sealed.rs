@@ -96,7 +96,7 @@ impl Sealed {
         for c in &mut code {
             let s = |x: u32| is_slot(x);
             let keep = match c.kind {
-                Kind::Skip | Kind::Tag(_) | Kind::Other => true,
+                Kind::Skip | Kind::Tag(_) | Kind::Player(_) | Kind::Other => true,
                 Kind::TagVar(slot) | Kind::AnySlot(slot) | Kind::CmpSlot { slot, .. } => s(slot),
                 Kind::SetImm { to, .. } => s(to),
                 Kind::CmpTab { slot, table, .. } => s(slot) && region(table, &|_| true),
@@ -300,7 +300,7 @@ fn skip_tags(code: &[Code]) -> Box<[Code]> {
     code.iter()
         .map(|c| {
             let mut c = *c;
-            if c.kind == Kind::Other {
+            if matches!(c.kind, Kind::Other | Kind::Player(_)) {
                 // `player = v` records its target: left as it is.
                 return c;
             }

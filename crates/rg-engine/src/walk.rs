@@ -1420,8 +1420,34 @@ impl Walker {
                         }
                     };
                 }
+                // `player = v`: a move walk's end (a check's write).
+                macro_rules! set_player {
+                    ($v:expr) => {{
+                        let v = $v;
+                        if MOVES {
+                            if let Some(out) = out.as_deref_mut() {
+                                out.push(
+                                    &self.tags,
+                                    &self.vis,
+                                    self.log.iter().map(|&(slot, _)| slot),
+                                    st,
+                                    t.player_slot,
+                                    v,
+                                    c.to,
+                                    self.tag_hash,
+                                );
+                                if out.recorded() > MAX_RECORDED {
+                                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
+                                }
+                            }
+                            continue 'frames;
+                        }
+                        self.write(t, st, t.player_slot, v);
+                    }};
+                }
                 match c.kind {
                     Kind::Skip => {}
+                    Kind::Player(v) => set_player!(v),
                     Kind::Tag(s) => {
                         if lean {
                             if !t.few_tags {
@@ -1500,28 +1526,7 @@ impl Walker {
                             self.map_writes = writes;
                             r?;
                         }
-                        Op::SetPlayer(v) => {
-                            let v = read(t, st, v);
-                            if MOVES {
-                                if let Some(out) = out.as_deref_mut() {
-                                    out.push(
-                                        &self.tags,
-                                        &self.vis,
-                                        self.log.iter().map(|&(slot, _)| slot),
-                                        st,
-                                        t.player_slot,
-                                        v,
-                                        c.to,
-                                        self.tag_hash,
-                                    );
-                                    if out.recorded() > MAX_RECORDED {
-                                        return Err(RunError::MovesTooLarge(MAX_RECORDED));
-                                    }
-                                }
-                                continue 'frames;
-                            }
-                            self.write(t, st, t.player_slot, v);
-                        }
+                        Op::SetPlayer(v) => set_player!(read(t, st, v)),
                         Op::Skip | Op::Tag(_) | Op::TagVar(_) => {
                             unreachable!("specialised (`code.rs`)")
                         }
