@@ -779,6 +779,21 @@ impl Gen<'_, '_> {
         self.ws_store(el1, Off::ENDS_LEN);
     }
 
+    /// Where tags are quiet (the walk keeps none and `few_tags`), a block
+    /// that playouts jump to from here, skipping the tag work that follows
+    /// (the caller jumps to it when done); code continues in the other
+    /// arm. `None` elsewhere.
+    fn skip_in_quiet_playouts(&mut self) -> Option<Block> {
+        if self.here.tags || !self.few_tags {
+            return None;
+        }
+        let (done, rest) = (self.b.create_block(), self.b.create_block());
+        let flag = self.ws_load(Off::REC_INLINE);
+        self.b.ins().brif(flag, done, &[], rest, &[]);
+        self.b.switch_to_block(rest);
+        Some(done)
+    }
+
     /// Pushes a tag (games whose `visible` cannot change).
     fn tag(&mut self, tag: Value, node: u32) {
         if self.t.visible_slots.is_some() {
@@ -787,16 +802,9 @@ impl Gen<'_, '_> {
             self.check_failed(r);
             return;
         }
-        let quiet = !self.here.tags && self.few_tags;
-        let skip = quiet.then(|| self.b.create_block());
-        if let Some(done) = skip {
-            // Playouts count tags only for a bound their walks never
-            // reach: nothing to do.
-            let all = self.b.create_block();
-            let flag = self.ws_load(Off::REC_INLINE);
-            self.b.ins().brif(flag, done, &[], all, &[]);
-            self.b.switch_to_block(all);
-        }
+        // Playouts count tags only for a bound their walks never reach:
+        // nothing to do.
+        let skip = self.skip_in_quiet_playouts();
         let len = self.ws_load(Off::TAGS_LEN);
         let full = self
             .b
@@ -810,7 +818,7 @@ impl Gen<'_, '_> {
         self.b.ins().jump(self.fail, &[]);
         self.b.switch_to_block(ok);
         let done = skip.unwrap_or_else(|| self.b.create_block());
-        if !self.here.tags && !quiet {
+        if !self.here.tags && skip.is_none() {
             // In playouts only the number counts.
             let (count, all) = (self.b.create_block(), self.b.create_block());
             let flag = self.ws_load(Off::REC_INLINE);
@@ -937,15 +945,8 @@ impl Gen<'_, '_> {
     /// The tags of frame `f`: their number (and how many have numbers) and
     /// hash.
     fn restore_tags(&mut self, f: Value) {
-        let quiet = !self.here.tags && self.few_tags;
-        let done = quiet.then(|| self.b.create_block());
-        if let Some(done) = done {
-            // Playouts leave the tags alone ([`Gen::tag`]).
-            let restore = self.b.create_block();
-            let flag = self.ws_load(Off::REC_INLINE);
-            self.b.ins().brif(flag, done, &[], restore, &[]);
-            self.b.switch_to_block(restore);
-        }
+        // Playouts leave the tags alone ([`Gen::tag`]).
+        let done = self.skip_in_quiet_playouts();
         let tags = self.load(I32, f, Off::F_TAGS);
         let tags = self.b.ins().uextend(I64, tags);
         self.ws_store(tags, Off::TAGS_LEN);

@@ -16,6 +16,14 @@ use rg_engine::raw::{Op, Operand, Step, Tables};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, FAILED};
 
+/// Whether the interpreter decides check `c` by walking it: no probe, no
+/// program, not pure, and its start is not its target (the generated
+/// one-slot and writing searches take such checks).
+pub(super) fn walked(t: &Tables, c: usize) -> bool {
+    let check = t.checks[c];
+    t.probes[c].is_none() && t.programs[c].is_none() && !t.pure[c] && check.start != check.target
+}
+
 /// If check `c` is *leaf pure*, the number of edges of its search, else 0.
 /// Leaf pure: pure (no reachable edge assigns), and every edge reachable
 /// from its start (not expanding its target) is a no-op, a tag or a

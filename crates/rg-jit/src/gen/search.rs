@@ -16,7 +16,7 @@ use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value
 use cranelift_frontend::{FunctionBuilder, Variable};
 use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_DENSE, NO_EDGE};
 
-use super::check::{finish_leaf, leaf_gen};
+use super::check::{finish_leaf, leaf_gen, walked};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
 
@@ -42,13 +42,7 @@ pub(crate) struct Region {
 /// checks that `native` says are generated, at most [`MAX_SEARCH_EDGES`].
 pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<Region> {
     let check = t.checks[c];
-    let usable = t.probes[c].is_none()
-        && t.programs[c].is_none()
-        && !t.pure[c]
-        && t.one_slot[c] == rg_engine::raw::NO_SLOT
-        && !t.has_unique
-        && check.start != check.target;
-    if !usable {
+    if !walked(t, c) || t.one_slot[c] != rg_engine::raw::NO_SLOT || t.has_unique {
         return None;
     }
     let mut local = vec![false; t.nodes.len()];

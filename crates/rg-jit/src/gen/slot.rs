@@ -10,7 +10,7 @@ use cranelift_codegen::ir::{BlockArg, InstBuilder, SigRef, Value};
 use cranelift_frontend::FunctionBuilder;
 use rg_engine::raw::{Op, Tables, NO_SLOT};
 
-use super::check::{finish_leaf, leaf_gen};
+use super::check::{finish_leaf, leaf_gen, walked};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
 
@@ -20,12 +20,7 @@ use crate::rt::{self, Off};
 /// stamp index.
 fn region(t: &Tables, c: usize) -> Option<Vec<u32>> {
     let check = t.checks[c];
-    let usable = t.one_slot[c] != NO_SLOT
-        && t.probes[c].is_none()
-        && t.programs[c].is_none()
-        && !t.pure[c]
-        && check.start != check.target;
-    if !usable {
+    if t.one_slot[c] == NO_SLOT || !walked(t, c) {
         return None;
     }
     let mut local = vec![false; t.nodes.len()];
