@@ -168,12 +168,18 @@
 //!   same for one-slot searches (`gen/slot.rs`: the pair's symbol as the
 //!   slot's value, no store at each pop): instructions chess -6.3%,
 //!   reversi -4.6%, hex -4.8%, but alternated chess 0.95-0.96 (three runs,
-//!   1-2 s rounds), reversi 1.02-1.18, hex 0.97-1.13. Those searches are
-//!   now most of chess's (73%) and reversi's (40%) instructions: a search
-//!   that follows one successor directly instead of through the pending
-//!   stack and jump table (order is free: they cannot fail), and the
-//!   visited sets of searches and move walks (`Seen::insert`, 15-30% of
-//!   reversi), are next.
+//!   1-2 s rounds), reversi 1.02-1.18, hex 0.97-1.13.
+//! - One-slot searches expand a pair where it is reached (`gen/slot.rs`:
+//!   inline for nodes of few edges, a direct jump where it is the last
+//!   thing an expansion does; only the others pushed and popped through
+//!   the jump table) and stamp only pairs whose node has more than one
+//!   edge in (order is free: they cannot fail): callgrind instructions
+//!   per playout chess -56.6%, reversi -29.6%, hex -17.3% (translations),
+//!   hex.hrg -9.2%, reversi.hrg -4.9%; alternated (4 x 1 s) chess 1.73,
+//!   reversi 1.38, hex 1.17, hex.hrg 1.20, reversi.hrg 1.09 (translated
+//!   chess's check test finds the king by `coord = Coord(*)`: 64 pushes
+//!   and pops a call before). The visited sets of searches and move walks
+//!   (`Seen::insert`, 15-30% of reversi) are next.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

@@ -43,7 +43,7 @@ impl Gen<'_, '_> {
     /// Whether operand `o` reads slot `slot` only as a constant slot
     /// (never through a table of slots, nor in Rust): then its value with
     /// `slot` holding `v` is [`Gen::operand`] with `known` set to it.
-    fn reads_directly(&self, o: Operand, slot: u32) -> bool {
+    pub(super) fn reads_directly(&self, o: Operand, slot: u32) -> bool {
         let symbols = self.t.symbols as usize;
         let avoids = |table: u32| {
             let table = table as usize;
