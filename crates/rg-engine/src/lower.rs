@@ -439,6 +439,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let few_tags = cycles::few_tags(&nodes, &edges, &vec![true; nodes.len()]);
     let code = crate::sealed::Sealed::new(
         crate::code::lower(&edges, &l.fast, has_unique)?,
+        (&edges, &acts),
         &l.fun,
         &hash_mul,
         initial.len(),

@@ -21,6 +21,7 @@ use crate::code::{self, Kind};
 use crate::moves::{Kept, MoveList, Sink};
 use crate::prefixes::{Prefixes, EMPTY};
 use crate::program::{Program, Step};
+use crate::sealed::Filter;
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::shortcut::{some_holds, SlotSearch};
 use crate::tables::{
@@ -471,6 +472,42 @@ fn first_passing(
     };
     st[slot as usize] = old;
     found
+}
+
+/// The filter of any-assignment `edge` ([`Filter::Other`]: a comparison
+/// not specialised) taken on from symbol `sym` to the first symbol that
+/// passes: the filter's edge ([`NO_EDGE`]: none tested, into the check's
+/// `target`), or `None` when no symbol is left. Out of line: the walk's
+/// loop stays as small.
+#[inline(never)]
+fn other_filter(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    edge: u32,
+    target: u32,
+    sym: &mut u16,
+) -> Option<u32> {
+    let e = &t.edges[edge as usize];
+    if e.to == target {
+        return Some(NO_EDGE);
+    }
+    let Op::AssignAny(Place::Slot(slot), (start, _)) = e.op else {
+        return Some(NO_EDGE);
+    };
+    let Op::Cmp(a, b, eq) = t.edges[e.filter as usize].op else {
+        return Some(NO_EDGE);
+    };
+    // Against a symbol: one read per symbol.
+    let found = match (a, b) {
+        (a, Operand::Imm(v)) | (Operand::Imm(v), a) => {
+            first_passing(t, st, f, slot, start, sym, |st| (read(t, st, a) == v) == eq)
+        }
+        (a, b) => first_passing(t, st, f, slot, start, sym, |st| {
+            (read(t, st, a) == read(t, st, b)) == eq
+        }),
+    };
+    found.then_some(e.filter)
 }
 
 /// [`first_passing`] for an any-assignment (`slot`, symbols from `start`)
@@ -1357,21 +1394,21 @@ impl Walker {
             self.version = f.version;
             // The next (edge, symbol) of the frame.
             let mut sym = 0u16;
-            let mut edge = {
+            let (mut edge, pick) = {
                 let f = &mut self.frames[top];
                 if f.sub > 0 {
                     f.sub -= 1;
-                    if let Op::AssignAny(_, (start, _)) = t.edges[f.next as usize].op {
-                        sym = t.any_syms[(start + f.sub) as usize];
-                    }
-                    f.next
+                    let p = t.code.pick(f.next);
+                    sym = t.any_syms[(p.start + f.sub) as usize];
+                    (f.next, p)
                 } else if f.next > f.first {
                     f.next -= 1;
-                    if let Op::AssignAny(_, (start, len)) = t.edges[f.next as usize].op {
-                        f.sub = len - 1;
-                        sym = t.any_syms[(start + len - 1) as usize];
+                    let p = t.code.pick(f.next);
+                    if p.len > 0 {
+                        f.sub = p.len - 1;
+                        sym = t.any_syms[(p.start + p.len - 1) as usize];
                     }
-                    f.next
+                    (f.next, p)
                 } else {
                     let len = f.stamp_log;
                     if len != RELAY {
@@ -1384,51 +1421,45 @@ impl Walker {
             // A filtered any-assignment skips the symbols its comparison
             // rejects (`shortcut.rs`); the comparison's edge, next in the
             // chain, then holds without being tested again (`passed`).
-            let e = &t.edges[edge as usize];
+            // Not into a check's target, which the walk reaches at once.
             let mut passed = NO_EDGE;
-            if e.filter != NO_EDGE && e.to != target {
-                if let (Op::AssignAny(Place::Slot(slot), (start, _)), Op::Cmp(a, b, eq)) =
-                    (e.op, t.edges[e.filter as usize].op)
-                {
+            match pick.test {
+                Filter::None => {}
+                Filter::Ind {
+                    edge: filter,
+                    slot,
+                    table,
+                    value,
+                    eq,
+                } if MOVES || t.edges[edge as usize].to != target => {
                     let f = &mut self.frames[top];
-                    // Against a symbol (`board[x] == e`): one read per symbol.
-                    let found = match (t.code.code()[e.filter as usize].kind, a, b) {
-                        // The symbol's slot read through a sealed table.
-                        (
-                            Kind::CmpInd {
-                                slot: s,
-                                table,
-                                value,
-                                eq,
-                            },
-                            ..,
-                        ) if s == slot => first_passing(t, st, f, slot, start, &mut sym, |st| {
-                            // SAFETY: operands of an instruction of
-                            // `t.code`; `st` checked where the walk starts.
-                            (unsafe { t.code.ind(st, s, table) } == value) == eq
-                        }),
-                        (_, a, Operand::Imm(v)) | (_, Operand::Imm(v), a) => {
-                            first_passing(t, st, f, slot, start, &mut sym, |st| {
-                                (read(t, st, a) == v) == eq
-                            })
-                        }
-                        (_, a, b) => first_passing(t, st, f, slot, start, &mut sym, |st| {
-                            (read(t, st, a) == read(t, st, b)) == eq
-                        }),
-                    };
+                    let found = first_passing(t, st, f, slot, pick.start, &mut sym, |st| {
+                        // SAFETY: operands of an instruction of `t.code`
+                        // (`Filter::Ind`); `st` checked where the walk
+                        // starts.
+                        (unsafe { t.code.ind(st, slot, table) } == value) == eq
+                    });
                     if !found {
                         continue 'frames;
                     }
-                    passed = e.filter;
+                    passed = filter;
                 }
-            } else if let Op::AssignAny(Place::Slot(slot), (start, _)) = e.op {
-                if let (Act::AnyTests { first, count }, true) =
-                    (t.acts[edge as usize], e.to != target)
-                {
+                Filter::Tests { slot, first, count } => {
+                    let to = t.edges[edge as usize].to;
+                    if MOVES || to != target {
+                        let f = &mut self.frames[top];
+                        let cmps = (first, count);
+                        if !any_tests(t, st, f, (slot, pick.start), to, cmps, &mut sym) {
+                            continue 'frames;
+                        }
+                    }
+                }
+                Filter::Ind { .. } => {}
+                Filter::Other => {
                     let f = &mut self.frames[top];
-                    let cmps = (first, count);
-                    if !any_tests(t, st, f, (slot, start), e.to, cmps, &mut sym) {
-                        continue 'frames;
+                    match other_filter(t, st, f, edge, target, &mut sym) {
+                        Some(p) => passed = p,
+                        None => continue 'frames,
                     }
                 }
             }
