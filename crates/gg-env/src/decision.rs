@@ -262,22 +262,7 @@ impl<G: Spec> Decision<G> {
         if j.is_none() && !self.keys.contains(&a) {
             return Err(StepError::Illegal(a));
         }
-        // Keep the candidates taking `a` (in order).
-        let all = std::mem::replace(&mut self.all, false);
-        if all {
-            self.alive.clear();
-            let kept = self.keys.iter().enumerate().filter(|&(_, &x)| x == a);
-            self.alive.extend(kept.map(|(j, _)| j as u32));
-        } else {
-            let mut kept = 0;
-            for j in 0..self.alive.len() {
-                if self.keys[j] == a {
-                    self.alive[kept] = self.alive[j];
-                    kept += 1;
-                }
-            }
-            self.alive.truncate(kept);
-        }
+        self.keep_taking(a);
         // Complete when the action ends the move, keeps one candidate, or
         // keeps candidates that all end right after it (the same choices).
         let end = self.ids.num_atoms();
@@ -293,6 +278,39 @@ impl<G: Spec> Decision<G> {
             self.settle();
         }
         Ok(())
+    }
+
+    /// Keeps the candidates taking `a` (in order). The keys are compared
+    /// eight at a time into a bit mask ([`match_mask8`]): a branch per
+    /// eight keys and one per kept candidate instead of a branch per key,
+    /// which mispredicts about as often as candidates are kept (perf put a
+    /// quarter of the batch loop's own samples on breakthrough in it).
+    fn keep_taking(&mut self, a: u32) {
+        let all = std::mem::replace(&mut self.all, false);
+        if all {
+            self.alive.clear();
+            self.alive.reserve(self.keys.len());
+        }
+        let mut kept = 0;
+        let (whole, rest) = self.keys.as_chunks::<8>();
+        let masks = whole.iter().map(|c| match_mask8(c, a));
+        let masks = masks.chain((!rest.is_empty()).then(|| match_mask(rest, a)));
+        for (c, mut m) in masks.enumerate() {
+            while m != 0 {
+                let j = c * 8 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if all {
+                    self.alive.push(j as u32);
+                } else {
+                    // `kept <= j`: compacted in place.
+                    self.alive[kept] = self.alive[j];
+                    kept += 1;
+                }
+            }
+        }
+        if !all {
+            self.alive.truncate(kept);
+        }
     }
 
     /// Plays a whole legal move (for chance and agents); `m` indexes
@@ -503,6 +521,37 @@ impl<G: Spec> Decision<G> {
         set.clear();
         set.extend_from_slice(&self.keys);
     }
+}
+
+/// Bit `i` set where `keys[i] == a` (at most 32 keys).
+#[inline(always)]
+fn match_mask(keys: &[u32], a: u32) -> u32 {
+    keys.iter()
+        .enumerate()
+        .fold(0, |m, (i, &x)| m | (u32::from(x == a) << i))
+}
+
+/// [`match_mask`] of eight keys: two vector comparisons (SSE2, which every
+/// x86-64 processor has), where the compiler compared one key at a time.
+#[inline(always)]
+fn match_mask8(keys: &[u32; 8], a: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let p = keys.as_ptr().cast::<__m128i>();
+        // SAFETY: `keys` holds 32 bytes (two unaligned 16-byte loads);
+        // SSE2 is part of x86-64.
+        unsafe {
+            let av = _mm_set1_epi32(a as i32);
+            let lo = _mm_cmpeq_epi32(_mm_loadu_si128(p), av);
+            let hi = _mm_cmpeq_epi32(_mm_loadu_si128(p.add(1)), av);
+            let lo = _mm_movemask_ps(_mm_castsi128_ps(lo)) as u32;
+            let hi = _mm_movemask_ps(_mm_castsi128_ps(hi)) as u32;
+            lo | hi << 4
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    match_mask(keys, a)
 }
 
 /// The number of complete moves reachable by `depth` moves of actions from
