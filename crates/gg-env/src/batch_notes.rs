@@ -206,3 +206,25 @@
 //!   batch instructions per state (`batch_bench 0 64 1 fused`) breakthrough
 //!   10,341 -> 10,245 (-0.9%), hex -0.3%, the others within 0.2%; time
 //!   (best of 16, new/old) breakthrough 1.000, hex 1.011, chess 1.015.
+//! - `RbgIds::keys_at` of nine moves or more lists the keys eight moves at
+//!   a time with AVX2 gathers (`keys_avx2`): batch instructions per state
+//!   breakthrough 10,245 -> 9,941 (-3.0%), hex 14,614 -> 13,703 (-6.2%),
+//!   chess 38,387 -> 37,961 (-1.1%), the others within 0.1%; time new/old
+//!   (best of 12-16) breakthrough 0.988 and 1.000, hex 0.969 and 1.011,
+//!   chess 1.029, englishDraughts 0.997: no change in time shows, as for
+//!   every instruction cut of this size before it.
+//! - Tried and dropped: `Decision::distinct` given up, so that
+//!   `write_mask` only stores (perf put 39% of englishDraughts' own
+//!   batch-loop samples and 12% of breakthrough's on the store after
+//!   the read of a mask entry) and every action goes through the filter:
+//!   instructions ticTacToe +3.0%, connect4 +1.7%, breakthrough 0;
+//!   time ticTacToe 0.961, englishDraughts 0.956, chess 0.965,
+//!   breakthrough 0.973-1.001 (best of 8-15): the read is not what stalls.
+//! - With no observation and no mask written at all (a test hack, `batch_bench
+//!   GAME 2 256 2 fused`, under load 5-7): breakthrough 0.75-0.76 of
+//!   playouts, englishDraughts 0.71-0.77; with both written 0.62-0.70 and
+//!   0.59-0.68 in the same runs. So even a batch writing no outputs stays
+//!   under 0.8 on these games: the decision's own work (keys, candidates,
+//!   random draws, prefix states) and the engine running slower between
+//!   it are the larger part, and cutting their instructions by 4-6% did
+//!   not show in time.
