@@ -49,7 +49,13 @@
 //! 10.6% fewer, ticTacToe 4.9%, connect4 3.6%, breakthrough 3.4%,
 //! reversi 1.3%, englishDraughts 0.2%, chess unchanged, amazons 0.2%
 //! more. The `Pick` returned by value (a 24-byte copy per frame step)
-//! made amazons 2.9% and chess 0.6% slower than before it.
+//! cost amazons 2.9% and chess 0.6% more instructions than before it.
+//! Tried and dropped: a move walk taking a [`Filter::Ind`]'s
+//! any-assignment and its passed filter at once (the write done where the
+//! symbol is picked, the walk going on from the filter's continuation:
+//! two dispatches fewer per such move) gave hex -2.1%, but amazons
+//! +3.5%, breakthrough +1.5%, englishDraughts +1.3% (see `code.rs` on
+//! the loop's layout).
 
 use crate::code::{Code, Kind, DEAD};
 use crate::tables::{Act, Edge, Op, Place, NO_EDGE, NO_SLOT};
