@@ -89,7 +89,7 @@ impl<'a> Emitter<'a> {
                 .leaves
                 .iter()
                 .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..)));
-            let accept = self.automaton(nfa, &prefix, Mode::Pattern, None)?;
+            let accept = self.pattern(nfa, &prefix)?;
             self.patterns.push((format!("{prefix}0"), accept));
             if !modifies {
                 // Only `coord` changes in the check.
@@ -213,25 +213,6 @@ impl<'a> Emitter<'a> {
             }
         }
         let accept = format!("{prefix}acc");
-        if mode == Mode::Pattern {
-            let finals: Vec<u32> = (0..nfa.states() as u32)
-                .filter(|&s| nfa.finals[s as usize] && reach[s as usize])
-                .collect();
-            if let [f] = finals[..] {
-                if !maynull[f as usize] {
-                    return Ok(node(f));
-                }
-            }
-            for f in finals {
-                let src = if maynull[f as usize] {
-                    self.checked_node(&node(f))
-                } else {
-                    node(f)
-                };
-                self.edge(&src, &accept, skip());
-            }
-            self.created.insert(accept.clone());
-        }
         if mode == Mode::Copy {
             self.created.insert(accept.clone());
         }
@@ -248,7 +229,8 @@ impl<'a> Emitter<'a> {
         c
     }
 
-    fn may_null(&self, leaf: &Leaf) -> bool {
+    /// Whether `leaf` is a shift that may leave `coord` = `null`.
+    pub(crate) fn may_null(&self, leaf: &Leaf) -> bool {
         matches!(leaf, Leaf::Move(r) if matches!(shape(&self.low.relations[*r]), Shape::Maps(_)))
     }
 
@@ -330,7 +312,12 @@ impl<'a> Emitter<'a> {
 
     /// Emits `steps` from `src` to `to`, the intermediate nodes belonging to
     /// state `t` (their edges emitted once).
-    fn chain(&mut self, src: &str, to: &str, steps: Vec<Step>) -> Result<(), TranslateError> {
+    pub(crate) fn chain(
+        &mut self,
+        src: &str,
+        to: &str,
+        steps: Vec<Step>,
+    ) -> Result<(), TranslateError> {
         if steps.is_empty() {
             self.edge(src, to, skip());
             return Ok(());
@@ -359,20 +346,9 @@ impl<'a> Emitter<'a> {
     fn leaf_steps(&mut self, leaf: &Leaf) -> Result<Option<Vec<Step>>, TranslateError> {
         let (cn, bn) = (self.d.coord.clone(), self.d.board.clone());
         let coord = || Expr::name(&cn);
-        let one = || Expr::name("1");
         Ok(Some(match leaf {
             Leaf::Move(r) => self.move_steps(*r),
-            Leaf::On(set) => {
-                let at = Expr::name(&self.d.board).at(coord());
-                if set.len() == self.d.pieces.len() {
-                    vec![vec![cmp(coord(), Expr::name(&self.d.null), false)]]
-                } else if let [p] = set[..] {
-                    vec![vec![cmp(at, Expr::name(&self.d.pieces[p as usize]), true)]]
-                } else {
-                    let test = self.d.piece_test(set);
-                    vec![vec![cmp(Expr::name(&test).at(at), one(), true)]]
-                }
-            }
+            Leaf::On(set) => vec![vec![self.on_label(set, coord())]],
             Leaf::Off(p, _) => {
                 let at = || Expr::name(&bn).at(coord());
                 let piece = Expr::name(&self.d.pieces[*p as usize]);

@@ -13,7 +13,10 @@
 //!    piece counters (when read), variables, and constant tables for the
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
-//!    checks.
+//!    checks; patterns by `pattern.rs` (a final test straight into the
+//!    accepting node), or unrolled by `unroll.rs` where they only shift and
+//!    test (tests of `board[M[coord]]` for the shifts `M` taken, nothing
+//!    assigned).
 //! 4. `@unique` for nodes visited at most once per key by construction
 //!    (`unique.rs`), where walks meet only with distinct keys (`joins.rs`:
 //!    paths counted over the board) and on small acyclic check regions
@@ -30,8 +33,10 @@ mod emit;
 mod joins;
 mod keeper;
 mod names;
+mod pattern;
 mod regex;
 mod unique;
+mod unroll;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;

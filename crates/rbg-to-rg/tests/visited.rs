@@ -73,3 +73,32 @@ fn acyclic_check_regions_have_no_visited_check() {
     let (rg, nodes) = guarded("ticTacToe");
     assert_eq!(nodes, Vec::<String>::new(), "{rg}");
 }
+
+#[test]
+fn rays_in_patterns_are_tests_at_shifted_vertices() {
+    // Reversi's `movePossible` walks a ray of opponent's pieces in 8
+    // directions, chess's "is this square attacked" (castling) 16 rays and
+    // hops. Unrolled (`unroll.rs`), a pattern's nodes stand for a state
+    // and the shifts taken, its tests read `board[go..[coord]]`, and it
+    // never shifts `coord`; patterns with an any-vertex move (`coord =
+    // Coord(*)`) are left as they are.
+    for name in ["reversi", "chess"] {
+        let (rg, _) = guarded(name);
+        let mut patterns: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for l in rg.lines().filter(|l| l.starts_with('p')) {
+            let k = l.find('n').expect("a pattern node");
+            patterns.entry(&l[..k]).or_default().push(l);
+        }
+        let mut unrolled = 0;
+        for edges in patterns.values() {
+            let moves = edges
+                .iter()
+                .any(|l| l.contains("(*)") || l.contains("] = "));
+            if !moves {
+                assert!(edges.iter().all(|l| !l.contains("coord = go")), "{edges:?}");
+                unrolled += edges.iter().any(|l| l.contains("board[go")) as usize;
+            }
+        }
+        assert!(unrolled >= 2, "{name}: {rg}");
+    }
+}

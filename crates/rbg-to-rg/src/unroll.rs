@@ -1,0 +1,248 @@
+//! Patterns searched without moving: a pattern whose leaves are only
+//! shifts and tests of the piece or of the vertex keeps `coord` at the
+//! vertex where the check started, and each of its nodes stands for a state
+//! of the pattern's automaton *and* the composition `M` of the shifts taken
+//! since the start: a test reads `board[M[coord]]` (`M[coord]` is `null`
+//! past the board's edge, where the square holds no piece), a shift changes
+//! `M` and emits nothing. The check then assigns nothing (the engines search
+//! a graph of nodes rather than of (node, vertex) pairs), and a ray along an
+//! acyclic direction becomes an acyclic chain of tests. Only while the
+//! product stays small ([`MAX_NODES`], [`MAX_MAPS`]); otherwise the pattern
+//! is emitted as it is (`pattern.rs`).
+//!
+//! Callgrind instructions per playout (`rbg --engine native|interp bench`,
+//! seed 1) against the translations without it: see the commit that added
+//! this file; reversi, chess, connect4 and ticTacToe gain most. Tried and
+//! dropped: patterns with an any-vertex move (`anySquare {K} ...`, `M`
+//! starting over after it) unrolled too: reversi -11% native, -36% interp,
+//! but chess +22% native (rg-jit runs such a check as a writing program
+//! over every vertex instead of a one-slot search that filters them).
+
+use std::collections::{HashMap, HashSet};
+
+use rg_lang::ast::{Expr, Label};
+
+use crate::board::{shape, Relation, Shape};
+use crate::decls::cmp;
+use crate::emit::Emitter;
+use crate::regex::{Leaf, Nfa};
+use crate::TranslateError;
+
+/// Most nodes (state, composed shift) of one unrolled pattern.
+const MAX_NODES: usize = 2048;
+
+/// Most distinct composed shifts of one unrolled pattern.
+const MAX_MAPS: usize = 256;
+
+/// Most states the closures over shifts of one pattern visit in all.
+const MAX_WORK: usize = 1 << 16;
+
+/// A composed shift: the target of every vertex (`None`: off the board).
+type Map = Vec<Option<u32>>;
+
+/// What an edge of the unrolled pattern does (`m`: a composed shift).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Act {
+    /// The piece at `M[coord]` is one of these.
+    On(Vec<u32>, usize),
+    /// `M[coord]` is one of these vertices.
+    Filter(Vec<bool>, usize),
+    /// Accept (if `M[coord]` is a vertex, when that is not known).
+    Accept(Option<usize>),
+}
+
+/// The unrolled automaton: its nodes (state, composed shift), edges
+/// between them (`usize::MAX`: the accepting node), and the shifts.
+struct Product {
+    maps: Vec<Map>,
+    nodes: Vec<(u32, usize)>,
+    edges: Vec<(usize, usize, Act)>,
+}
+
+/// A leaf an unrolled pattern can hold.
+enum Kind {
+    /// A test of the piece.
+    On(Vec<u32>),
+    /// A shift by any of these maps.
+    Maps(Vec<Map>),
+    /// A test of the vertex.
+    Filter(Vec<bool>),
+}
+
+/// The kind of every state's leaf (state 0: none), or `None` when some
+/// leaf is of none of them.
+fn kinds(nfa: &Nfa, relations: &[Relation]) -> Option<Vec<Option<Kind>>> {
+    let mut out = vec![None];
+    for s in 1..nfa.states() as u32 {
+        out.push(Some(match nfa.leaf(s) {
+            Leaf::On(set) => Kind::On(set.clone()),
+            Leaf::Move(r) => match shape(&relations[*r]) {
+                Shape::Maps(maps) => Kind::Maps(maps),
+                Shape::Filter(f) => Kind::Filter(f),
+                _ => return None,
+            },
+            _ => return None,
+        }));
+    }
+    Some(out)
+}
+
+/// The unrolled form of `nfa` (`vertices`: the board's size), or `None`
+/// when it grows past the bounds.
+fn unroll(nfa: &Nfa, kinds: &[Option<Kind>], vertices: usize) -> Option<Product> {
+    let mut p = Product {
+        maps: vec![(0..vertices as u32).map(Some).collect()],
+        nodes: vec![(0, 0)],
+        edges: Vec::new(),
+    };
+    let mut map_ids: HashMap<Map, usize> = HashMap::from([(p.maps[0].clone(), 0)]);
+    let mut node_ids: HashMap<(u32, usize), usize> = HashMap::from([((0, 0), 0)]);
+    let mut work = 0usize;
+    let mut i = 0;
+    while i < p.nodes.len() {
+        let (s, m) = p.nodes[i];
+        // The closure over shifts: (state, shift, shifted since the node).
+        let mut seen: HashSet<(u32, usize)> = HashSet::from([(s, m)]);
+        let mut stack = vec![(s, m, false)];
+        let mut acts: Vec<(u32, usize, Act)> = Vec::new();
+        while let Some((u, mm, shifted)) = stack.pop() {
+            work += 1;
+            if work > MAX_WORK {
+                return None;
+            }
+            if nfa.finals[u as usize] {
+                acts.push((u32::MAX, 0, Act::Accept(shifted.then_some(mm))));
+            }
+            for &v in &nfa.next[u as usize] {
+                match kinds[v as usize].as_ref().expect("a leaf") {
+                    Kind::Maps(gs) => {
+                        for g in gs {
+                            let next: Map = p.maps[mm]
+                                .iter()
+                                .map(|w| w.and_then(|w| g[w as usize]))
+                                .collect();
+                            if next.iter().all(Option::is_none) {
+                                continue;
+                            }
+                            let id = match map_ids.get(&next) {
+                                Some(&id) => id,
+                                None => {
+                                    if p.maps.len() == MAX_MAPS {
+                                        return None;
+                                    }
+                                    p.maps.push(next.clone());
+                                    map_ids.insert(next, p.maps.len() - 1);
+                                    p.maps.len() - 1
+                                }
+                            };
+                            if seen.insert((v, id)) {
+                                stack.push((v, id, true));
+                            }
+                        }
+                    }
+                    Kind::Filter(f) => acts.push((v, mm, Act::Filter(f.clone(), mm))),
+                    Kind::On(set) => acts.push((v, mm, Act::On(set.clone(), mm))),
+                }
+            }
+        }
+        let mut done: HashSet<(usize, Act)> = HashSet::new();
+        for (t, tm, act) in acts {
+            let to = match t {
+                u32::MAX => usize::MAX,
+                _ => *node_ids.entry((t, tm)).or_insert_with(|| {
+                    p.nodes.push((t, tm));
+                    p.nodes.len() - 1
+                }),
+            };
+            if p.nodes.len() > MAX_NODES {
+                return None;
+            }
+            if done.insert((to, act.clone())) {
+                p.edges.push((i, to, act));
+            }
+        }
+        i += 1;
+    }
+    // A node that only accepts is the accepting node.
+    let mut accepts = vec![false; p.nodes.len()];
+    let mut other = vec![false; p.nodes.len()];
+    for (from, _, act) in &p.edges {
+        match act {
+            Act::Accept(None) => accepts[*from] = true,
+            _ => other[*from] = true,
+        }
+    }
+    let only_accepts: Vec<bool> = (0..p.nodes.len())
+        .map(|i| i > 0 && accepts[i] && !other[i])
+        .collect();
+    p.edges.retain(|(from, _, _)| !only_accepts[*from]);
+    for (_, to, _) in &mut p.edges {
+        if *to != usize::MAX && only_accepts[*to] {
+            *to = usize::MAX;
+        }
+    }
+    Some(p)
+}
+
+impl Emitter<'_> {
+    /// Emits pattern `nfa` unrolled (see the module documentation) with
+    /// node prefix `prefix`; its accepting node, or `None` (nothing
+    /// emitted) when it is not unrolled.
+    pub(crate) fn unrolled(
+        &mut self,
+        nfa: &Nfa,
+        prefix: &str,
+    ) -> Result<Option<String>, TranslateError> {
+        let Some(kinds) = kinds(nfa, &self.low.relations) else {
+            return Ok(None);
+        };
+        let Some(p) = unroll(nfa, &kinds, self.d.vertices.len()) else {
+            return Ok(None);
+        };
+        let accept = format!("{prefix}acc");
+        let name = |i: usize| match i {
+            usize::MAX => accept.clone(),
+            _ => match p.nodes[i] {
+                (s, 0) => format!("{prefix}{s}"),
+                (s, m) => format!("{prefix}{s}m{m}"),
+            },
+        };
+        let mut tables: HashMap<usize, String> = HashMap::new();
+        let coord = self.d.coord.clone();
+        let null_name = self.d.null.clone();
+        let null = || Expr::name(&null_name);
+        for (from, to, act) in &p.edges {
+            let mut at = |em: &mut Emitter, m: usize| match m {
+                0 => Expr::name(&coord),
+                _ => {
+                    let t = tables
+                        .entry(m)
+                        .or_insert_with(|| em.d.vertex_move(&p.maps[m]));
+                    Expr::name(t.as_str()).at(Expr::name(&coord))
+                }
+            };
+            let (src, dst) = (name(*from), name(*to));
+            let steps: Vec<Label> = match act {
+                Act::On(set, m) => {
+                    let pos = at(self, *m);
+                    vec![self.on_label(set, pos)]
+                }
+                Act::Filter(f, m) => {
+                    let test = self.d.vertex_test(f);
+                    let pos = at(self, *m);
+                    vec![cmp(Expr::name(&test).at(pos), Expr::name("1"), true)]
+                }
+                Act::Accept(None) => vec![Label::Skip],
+                Act::Accept(Some(m)) => {
+                    let pos = at(self, *m);
+                    vec![cmp(pos, null(), false)]
+                }
+            };
+            self.created.insert(src.clone());
+            self.chain(&src, &dst, steps.into_iter().map(|l| vec![l]).collect())?;
+        }
+        self.created.insert(name(0));
+        self.created.insert(accept.clone());
+        Ok(Some(accept))
+    }
+}
