@@ -14,6 +14,18 @@
 //!   game (RBG: a player without a move ends the game). Where the next
 //!   player surely has a move (only always-legal actions up to a switch),
 //!   the move switches directly.
+//!
+//! Tried and dropped: the copy ending its check (into its accepting node)
+//! at the first state from which a move surely completes (`sure`, `coord` a
+//! vertex), instead of at the next switch. Callgrind instructions per
+//! playout against the full copy (ac4de4b's engines): connect4 native
+//! -28%, reversi -7% native / -10% interp, englishDraughts -7% / -2%, but
+//! connect4 interp +16%, hex interp +23%, breakthrough interp +4%: the
+//! interpreter's lazy roots and speculated checks (`rg-engine` `mirror.rs`)
+//! need the copy to mirror the move walk up to its `player` assignment,
+//! and an always-legal assignment (`goals[red] = 100`, `board[coord] = r`)
+//! is not among the edges its proof accepts as certain. Worth it where no
+//! check is mirrored (the native engine speculates none yet).
 
 use rg_lang::ast::{Edge, Expr, Label, Name};
 
