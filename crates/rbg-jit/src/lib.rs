@@ -19,7 +19,7 @@
 //! pattern's, returns with the stack as long as it found it); a level's
 //! stamps are indexed `slot * nv + v` in a buffer of `num_slots * nv`; a
 //! root state outside a function's jump table returns "no move". The code holds the tables' addresses, so the tables
-//! live in [`Code`] as long as the code does. Native recursion is one frame
+//! live in the engine's `Code` as long as the code does. Native recursion is one frame
 //! per level, bounded as the interpreter's (`gen/bound.rs`).
 //!
 //! # Performance notes

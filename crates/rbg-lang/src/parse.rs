@@ -300,7 +300,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// "expected `what`, found <next token>" at the next token.
+    /// "expected `what`, found `<next token>`" at the next token.
     pub(crate) fn expected(&self, what: &str) -> Error {
         Error::new(
             self.here(),

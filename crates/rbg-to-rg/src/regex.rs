@@ -41,7 +41,7 @@ impl Leaf {
     }
 }
 
-/// A regular expression over leaves (indices into [`Lowered::leaves`]).
+/// A regular expression over leaves (indices into an [`Nfa`]'s [`leaves`](Nfa::leaves)).
 #[derive(Clone, Debug)]
 enum Re {
     Empty,

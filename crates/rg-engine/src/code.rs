@@ -155,10 +155,10 @@ pub struct Code {
     pub kind: Kind,
     /// The target node.
     pub to: u32,
-    /// How the walk goes on: the next edge (followed inline), [`FRAME`] or
-    /// [`DEAD`], with the flags [`GUARD`] and [`COUNT`]. A value below
-    /// [`DEAD`] is an edge followed at once, with no visited check or step
-    /// count.
+    /// How the walk goes on: the next edge (followed inline), `FRAME` or
+    /// `DEAD`, with the flags `GUARD` and `COUNT` (this module's constants).
+    /// A value below `DEAD` is an edge followed at once, with no visited
+    /// check or step count.
     pub next: u32,
 }
 

@@ -7,7 +7,7 @@
 //!
 //! - every slot operand (`slot`, `to`, `AnySlot`, `TagVar`) is below
 //!   [`Sealed::slots`], the semistate's length;
-//! - every table offset is at most the length of [`Tables::fun`], and the
+//! - every table offset is at most the length of [`Tables::fun`](crate::tables::Tables::fun), and the
 //!   copies of `fun` it indexes ([`Sealed`]'s `vals`, `reads`, `places`)
 //!   are [`PAD`] entries longer, so `table + v` is in range for any `u16`
 //!   value `v` of a slot, whatever the semistate holds;
@@ -249,7 +249,7 @@ impl Sealed {
         })
     }
 
-    /// The instructions, one per edge of [`Tables::edges`].
+    /// The instructions, one per edge of [`Tables::edges`](crate::tables::Tables::edges).
     pub fn code(&self) -> &[Code] {
         &self.code
     }

@@ -94,13 +94,13 @@ struct Gen<'a, 'b> {
     /// Per node, what its frames run on relative to the frame below
     /// ([`parents`]).
     parent: Vec<Option<Chain>>,
-    /// What of the bookkeeping to keep ([`keep`]): in any walk (the
+    /// What of the bookkeeping to keep (`gen/parts.rs` `keep`): in any walk (the
     /// shared frame push and backtrack), per node, and at the node whose
     /// code is being generated.
     keep: Keep,
     keep_at: Vec<Keep>,
     here: Keep,
-    /// Per node, the log's length on entry where known ([`log_lengths`]).
+    /// Per node, the log's length on entry where known (`gen/parts.rs` `log_lengths`).
     log_at: &'a [Option<Vec<u32>>],
     /// Whether move walks push few tags (`rg_engine::raw::few_tags`): playouts
     /// leave the tags' number alone where no visited check reads tags

@@ -2,7 +2,7 @@
 //!
 //! Pipeline: [`parse::parse_game`] (text → [`ast::Game`], syntax only; the
 //! tokens come from [`lexer`], pragmas from [`pragma`]) → [`check::check`]
-//! (built-ins, every static check → [`check::Checked`], the resolved form the
+//! (built-ins, every static check → [`CheckedGame`], the resolved form the
 //! engine lowers). [`print::print_game`] writes a game back as RG text.
 //! The language is specified in `../shared/rg/rg-language.md`.
 

@@ -240,7 +240,7 @@ pub enum Line {
     End,
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; longer lines are read to
+/// Reads one line of at most `MAX_LINE` (4,096) bytes; longer lines are read to
 /// their end and rejected.
 pub fn read_line<R: BufRead + ?Sized>(input: &mut R) -> Line {
     let mut buf = Vec::new();
