@@ -215,12 +215,7 @@ impl<'a> Emitter<'a> {
                 }
             }
             for &t in &nfa.next[s as usize] {
-                let leaf = nfa.leaf(t);
-                let src = if maynull[s as usize] && !self.null_safe(leaf) {
-                    self.checked_node(&node(s))
-                } else {
-                    node(s)
-                };
+                let src = self.source(node(s), maynull[s as usize], nfa.leaf(t));
                 self.transition(nfa, &src, t, &node(t), mode, info)?;
             }
         }
@@ -239,6 +234,17 @@ impl<'a> Emitter<'a> {
             self.edge(n, &c, label);
         }
         c
+    }
+
+    /// The node a transition into `leaf` leaves from: `at`, or `at` after
+    /// `coord != null` where `coord` may be `null` there and `leaf` would
+    /// not fail on it by itself.
+    pub(crate) fn source(&mut self, at: String, may_be_null: bool, leaf: &Leaf) -> String {
+        if may_be_null && !self.null_safe(leaf) {
+            self.checked_node(&at)
+        } else {
+            at
+        }
     }
 
     /// Whether `leaf` is a shift that may leave `coord` = `null`.

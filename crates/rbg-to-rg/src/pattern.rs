@@ -112,12 +112,7 @@ impl Emitter<'_> {
             }
             self.created.insert(node(s));
             for &t in &nfa.next[s as usize] {
-                let leaf = nfa.leaf(t);
-                let src = if maynull[s as usize] && !self.null_safe(leaf) {
-                    self.checked_node(&node(s))
-                } else {
-                    node(s)
-                };
+                let src = self.source(node(s), maynull[s as usize], nfa.leaf(t));
                 match into[t as usize] {
                     Into::Node => self.transition(nfa, &src, t, &node(t), Mode::Pattern, None)?,
                     Into::Accept => self.transition(nfa, &src, t, &accept, Mode::Pattern, None)?,
