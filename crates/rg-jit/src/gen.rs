@@ -37,6 +37,7 @@ mod program;
 mod search;
 mod slot;
 mod tail;
+mod visit;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;

@@ -13,6 +13,7 @@ use rg_engine::raw::{
 };
 use rg_engine::{Effects, NativeWalker, RunError, Sink, SinkMut};
 
+use crate::pset::{self, PSet};
 use crate::Code;
 
 /// A function of the generated walk: `(workspace, semistate, target, arg)
@@ -119,6 +120,9 @@ pub(crate) struct Ws {
     /// the search's own) and their capacity.
     pub sframes: *mut Frame,
     pub sframes_cap: u64,
+    /// The visited set of writing programs and searches (but their dense
+    /// keys, `prog_seen`'s).
+    pub pset: PSet,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -141,7 +145,7 @@ pub(crate) struct Ws {
     /// Whether `prefixes` and `seen` are the running walk's (emptied at
     /// its first visited check that uses them).
     sets: bool,
-    /// The visited set of writing programs (`gen/program.rs`).
+    /// The dense visited stamps of writing programs (`gen/program.rs`).
     prog_seen: Seen,
     /// The interpreter, for reachability checks.
     interp: raw::Walker,
@@ -164,6 +168,10 @@ enum SinkPtr {
 pub(crate) struct Off;
 
 impl Off {
+    const fn pset(field: usize) -> i32 {
+        (offset_of!(Ws, pset) + field) as i32
+    }
+
     pub const LOG: i32 = offset_of!(Ws, log) as i32;
     pub const LOG_LEN: i32 = offset_of!(Ws, log_len) as i32;
     pub const LOG_CAP: i32 = offset_of!(Ws, log_cap) as i32;
@@ -196,6 +204,14 @@ impl Off {
     pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
     pub const SFRAMES: i32 = offset_of!(Ws, sframes) as i32;
     pub const SFRAMES_CAP: i32 = offset_of!(Ws, sframes_cap) as i32;
+    pub const PSET_ENTRIES: i32 = Off::pset(offset_of!(PSet, entries));
+    pub const PSET_MASK: i32 = Off::pset(offset_of!(PSet, mask));
+    pub const PSET_GEN: i32 = Off::pset(offset_of!(PSet, gen));
+    pub const PSET_COUNT: i32 = Off::pset(offset_of!(PSet, count));
+    pub const PSET_ROOM: i32 = Off::pset(offset_of!(PSet, room));
+    pub const PSET_ARENA: i32 = Off::pset(offset_of!(PSet, arena));
+    pub const PSET_ARENA_LEN: i32 = Off::pset(offset_of!(PSet, arena_len));
+    pub const PSET_ARENA_CAP: i32 = Off::pset(offset_of!(PSet, arena_cap));
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;
@@ -249,6 +265,7 @@ impl Ws {
             dense_gen: 0,
             sframes: std::ptr::null_mut(),
             sframes_cap: 0,
+            pset: PSet::default(),
             dense_buf: vec![0; dense_stamps(t)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
@@ -462,8 +479,23 @@ impl Ws {
             let i = info.dense + st[slot as usize] as u32;
             return Ok(self.prog_seen.insert_dense(i, t.dense_size));
         }
-        let (hash, vars) = (self.hash, &mut self.repeat_vars);
-        visit_in(&mut self.prog_seen, vars, t, st, node, (hash, EMPTY, 0))
+        match info.guard {
+            Guard::Full(lo, hi) => {
+                let h = pset::key_hash(self.hash, node);
+                self.pset.insert(h, node, &st[lo as usize..hi as usize])
+            }
+            Guard::Repeat(i) => {
+                let vars = &mut self.repeat_vars;
+                vars.clear();
+                let mut h = 0u64;
+                for &s in &t.repeat_slots[i as usize] {
+                    vars.push(st[s as usize]);
+                    h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
+                }
+                self.pset.insert(pset::key_hash(h, node), node, vars)
+            }
+            Guard::None => Ok(true),
+        }
     }
 
     /// Check `c` through the interpreter (memoised by the caller's version).
@@ -728,6 +760,7 @@ fn visit_in(
 /// A writing program starts: its visited set is emptied; 0.
 pub(crate) unsafe extern "C" fn prog_begin(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
     (*ws).prog_seen.clear(MAX_KEYS);
+    (*ws).pset.clear();
     0
 }
 

@@ -10,8 +10,9 @@
 //! choices of any-assignments are variables. Nested checks must be probes,
 //! generated leaf checks or writing programs and searches planned before
 //! (`plan.rs`: a bounded depth, no recursion), memoised by version as in
-//! the walk; visited checks call Rust (`rt::prog_visit`,
-//! a visited set of its own).
+//! the walk; visited checks probe a visited set of their own in
+//! generated code (`gen/visit.rs`, `pset.rs`), calling Rust
+//! (`rt::prog_visit`) for other keys and to grow it.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
@@ -358,7 +359,7 @@ pub(crate) fn emit_writing(
             Step::Pass => None,
             Step::Reach(c, positive) => Some(g.reach(c, positive)),
             Step::Visit(node) => {
-                let r = g.call_imm(rt::prog_visit, node, 0);
+                let r = g.prog_visit(node);
                 g.check_failed(r);
                 Some(g.b.ins().icmp_imm(IntCC::Equal, r, 0))
             }

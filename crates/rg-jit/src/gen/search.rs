@@ -4,7 +4,7 @@
 //! without moves): depth-first, a node's edges last to first, frames of
 //! their own (`Ws::sframes`: next edge, any-assignment symbols left, log
 //! length, key hash, version), writes undone through the log, visited
-//! checks in the writing programs' set (`rt::prog_visit`, keys without
+//! checks in the writing programs' set (`gen/visit.rs`, keys without
 //! tags, as the interpreter's checks), nested checks as in writing
 //! programs. Filtered any-assignments test their comparison before the
 //! target's visited check, as the interpreter's filters do, so the visited
@@ -352,7 +352,7 @@ impl Search<'_> {
                 g.b.ins().jump(visit, &[]);
             }
             g.b.switch_to_block(visit);
-            let r = g.call_imm(rt::prog_visit, e.to, 0);
+            let r = g.prog_visit(e.to);
             g.check_failed(r);
             g.b.ins().brif(r, after, &[], back, &[]);
             g.b.switch_to_block(after);
