@@ -212,7 +212,14 @@
 //!   chess 38,387 -> 37,961 (-1.1%), the others within 0.1%; time new/old
 //!   (best of 12-16) breakthrough 0.988 and 1.000, hex 0.969 and 1.011,
 //!   chess 1.029, englishDraughts 0.997: no change in time shows, as for
-//!   every instruction cut of this size before it.
+//!   every instruction cut of this size before it. Reverted in session 20:
+//!   with and without it alternated in one process (`batch_bench GAME 0.5
+//!   256 12-16 fused ab`, ABBA, 0.5 s each) the scalar loop was faster:
+//!   breakthrough 1.012-1.016 (best/best 1.012-1.014), hex 1.029-1.034,
+//!   englishDraughts 1.014, chess 1.011, connect4 1.010, reversi 0.982
+//!   (best/best 0.989); perf put 6.5% of breakthrough's batch time in
+//!   `keys_avx2` (1.9% of its instructions): the gathers stall on this
+//!   Zen 4.
 //! - Tried and dropped: `Decision::distinct` given up, so that
 //!   `write_mask` only stores (perf put 39% of englishDraughts' own
 //!   batch-loop samples and 12% of breakthrough's on the store after

@@ -86,7 +86,6 @@ impl RbgIds {
 
 /// What an engine action's atoms' keys are made of ([`RbgIds::by_action`]).
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
 struct KeyOf {
     base: u32,
     mask: u32,
@@ -133,17 +132,6 @@ impl Numbering<ModApp> for RbgIds {
             out.resize(ends.len(), end);
             return;
         };
-        #[cfg(target_arch = "x86_64")]
-        if ends.len() >= 9 && std::arch::is_x86_feature_detected!("avx2") {
-            let t = KeyTable {
-                by_action,
-                end,
-                last_atom,
-                last_action,
-            };
-            // SAFETY: the processor has AVX2 (tested just above).
-            return unsafe { keys_avx2(&t, atoms, ends, d, out) };
-        }
         let mut start = 0;
         // Without a branch: indices clamped into the slices (a move
         // shorter than `d` reads some atom and takes `end` instead).
@@ -170,75 +158,6 @@ impl Numbering<ModApp> for RbgIds {
             vertex: id % self.nv,
         };
         Some(self.model.move_text(&[atom]))
-    }
-}
-
-/// What [`RbgIds::keys_at`] reads the keys with (`atoms` and `by_action`
-/// not empty).
-#[cfg(target_arch = "x86_64")]
-struct KeyTable<'a> {
-    by_action: &'a [KeyOf],
-    end: u32,
-    last_atom: usize,
-    last_action: usize,
-}
-
-/// [`RbgIds::keys_at`] of at least 9 moves, eight at a time with AVX2
-/// gathers (atoms, then their `KeyOf`s), the first move alone (its start
-/// is not in `ends`), the last eight again where `n - 1` is no multiple
-/// of 8.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn keys_avx2(t: &KeyTable<'_>, atoms: &[ModApp], ends: &[u32], d: usize, out: &mut Vec<u32>) {
-    use std::arch::x86_64::*;
-    let n = ends.len();
-    out.reserve(n);
-    out.push(if d < ends[0] as usize {
-        let a = atoms[d.min(t.last_atom)];
-        let k = t.by_action[(a.action as usize).min(t.last_action)];
-        k.base.wrapping_add(a.vertex & k.mask)
-    } else {
-        t.end
-    });
-    // Offsets, indices and `d` are below 2^31 (a move list of 2^31 atoms
-    // does not fit in memory), so signed 32-bit lanes hold them.
-    let dv = _mm256_set1_epi32(d as i32);
-    let last_atom = _mm256_set1_epi32(t.last_atom as i32);
-    let last_action = _mm256_set1_epi32(t.last_action as i32);
-    let endv = _mm256_set1_epi32(t.end as i32);
-    let ap = atoms.as_ptr().cast::<i32>();
-    let kp = t.by_action.as_ptr().cast::<i32>();
-    let chunk = |m: usize, out: &mut Vec<u32>| {
-        // SAFETY: `ends[m - 1..m + 8]` is in bounds (`1 <= m <= n - 8`);
-        // gathered atom indices are clamped to `last_atom`, action indices
-        // to `last_action`, so every gather reads a field of an element of
-        // `atoms` or `by_action` (both `repr(C)` pairs of `u32`, 8 bytes);
-        // `out` has room for `n` keys and holds at least the first `m`.
-        unsafe {
-            let start = _mm256_loadu_si256(ends.as_ptr().add(m - 1).cast());
-            let stop = _mm256_loadu_si256(ends.as_ptr().add(m).cast());
-            let i = _mm256_add_epi32(start, dv);
-            let valid = _mm256_cmpgt_epi32(stop, i);
-            let idx = _mm256_min_epi32(i, last_atom);
-            let action = _mm256_i32gather_epi32::<8>(ap, idx);
-            let vertex = _mm256_i32gather_epi32::<8>(ap.add(1), idx);
-            let action = _mm256_min_epu32(action, last_action);
-            let base = _mm256_i32gather_epi32::<8>(kp, action);
-            let mask = _mm256_i32gather_epi32::<8>(kp.add(1), action);
-            let key = _mm256_add_epi32(base, _mm256_and_si256(vertex, mask));
-            let key = _mm256_blendv_epi8(endv, key, valid);
-            _mm256_storeu_si256(out.as_mut_ptr().add(m).cast(), key);
-            out.set_len(m + 8);
-        }
-    };
-    let mut m = 1;
-    while m + 8 <= n {
-        chunk(m, out);
-        m += 8;
-    }
-    if m < n {
-        // The last eight again (overlapping keys written twice, equal).
-        chunk(n - 8, out);
     }
 }
 
