@@ -108,7 +108,7 @@ pub(crate) fn emit_program(
 ) {
     let mut g = leaf_gen(t, b, sig);
     let blocks: Vec<Block> = (start..end).map(|_| g.b.create_block()).collect();
-    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    let [yes, no] = g.blocks();
     g.b.ins().jump(blocks[0], &[]);
     for (k, &blk) in blocks.iter().enumerate() {
         g.b.switch_to_block(blk);
@@ -205,7 +205,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     let start = g.b.ins().iconst(I32, 0);
     g.b.ins().store(FLAGS, start, pending, 0);
     // The search: pop a node, expand it.
-    let (lp, found, missed) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let [lp, found, missed] = g.blocks();
     let len = g.b.append_block_param(lp, I64);
     let one = g.b.ins().iconst(I64, 1);
     g.b.ins().jump(lp, &[BlockArg::Value(one)]);
@@ -227,7 +227,7 @@ pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     }
     let blocks: Vec<_> = order.iter().map(|_| g.b.create_block()).collect();
     g.b.switch_to_block(lp);
-    let (pop, none) = (g.b.create_block(), g.b.create_block());
+    let [pop, none] = g.blocks();
     g.b.ins().brif(len, pop, &[], none, &[]);
     g.b.switch_to_block(none);
     g.b.ins().jump(missed, &[]);
@@ -383,12 +383,7 @@ impl Gen<'_, '_> {
             return r;
         };
         let old = self.slot(slot);
-        let (lp, body, next, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [lp, body, next, done] = self.blocks();
         let i = self.b.append_block_param(lp, I64);
         let res = self.b.append_block_param(done, I32);
         let zero = self.b.ins().iconst(I64, 0);

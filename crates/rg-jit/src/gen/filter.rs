@@ -131,13 +131,7 @@ impl Gen<'_, '_> {
         let chunks = len.div_ceil(64);
         self.st();
         let kept = self.cache;
-        let (lp, take, next, compute, none) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [lp, take, next, compute, none] = self.blocks();
         let mask = self.load(I64, f, Off::F_MASK);
         let m = self.b.append_block_param(lp, I64);
         self.b.ins().jump(lp, &[BlockArg::Value(mask)]);
@@ -236,12 +230,7 @@ impl Gen<'_, '_> {
         };
         let st = self.st();
         let kept = self.cache;
-        let (lp, more, pass, none) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [lp, more, pass, none] = self.blocks();
         let left = self.b.append_block_param(lp, I32);
         self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
         // (The workspace and semistate read before the loop hold in it.)

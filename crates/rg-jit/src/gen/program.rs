@@ -282,12 +282,7 @@ pub(crate) fn emit_writing(
                 let (into, past) = (target(&mut g, hold), target(&mut g, fail.expect("a skip")));
                 let s = g.b.use_var(slot);
                 let addr = g.st_addr(s);
-                let (lp, body, found, none) = (
-                    g.b.create_block(),
-                    g.b.create_block(),
-                    g.b.create_block(),
-                    g.b.create_block(),
-                );
+                let [lp, body, found, none] = g.blocks();
                 let old = g.b.ins().uload16(I32, FLAGS, addr, 0);
                 let l0 = g.b.use_var(left);
                 let l = g.b.append_block_param(lp, I32);
@@ -380,7 +375,7 @@ pub(crate) fn emit_writing(
         }
     }
     // The jumps: undo the surplus, go on (or out, everything undone).
-    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    let [yes, no] = g.blocks();
     for (blk, _, go) in pending {
         g.b.switch_to_block(blk);
         let Some((base, hash, version)) = saved else {

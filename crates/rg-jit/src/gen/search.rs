@@ -114,7 +114,7 @@ pub(crate) fn emit_search(
     g.check_failed(r);
     let zero = g.b.ins().iconst(I64, 0);
     g.b.def_var(frames, zero);
-    let (found, missed, dispatch) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let [found, missed, dispatch] = g.blocks();
     let s = Search {
         region: &region,
         at,
@@ -168,7 +168,7 @@ pub(crate) fn emit_search(
         }
     }
     // Out: every write undone, the key hash and version back.
-    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    let [yes, no] = g.blocks();
     for (from, to) in [(found, yes), (missed, no)] {
         g.b.switch_to_block(from);
         s.rollback(&mut g, base);
@@ -233,7 +233,7 @@ impl Search<'_> {
 
     /// Undoes the log down to `len` entries (I64), newest first.
     fn rollback(&self, g: &mut Gen<'_, '_>, len: Value) {
-        let (lp, body, done) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+        let [lp, body, done] = g.blocks();
         let cur = g.ws_load(Off::LOG_LEN);
         g.b.ins().jump(lp, &[BlockArg::Value(cur)]);
         let n = g.b.append_block_param(lp, I64);
@@ -257,7 +257,7 @@ impl Search<'_> {
     fn emit_dispatch(&self, g: &mut Gen<'_, '_>, body: &[Block], fresh: &[Block], missed: Block) {
         g.b.switch_to_block(self.dispatch);
         let n = g.b.use_var(self.frames);
-        let (some, pop) = (g.b.create_block(), g.b.create_block());
+        let [some, pop] = g.blocks();
         g.b.ins().brif(n, some, &[], missed, &[]);
         g.b.switch_to_block(some);
         let f = self.top(g);
@@ -271,7 +271,7 @@ impl Search<'_> {
         g.ws_store(version, Off::VERSION);
         let sub = g.b.ins().load(I32, FLAGS, f, Off::F_SUB);
         let next = g.b.ins().load(I32, FLAGS, f, Off::F_NEXT);
-        let (again, other) = (g.b.create_block(), g.b.create_block());
+        let [again, other] = g.blocks();
         g.b.ins().brif(sub, again, &[], other, &[]);
         // The same any-assignment, its next symbol.
         g.b.switch_to_block(again);
@@ -340,8 +340,7 @@ impl Search<'_> {
             return;
         }
         if e.guard {
-            let visit = g.b.create_block();
-            let after = g.b.create_block();
+            let [visit, after] = g.blocks();
             if e.cyclic != NO_EDGE {
                 // A ray's visited check only for the values its table marks.
                 let (slot, table) = t.cyclic[e.cyclic as usize];

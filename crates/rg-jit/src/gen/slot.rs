@@ -121,7 +121,7 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
     let at = g.ws_load(Off::SLOT_AT);
     let pending = g.ws_load(Off::SLOT_PENDING);
     let old = g.slot(slot);
-    let (lp, found, missed) = (g.b.create_block(), g.b.create_block(), g.b.create_block());
+    let [lp, found, missed] = g.blocks();
     let s = SlotGen {
         at,
         pending,
@@ -170,7 +170,7 @@ pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRe
         s.expand(&mut g, n, v, len, true, &mut vec![(n, v)], INLINE_BUDGET);
     }
     // The slot gets its symbol back.
-    let (yes, no) = (g.b.create_block(), g.b.create_block());
+    let [yes, no] = g.blocks();
     for (from, to) in [(found, yes), (missed, no)] {
         g.b.switch_to_block(from);
         g.known = None;

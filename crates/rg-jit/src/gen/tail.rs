@@ -87,7 +87,7 @@ impl Gen<'_, '_> {
         else {
             unreachable!("deferred writes are to constant slots");
         };
-        let (lazy, write) = (self.b.create_block(), self.b.create_block());
+        let [lazy, write] = self.blocks();
         let flag = self.ws_load(Off::REC_INLINE);
         self.b.ins().brif(flag, lazy, &[], write, &[]);
         self.b.switch_to_block(lazy);

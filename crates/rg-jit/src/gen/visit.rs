@@ -54,18 +54,8 @@ impl Gen<'_, '_> {
         let gen = self.b.ins().ireduce(I32, gen);
         let entries = self.ws_load(Off::PSET_ENTRIES);
         let i0 = self.b.ins().band(x, mask);
-        let (lp, occupied, cmp, next) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        let (empty, add, slow, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [lp, occupied, cmp, next] = self.blocks();
+        let [empty, add, slow, done] = self.blocks();
         let i = self.b.append_block_param(lp, I64);
         let r = self.b.append_block_param(done, I32);
         self.b.ins().jump(lp, &[BlockArg::Value(i0)]);

@@ -1,0 +1,377 @@
+//! Frames of the generated walk: the function's entry (edges entered
+//! from other functions, resumes, the root's push), the frame pushes, the
+//! backtrack block with its dispatch on the resume number, the resume
+//! blocks, and undoing a known chain of pushes ([`Chain`]).
+
+use cranelift_codegen::entity::packed_option::ReservedValue;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
+use rg_engine::raw::{Next, Op};
+
+use super::parts::Chain;
+use super::{Gen, FLAGS};
+use crate::rt::{self, Off};
+
+impl Gen<'_, '_> {
+    /// The entry: go on at target `target` ([`super::Parts`]); `arg` is the root
+    /// frame's resume block when it pushes the root frame. Edges entered
+    /// from other functions and every resume block are targets.
+    pub(super) fn emit_entry(&mut self, target: Value, arg: Value) {
+        let edges = self.t.edges.len() as u32;
+        let total = edges + self.rnode.len() as u32;
+        let [to_edge, not_edge, to_resume, to_push] = self.blocks();
+        let is_edge = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, target, edges as i64);
+        self.b.ins().brif(is_edge, to_edge, &[], not_edge, &[]);
+        // Edges entered from other functions (with no symbol), numbered
+        // from this function's first.
+        self.b.switch_to_block(to_edge);
+        let part = |n: u32| self.node_part[n as usize];
+        let mut entered = vec![false; self.t.edges.len()];
+        for (i, e) in self.t.edges.iter().enumerate() {
+            let from = part(self.edge_node[i]);
+            if let (Next::Inline(k), true) = (e.next, from != u32::MAX && from != self.part) {
+                entered[k as usize] |= part(self.edge_node[k as usize]) == self.part;
+            }
+        }
+        let e0 = entered.iter().position(|&x| x).unwrap_or(0);
+        let e1 = entered.iter().rposition(|&x| x).map_or(0, |k| k + 1);
+        let zero = self.b.ins().iconst(I32, 0);
+        let calls: Vec<_> = (e0..e1)
+            .map(|k| match entered[k] {
+                true => self
+                    .b
+                    .func
+                    .dfg
+                    .block_call(self.edges[k], &[BlockArg::Value(zero)]),
+                false => self.b.func.dfg.block_call(self.fail, &[]),
+            })
+            .collect();
+        let def = self.b.func.dfg.block_call(self.fail, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        let local = self.b.ins().iadd_imm(target, -(e0 as i64));
+        self.b.ins().br_table(local, jt);
+        self.b.switch_to_block(not_edge);
+        let is_resume = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedLessThan, target, total as i64);
+        self.b.ins().brif(is_resume, to_resume, &[], to_push, &[]);
+        self.b.switch_to_block(to_resume);
+        let f = self.top_frame();
+        let next = self.b.ins().iadd_imm(target, -(edges as i64));
+        self.dispatch(next, f);
+        self.b.switch_to_block(to_push);
+        let first = self.b.ins().iadd_imm(target, -(total as i64));
+        let root = self.b.ins().iconst(I32, 0);
+        self.b.ins().jump(
+            self.push,
+            &[
+                BlockArg::Value(first),
+                BlockArg::Value(arg),
+                BlockArg::Value(root),
+            ],
+        );
+    }
+
+    /// The shared frame push: `push(first, next, node)`.
+    pub(super) fn emit_push(&mut self) {
+        let b = self.push;
+        let first = self.b.append_block_param(b, I32);
+        let next = self.b.append_block_param(b, I32);
+        let node = self.b.append_block_param(b, I32);
+        self.b.switch_to_block(b);
+        let f = self.push_frame(first, next, node);
+        self.dispatch(next, f);
+    }
+
+    /// The push of node `n`'s frame over all its edges (`n` not
+    /// `@disjoint`), which goes on at its resume block directly.
+    pub(super) fn emit_push_at(&mut self, n: u32) {
+        self.here = self.keep;
+        self.b.switch_to_block(self.push_at[n as usize]);
+        let info = self.t.nodes[n as usize];
+        let r = self.bases[n as usize] + info.end - info.first;
+        let first = self.b.ins().iconst(I32, info.first as i64);
+        let next = self.b.ins().iconst(I32, r as i64);
+        let node = self.b.ins().iconst(I32, n as i64);
+        let f = self.push_frame(first, next, node);
+        self.jump_resume(r, f);
+    }
+
+    /// Pushes a frame (edges `first .. next`, `next` its resume block, at
+    /// node `node`) and returns its address.
+    pub(super) fn push_frame(&mut self, first: Value, next: Value, node: Value) -> Value {
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let cap = self.ws_load(Off::FRAMES_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        self.grow_if(full, rt::grow_frames, node);
+        let frames = self.ws_load(Off::FRAMES);
+        let off = self.b.ins().imul_imm(len, Off::FRAME_SIZE);
+        let f = self.b.ins().iadd(frames, off);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.ws_store(len1, Off::FRAMES_LEN);
+        self.b.ins().store(FLAGS, next, f, Off::F_NEXT);
+        self.b.ins().store(FLAGS, first, f, Off::F_FIRST);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().store(FLAGS, zero, f, Off::F_SUB);
+        let log = self.ws_load(Off::LOG_LEN);
+        let log = self.b.ins().ireduce(I32, log);
+        self.b.ins().store(FLAGS, log, f, Off::F_LOG);
+        let tags = self.ws_load(Off::TAGS_LEN);
+        let tags = self.b.ins().ireduce(I32, tags);
+        self.b.ins().store(FLAGS, tags, f, Off::F_TAGS);
+        for (from, to, kept) in [
+            (Off::HASH, Off::F_HASH, self.keep.hash),
+            (Off::TAG_HASH, Off::F_TAG_HASH, true),
+            (Off::VERSION, Off::F_VERSION, self.keep.version),
+        ] {
+            if !kept {
+                continue;
+            }
+            let v = self.ws_load(from);
+            self.b.ins().store(FLAGS, v, f, to);
+        }
+        f
+    }
+
+    /// Jumps to `R[next]` with the frame's address (the top frame's),
+    /// leaving the function for resume blocks of others.
+    pub(super) fn dispatch(&mut self, next: Value, f: Value) {
+        let arg = [BlockArg::Value(f)];
+        let r0 = self.r0 as usize;
+        let mine = self.resume[r0..]
+            .iter()
+            .take_while(|&&r| r != Block::reserved_value())
+            .count();
+        let calls: Vec<_> = self.resume[r0..r0 + mine]
+            .to_vec()
+            .iter()
+            .map(|&r| self.b.func.dfg.block_call(r, &arg))
+            .collect();
+        let out = self.b.create_block();
+        let def = self.b.func.dfg.block_call(out, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        let local = self.b.ins().iadd_imm(next, -(r0 as i64));
+        self.b.ins().br_table(local, jt);
+        self.b.switch_to_block(out);
+        let id = self.b.ins().iadd_imm(next, self.t.edges.len() as i64);
+        self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
+    }
+
+    /// Undoes the log entry at `e + off`: its slot gets its old value.
+    pub(super) fn undo_entry(&mut self, e: Value, off: i32) {
+        let slot = self.load(I32, e, off);
+        let old = self.load(I32, e, off + 4);
+        let a = self.st_addr(slot);
+        let old16 = self.b.ins().ireduce(I16, old);
+        self.b.ins().store(FLAGS, old16, a, 0);
+    }
+
+    /// The tags of frame `f`: their number (and how many have numbers) and
+    /// hash.
+    pub(super) fn restore_tags(&mut self, f: Value) {
+        // Playouts leave the tags alone ([`Gen::tag`]).
+        let done = self.skip_in_quiet_playouts();
+        let tags = self.load(I32, f, Off::F_TAGS);
+        let tags = self.b.ins().uextend(I64, tags);
+        self.ws_store(tags, Off::TAGS_LEN);
+        let ids = self.ws_load(Off::TAG_IDS_LEN);
+        let ids = self.b.ins().umin(ids, tags);
+        self.ws_store(ids, Off::TAG_IDS_LEN);
+        let v = self.load(I64, f, Off::F_TAG_HASH);
+        self.ws_store(v, Off::TAG_HASH);
+        if let Some(done) = done {
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(done);
+        }
+    }
+
+    /// The key hash and version of frame `f` (its semistate's).
+    pub(super) fn restore_hash(&mut self, f: Value) {
+        for (from, to, kept) in [
+            (Off::F_HASH, Off::HASH, self.here.hash),
+            (Off::F_VERSION, Off::VERSION, self.here.version),
+        ] {
+            if !kept {
+                continue;
+            }
+            let v = self.load(I64, f, from);
+            self.ws_store(v, to);
+        }
+    }
+
+    /// Backtrack: restore the top frame's state, resume it (or return 0).
+    pub(super) fn emit_back(&mut self) {
+        self.here = self.keep;
+        self.b.switch_to_block(self.back);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let [done, some] = self.blocks();
+        self.b.ins().brif(len, some, &[], done, &[]);
+        self.b.switch_to_block(done);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.ret(zero);
+        self.b.switch_to_block(some);
+        let frames = self.ws_load(Off::FRAMES);
+        let top = self.b.ins().iadd_imm(len, -1);
+        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
+        let f = self.b.ins().iadd(frames, off);
+        let target = self.load(I32, f, Off::F_LOG);
+        let target = self.b.ins().uextend(I64, target);
+        let log = self.ws_load(Off::LOG);
+        let ll = self.ws_load(Off::LOG_LEN);
+        // Undo the log down to the frame's length.
+        let [lp, body, after] = self.blocks();
+        let cur = self.b.append_block_param(lp, I64);
+        self.b.ins().jump(lp, &[BlockArg::Value(ll)]);
+        self.b.switch_to_block(lp);
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, cur, target);
+        self.b.ins().brif(more, body, &[], after, &[]);
+        self.b.switch_to_block(body);
+        let dec = self.b.ins().iadd_imm(cur, -1);
+        let off = self.b.ins().ishl_imm(dec, 3);
+        let e = self.b.ins().iadd(log, off);
+        self.undo_entry(e, 0);
+        self.b.ins().jump(lp, &[BlockArg::Value(dec)]);
+        self.b.switch_to_block(after);
+        self.ws_store(target, Off::LOG_LEN);
+        self.restore_tags(f);
+        self.restore_hash(f);
+        let next = self.load(I32, f, Off::F_NEXT);
+        self.dispatch(next, f);
+    }
+
+    /// Resume block `r` of (node, `j`): the frame at `f` has edges
+    /// `first .. j` left (and the symbols below `sub` of edge `j`'s
+    /// any-assignment).
+    pub(super) fn emit_resume(&mut self, r: usize) {
+        let blk = self.resume[r];
+        let (n, j) = self.rnode[r];
+        self.here = self.keep_at[n as usize];
+        let info = self.t.nodes[n as usize];
+        let f = self.b.append_block_param(blk, I64);
+        self.b.switch_to_block(blk);
+        let op = self.t.edges.get(j as usize).map(|e| e.op);
+        if let (true, Some(Op::AssignAny(_, (start, _)))) = (j < info.end, op) {
+            match self.filter(j as usize) {
+                Some(filter) => self.filter_resume(j, start, filter, f),
+                None => {
+                    let sub = self.load(I32, f, Off::F_SUB);
+                    let [more, none] = self.blocks();
+                    self.b.ins().brif(sub, more, &[], none, &[]);
+                    self.b.switch_to_block(more);
+                    let sub1 = self.b.ins().iadd_imm(sub, -1);
+                    self.b.ins().store(FLAGS, sub1, f, Off::F_SUB);
+                    let sym = self.any_sym(start, sub1);
+                    self.b
+                        .ins()
+                        .jump(self.edges[j as usize], &[BlockArg::Value(sym)]);
+                    self.b.switch_to_block(none);
+                }
+            }
+        }
+        let pop = self.b.create_block();
+        if j > info.first {
+            let take = self.b.create_block();
+            if info.disjoint {
+                // The first edge left is the frame's.
+                let first = self.load(I32, f, Off::F_FIRST);
+                let left = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedLessThan, first, j as i64);
+                self.b.ins().brif(left, take, &[], pop, &[]);
+            } else {
+                self.b.ins().jump(take, &[]);
+            }
+            self.b.switch_to_block(take);
+            let i = j - 1;
+            let prev = self.b.ins().iconst(I32, r as i64 - 1);
+            self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
+            if self.filter(i as usize).is_some() {
+                // All its symbols left: its resume block finds the first
+                // that passes.
+                self.filter_enter(i, f);
+                let prev = self.resume[r - 1];
+                self.b.ins().jump(prev, &[BlockArg::Value(f)]);
+                self.b.switch_to_block(pop);
+                self.pop(n, f);
+                return;
+            }
+            let sym = match self.t.edges[i as usize].op {
+                Op::AssignAny(_, (start, len)) => {
+                    let sub = self.b.ins().iconst(I32, len as i64 - 1);
+                    self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
+                    self.t.any_syms[(start + len - 1) as usize]
+                }
+                _ => 0,
+            };
+            let sym = self.b.ins().iconst(I32, sym as i64);
+            self.b
+                .ins()
+                .jump(self.edges[i as usize], &[BlockArg::Value(sym)]);
+        } else {
+            self.b.ins().jump(pop, &[]);
+        }
+        self.b.switch_to_block(pop);
+        self.pop(n, f);
+    }
+
+    /// Pops the exhausted frame `f` of node `n`: the frame below resumes,
+    /// directly where `n`'s frames are pushed on a known chain.
+    pub(super) fn pop(&mut self, n: u32, f: Value) {
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let len = self.b.ins().iadd_imm(len, -1);
+        self.ws_store(len, Off::FRAMES_LEN);
+        match self.parent[n as usize] {
+            Some(c) => {
+                let below = self.b.ins().iadd_imm(f, -Off::FRAME_SIZE);
+                self.undo_to(c, below);
+            }
+            None => {
+                self.b.ins().jump(self.back, &[]);
+            }
+        }
+    }
+
+    /// The top frame's address.
+    pub(super) fn top_frame(&mut self) -> Value {
+        let frames = self.ws_load(Off::FRAMES);
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let top = self.b.ins().iadd_imm(len, -1);
+        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
+        self.b.ins().iadd(frames, off)
+    }
+
+    /// Backtracks over chain `c`: the log entries and tags it pushed are
+    /// undone (the hashes and version restored from the frame), then the
+    /// frame resumes.
+    pub(super) fn undo(&mut self, c: Chain) {
+        let f = self.top_frame();
+        self.undo_to(c, f);
+    }
+
+    /// [`Gen::undo`] with the top frame at `f`.
+    pub(super) fn undo_to(&mut self, c: Chain, f: Value) {
+        if c.logs > 0 {
+            let len = self.ws_load(Off::LOG_LEN);
+            let log = self.ws_load(Off::LOG);
+            let off = self.b.ins().ishl_imm(len, 3);
+            let end = self.b.ins().iadd(log, off);
+            // Newest first: a slot written twice gets its oldest value.
+            for j in 1..=c.logs as i32 {
+                self.undo_entry(end, -8 * j);
+            }
+            let len = self.b.ins().iadd_imm(len, -(c.logs as i64));
+            self.ws_store(len, Off::LOG_LEN);
+            self.restore_hash(f);
+        }
+        if c.tags > 0 {
+            self.restore_tags(f);
+        }
+        self.jump_resume(c.resume, f);
+    }
+}

@@ -1,0 +1,219 @@
+//! Operands, places and writes: reading a slot, a table's entry or a
+//! constant, resolving an assignment's target, and the write with its
+//! undo-log push and key-hash update.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDef};
+use rg_engine::raw::{Fast, Operand, Place, NO_SLOT};
+
+use super::{Gen, FLAGS};
+use crate::rt::{self, Off};
+
+impl Gen<'_, '_> {
+    /// The address of `fun[index]` for a constant table offset and a value.
+    pub(super) fn fun_at(&mut self, table: u32, index: Value) -> Value {
+        let base = self.t.fun.as_ptr() as i64 + 4 * table as i64;
+        let i = self.b.ins().uextend(I64, index);
+        let off = self.b.ins().ishl_imm(i, 2);
+        self.b.ins().iadd_imm(off, base)
+    }
+
+    pub(super) fn fun(&mut self, table: u32, index: Value) -> Value {
+        let entry = self
+            .konst(index)
+            .and_then(|k| self.t.fun.get(table as usize + k as usize));
+        if let Some(&v) = entry {
+            return self.b.ins().iconst(I32, v as i64);
+        }
+        let a = self.fun_at(table, index);
+        self.load(I32, a, 0)
+    }
+
+    /// The value of `v` where it is a constant of the generator's.
+    pub(super) fn konst(&self, v: Value) -> Option<u32> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, _) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => u32::try_from(imm.bits()).ok(),
+            _ => None,
+        }
+    }
+
+    /// `st[slot]` for a constant slot.
+    pub(super) fn slot(&mut self, s: u32) -> Value {
+        if let Some((k, v)) = self.known {
+            if k == s {
+                return v;
+            }
+        }
+        let st = self.st();
+        self.b.ins().uload16(I32, FLAGS, st, 2 * s as i32)
+    }
+
+    /// `st[slot]` for a computed slot.
+    pub(super) fn slot_at(&mut self, s: Value) -> Value {
+        if let Some(k) = self.konst(s) {
+            return self.slot(k);
+        }
+        let a = self.st_addr(s);
+        self.b.ins().uload16(I32, FLAGS, a, 0)
+    }
+
+    pub(super) fn st_addr(&mut self, s: Value) -> Value {
+        let i = self.b.ins().uextend(I64, s);
+        let off = self.b.ins().ishl_imm(i, 1);
+        let st = self.st();
+        self.b.ins().iadd(st, off)
+    }
+
+    /// The value of an operand (I32).
+    pub(super) fn operand(&mut self, o: Operand) -> Value {
+        match o {
+            Operand::Imm(v) => self.b.ins().iconst(I32, v as i64),
+            Operand::Slot(s) => self.slot(s),
+            Operand::Tab(s, table) => {
+                let k = self.slot(s);
+                self.fun(table, k)
+            }
+            Operand::Ind(s, table) => {
+                let k = self.slot(s);
+                let slot = self.fun(table, k);
+                self.slot_at(slot)
+            }
+            Operand::Read(i) => match self.t.fast[i as usize] {
+                Fast::TabInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    self.fun(outer, k)
+                }
+                Fast::IndInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    let slot = self.fun(outer, k);
+                    self.slot_at(slot)
+                }
+                Fast::Pair {
+                    first,
+                    second,
+                    first_table,
+                    second_table,
+                } => {
+                    let a = self.operand(first);
+                    let a = self.fun(first_table, a);
+                    let b = self.operand(second);
+                    let b = self.fun(second_table, b);
+                    let i = self.b.ins().iadd(a, b);
+                    let i = self.b.ins().uextend(I64, i);
+                    let off = self.b.ins().ishl_imm(i, 1);
+                    let a = self.b.ins().iadd_imm(off, self.t.consts.as_ptr() as i64);
+                    self.b.ins().uload16(I32, FLAGS, a, 0)
+                }
+                Fast::General => {
+                    let zero = self.b.ins().iconst(I32, 0);
+                    let i = self.b.ins().iconst(I32, i as i64);
+                    self.call(rt::read, i, zero)
+                }
+            },
+        }
+    }
+
+    /// The slot a place denotes: a constant, or a value (a key outside the
+    /// map's keys fails the walk).
+    pub(super) fn place(&mut self, p: Place) -> Result<u32, Value> {
+        let (slot, key) = match p {
+            Place::Slot(s) => return Ok(s),
+            Place::Ind(s, table) => {
+                let k = self.slot(s);
+                (self.fun(table, k), k)
+            }
+            Place::Gen(i) => match self.t.fast[i as usize] {
+                Fast::IndInd(s, inner, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    (self.fun(outer, k), k)
+                }
+                _ => {
+                    let zero = self.b.ins().iconst(I32, 0);
+                    let i = self.b.ins().iconst(I32, i as i64);
+                    let r = self.call(rt::place, i, zero);
+                    self.check_failed(r);
+                    return Err(r);
+                }
+            },
+        };
+        let foreign = self.b.ins().icmp_imm(IntCC::Equal, slot, NO_SLOT as i64);
+        let [bad, ok] = self.blocks();
+        self.b.set_cold_block(bad);
+        self.b.ins().brif(foreign, bad, &[], ok, &[]);
+        self.b.switch_to_block(bad);
+        let kind = self.b.ins().iconst(I32, rt::FAIL_KEY as i64);
+        self.call(rt::fail, kind, key);
+        self.b.ins().jump(self.fail, &[]);
+        self.b.switch_to_block(ok);
+        Err(slot)
+    }
+
+    /// `st[slot] = v`, logged, hashed and versioned.
+    pub(super) fn write(&mut self, slot: Result<u32, Value>, v: Value) {
+        let (addr, slot_v) = match slot {
+            Ok(s) => {
+                let st = self.st();
+                let a = self.b.ins().iadd_imm(st, 2 * s as i64);
+                (a, self.b.ins().iconst(I32, s as i64))
+            }
+            Err(s) => (self.st_addr(s), s),
+        };
+        let old = self.b.ins().uload16(I32, FLAGS, addr, 0);
+        // Log push.
+        let len = self.ws_load(Off::LOG_LEN);
+        let cap = self.ws_load(Off::LOG_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.grow_if(full, rt::grow_log, zero);
+        let log = self.ws_load(Off::LOG);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let e = self.b.ins().iadd(log, off);
+        self.b.ins().store(FLAGS, slot_v, e, 0);
+        self.b.ins().store(FLAGS, old, e, 4);
+        let len1 = self.b.ins().iadd_imm(len, 1);
+        self.ws_store(len1, Off::LOG_LEN);
+        let v16 = self.b.ins().ireduce(I16, v);
+        self.b.ins().store(FLAGS, v16, addr, 0);
+        // Key hash: `hash += mul[slot] * (v - old)`.
+        // (Only where something reads the key hash.)
+        if let Some(m) = self.here.hash.then(|| self.hash_mul(slot)).flatten() {
+            let v64 = self.b.ins().uextend(I64, v);
+            let old64 = self.b.ins().uextend(I64, old);
+            let d = self.b.ins().isub(v64, old64);
+            let d = self.b.ins().imul(m, d);
+            let h = self.ws_load(Off::HASH);
+            let h = self.b.ins().iadd(h, d);
+            self.ws_store(h, Off::HASH);
+        }
+        if self.here.version {
+            let nv = self.ws_load(Off::NEXT_VERSION);
+            self.ws_store(nv, Off::VERSION);
+            let nv1 = self.b.ins().iadd_imm(nv, 1);
+            self.ws_store(nv1, Off::NEXT_VERSION);
+        }
+    }
+
+    /// The key hash's multiplier of `slot` (`None`: zero).
+    pub(super) fn hash_mul(&mut self, slot: Result<u32, Value>) -> Option<Value> {
+        match slot {
+            Ok(s) => match self.t.hash_mul[s as usize] {
+                0 => None,
+                m => Some(self.b.ins().iconst(I64, m as i64)),
+            },
+            Err(s) => {
+                let i = self.b.ins().uextend(I64, s);
+                let off = self.b.ins().ishl_imm(i, 3);
+                let a = self.b.ins().iadd_imm(off, self.t.hash_mul.as_ptr() as i64);
+                Some(self.load(I64, a, 0))
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The per-thread [`Walker`]: runs the generated walk functions over a
+//! workspace and hands the moves to the caller's sink.
+
+use std::sync::Arc;
+
+use rg_engine::raw::{self, Guard, Tables};
+use rg_engine::{NativeWalker, RunError, SinkMut};
+
+use super::*;
+use crate::Code;
+
+/// The dense visited key of move walks at `node`, as the interpreter's:
+/// a node reached without tags whose key is one slot has its stamps from
+/// `NodeInfo::dense` on (its base and the slot).
+pub(crate) fn dense_key(t: &Tables, node: u32) -> Option<(u32, u32)> {
+    let info = t.nodes[node as usize];
+    if !info.untagged || info.dense == raw::NO_DENSE {
+        return None;
+    }
+    match info.guard {
+        Guard::Full(lo, _) => Some((info.dense, lo)),
+        Guard::Repeat(i) => Some((info.dense, t.repeat_slots[i as usize][0])),
+        Guard::None => None,
+    }
+}
+
+/// Length of the dense stamps: every node's base plus any symbol (the
+/// generated code indexes them unchecked).
+pub(super) fn dense_stamps(t: &Tables) -> usize {
+    (0..t.nodes.len() as u32)
+        .filter_map(|n| dense_key(t, n))
+        .map(|(base, _)| base as usize + t.symbols as usize)
+        .max()
+        .unwrap_or(0)
+}
+
+/// A thread's native walker.
+pub(crate) struct Walker {
+    ws: Box<Ws>,
+    /// The workspace's code, held here too so that a run borrows it
+    /// beside the workspace (no reference count changes per walk).
+    code: Arc<Code>,
+}
+
+// SAFETY: the raw pointers in `Ws` point into buffers it owns; a walker is
+// used by one thread at a time (`&mut self`).
+unsafe impl Send for Walker {}
+// SAFETY: as for `Send`: every use takes `&mut self`.
+unsafe impl Sync for Walker {}
+
+impl Walker {
+    pub(crate) fn new(code: Arc<Code>) -> Walker {
+        Walker {
+            ws: Ws::new(code.clone()),
+            code,
+        }
+    }
+
+    pub(super) fn run(&mut self, st: &mut [u16], node: u32) -> Result<(), RunError> {
+        let ws = &mut *self.ws;
+        let code = &*self.code;
+        let info = code.game.tables().nodes[node as usize];
+        if info.guard != Guard::None {
+            ws.visit(st, node)?;
+        }
+        let (first, next) = match info.disjoint {
+            true => match ws.first_legal(st, node)? {
+                Some(e) => (e, e + 1),
+                None => (info.first, info.first),
+            },
+            false => (info.first, info.end),
+        };
+        // SAFETY: the code was generated for these tables and checked
+        // (`safe.rs`); `st` is a semistate of this game (checked by
+        // `moves`); the workspace's buffers match its capacity fields.
+        let next = code.bases[node as usize] + (next - info.first);
+        // The walk's functions pass control through here (`gen::Parts`):
+        // the first pushes the root frame.
+        let mut f = code.walk[0];
+        let (mut target, mut arg) = (code.targets.len() as u32 + first, next);
+        loop {
+            // SAFETY: see above; targets are the code's own.
+            let r = unsafe { f(ws, st.as_mut_ptr(), target, arg) };
+            match r {
+                0 => return Ok(()),
+                1 => return Err(ws.err.take().unwrap_or(RunError::NotAPlayer(0))),
+                _ => {
+                    (target, arg) = (r - 2, 0);
+                    f = code.walk[code.targets[target as usize] as usize];
+                }
+            }
+        }
+    }
+}
+
+impl NativeWalker for Walker {
+    fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
+        let code = &*self.code;
+        let t = code.game.tables();
+        // (A maximum, not `all`: it vectorises; in a loop of its own, as the
+        // hash's multiplications would keep it from vectorising.)
+        let valid = st.len() == self.ws.st_len
+            && (node as usize) < t.nodes.len()
+            && code.roots[node as usize]
+            && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < code.symbols;
+        if !valid {
+            // Not a state of this game: the interpreter's checked indexing
+            // answers it.
+            let t = self.ws.code.game.tables();
+            let mut w = raw::Walker::new(t);
+            return match out {
+                SinkMut::List(l) => w.moves(t, st, node, l),
+                SinkMut::Effects(l) => w.moves(t, st, node, l),
+            };
+        }
+        let ws = &mut *self.ws;
+        ws.want_vis = matches!(out, SinkMut::List(_));
+        ws.rec_inline = matches!(out, SinkMut::Effects(_)) as u64;
+        ws.changes_len = 0;
+        ws.ends_len = 0;
+        ws.sink = Some(match out {
+            SinkMut::List(l) => {
+                l.clear();
+                SinkPtr::List(l)
+            }
+            // (Its walks are replaced by the walk's: `flush`.)
+            SinkMut::Effects(l) => SinkPtr::Effects(l),
+        });
+        // As the interpreter's `begin`.
+        ws.log_len = 0;
+        ws.frames_len = 0;
+        ws.tags_len = 0;
+        ws.tag_ids_len = 0;
+        ws.sets = false;
+        ws.tag_hash = 0;
+        ws.steps = 0;
+        ws.err = None;
+        // (Walks that never read the hash leave it stale. The others start
+        // from 0 unless interpreted checks, which memoise by the hash
+        // across walks, read it: the visited sets are emptied per walk
+        // and compare whole keys, so the hash of a key's difference from
+        // the walk's first semistate serves as well.)
+        if code.hashes[node as usize] {
+            ws.hash = match code.hash_base {
+                true => st[..t.user_slots]
+                    .iter()
+                    .zip(&t.hash_mul)
+                    .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64))),
+                false => 0,
+            };
+        }
+        ws.dense_gen += 1;
+        if ws.dense_gen >= u32::MAX as u64 {
+            ws.dense_buf.fill(0);
+            ws.dense_gen = 1;
+        }
+        ws.version = ws.next_version;
+        ws.next_version += 1;
+        let r = self.run(st, node);
+        let ws = &mut *self.ws;
+        if r.is_err() {
+            ws.rollback(st, 0);
+            ws.frames_len = 0;
+        }
+        if let Some(SinkPtr::Effects(p)) = ws.sink {
+            // SAFETY: as in `record`: `p` is the sink `moves` was given.
+            ws.flush(unsafe { &mut *p });
+        }
+        ws.sink = None;
+        r
+    }
+
+    fn clone_box(&self) -> Box<dyn NativeWalker> {
+        Box::new(Walker::new(self.code.clone()))
+    }
+}
