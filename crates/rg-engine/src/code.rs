@@ -6,11 +6,12 @@
 //! and its continuation packed into one word. The walk's loop then runs one
 //! match on a small operation and one test of the continuation per edge,
 //! reading 24 bytes, where it read the edge (its [`Op`] of two operands, and
-//! the target's facts) and its matched [`crate::tables::Act`] and tested the
+//! the target's facts) and its operands' matched shape and tested the
 //! target's visited check, the step count and the kind of continuation one
 //! after another. Actions of rarer shapes ([`Kind::Other`]) are run from
 //! [`crate::tables::Tables::edges`] as written. One-slot checks' searches
-//! (`shortcut.rs`) read the same instructions.
+//! (`shortcut.rs`) read the same instructions, and their comparisons per
+//! symbol (`walk/read.rs`, `SymTest`) the same shapes.
 //!
 //! Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
 //! on translations, against the walk over edges and matched actions: hex
@@ -22,7 +23,7 @@
 //! tested ones) cost hex +2.7%, breakthrough +3.4%; the one-slot chain
 //! (`SlotSearch::reach`) through these instructions did nothing.
 //!
-//! The walk's loop (`walk.rs`, `Walker::run`) is sensitive to its
+//! The walk's loop (`walk/run.rs`, `Walker::run`) is sensitive to its
 //! machine code's layout: a change to one path moves the others'
 //! register allocation, so measure all eight translations. Tried and
 //! dropped (callgrind instructions per playout, `rbg --engine interp

@@ -1,36 +1,21 @@
 //! Lowering a [`CheckedGame`] to [`Tables`]: slot layout of the variables and
-//! constants, expressions to operands (constant parts folded), edges grouped
-//! by node, pragmas, visited guards (`analysis.rs`).
+//! constants, expressions to operands (constant parts folded; `lower/exprs.rs`),
+//! edges grouped by node, pragmas, visited guards (`analysis.rs`), and the
+//! passes over the lowered edges (`lower/passes.rs`).
 
-use std::collections::HashMap;
+mod exprs;
+mod passes;
 
 use rg_lang::ast::Pragma;
-use rg_lang::checked::{CExpr, CLabel, CheckedGame};
-use rg_lang::types::Ty;
+use rg_lang::checked::{CLabel, CheckedGame};
 
-use crate::layout::{Layouts, MAX_SLOTS};
-use crate::maps::{self, MapPlan};
 use crate::tables::{
-    Access, Act, Check, Edge, Fast, Guard, KeyStep, MapRef, Mem, Next, NodeInfo, Op, Operand,
-    Place, Probe, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT, NO_SWITCH,
+    Act, Edge, Guard, Next, NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT, NO_SWITCH,
 };
 use crate::LoadError;
 use crate::{analysis, bits, cycles, local, mirror, program, shortcut, switch};
-
-struct Lowerer<'a> {
-    g: &'a CheckedGame,
-    layouts: Layouts<'a>,
-    var_offsets: Vec<u32>,
-    const_offsets: Vec<u32>,
-    consts: Vec<u16>,
-    reads: Vec<Access>,
-    steps: Vec<KeyStep>,
-    fun: Vec<u32>,
-    fun_index: HashMap<Vec<u32>, u32>,
-    fast: Vec<Fast>,
-    /// Every symbol in order: the keys of a table indexed by a symbol.
-    symbols: Vec<u32>,
-}
+use exprs::{EdgeParts, Lowerer};
+use passes::{bypass_skips, probe, splitmix, untagged};
 
 /// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
 /// gets a visited check, as in the reference, and the walk takes none of the
@@ -43,61 +28,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             u16::MAX - 1
         )));
     }
-    let mut l = Lowerer {
-        g,
-        layouts: Layouts::new(&g.types, g.symbols.len()),
-        var_offsets: Vec::new(),
-        const_offsets: Vec::new(),
-        consts: Vec::new(),
-        reads: Vec::new(),
-        steps: Vec::new(),
-        fun: Vec::new(),
-        fun_index: HashMap::new(),
-        fast: Vec::new(),
-        symbols: (0..g.symbols.len() as u32).collect(),
-    };
-    let mut total = 0usize;
-    for c in &g.constants {
-        l.const_offsets.push(total as u32);
-        total += l.layouts.size(c.ty)?;
-        if total > MAX_SLOTS {
-            return Err(LoadError(format!(
-                "the constants need more than {MAX_SLOTS} slots"
-            )));
-        }
-    }
-    l.consts = vec![0; total];
-    for (i, c) in g.constants.iter().enumerate() {
-        let mut mem = std::mem::take(&mut l.consts);
-        l.layouts
-            .store(&c.value, c.ty, &mut mem, l.const_offsets[i] as usize)?;
-        l.consts = mem;
-    }
-    let mut total = 0usize;
-    let mut user_slots = 0;
-    for (i, v) in g.variables.iter().enumerate() {
-        if i == g.user_variables() {
-            user_slots = total;
-        }
-        l.var_offsets.push(total as u32);
-        total += l.layouts.size(v.ty)?;
-        if total > MAX_SLOTS {
-            return Err(LoadError(format!(
-                "the variables need more than {MAX_SLOTS} slots"
-            )));
-        }
-    }
-    let mut initial = vec![0; total];
-    for (i, v) in g.variables.iter().enumerate() {
-        l.layouts
-            .store(&v.value, v.ty, &mut initial, l.var_offsets[i] as usize)?;
-    }
+    let mut l = Lowerer::new(g);
+    let (initial, user_slots) = l.lay_out()?;
 
-    let mut checks: Vec<Check> = Vec::new();
-    let mut check_ids: HashMap<Check, u32> = HashMap::new();
-    let mut any_syms: Vec<u16> = Vec::new();
-    let mut map_pairs: Vec<(MapRef, MapRef)> = Vec::new();
-    let mut map_plans: Vec<MapPlan> = Vec::new();
+    let mut parts = EdgeParts::default();
     let mut per_node: Vec<Vec<Edge>> = vec![Vec::new(); g.nodes.len()];
     let mut writes: Vec<Vec<Option<u32>>> = vec![Vec::new(); g.nodes.len()];
     for e in &g.edges {
@@ -109,50 +43,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             _ => None,
         };
         writes[e.from.0 as usize].push(written);
-        let op = match &e.label {
-            CLabel::Skip => Op::Skip,
-            CLabel::Tag(s) => Op::Tag(s.0 as u16),
-            CLabel::TagVariable(v) => Op::TagVar(l.var_offsets[*v]),
-            CLabel::Assign(CExpr::Var(v), value) if *v == g.player => {
-                Op::SetPlayer(l.operand(value)?)
-            }
-            CLabel::Assign(target, value) => {
-                if l.is_map(target) {
-                    let pair = (l.map_ref(target)?, l.map_ref(value)?);
-                    map_plans.push(maps::plan(&mut l.layouts, pair.0.ty, pair.1.ty, false)?);
-                    map_pairs.push(pair);
-                    Op::AssignMap(map_pairs.len() as u32 - 1)
-                } else {
-                    Op::Assign(l.place(target)?, l.operand(value)?)
-                }
-            }
-            CLabel::AssignAny(target, syms) => {
-                let start = any_syms.len() as u32;
-                any_syms.extend(syms.iter().map(|s| s.0 as u16));
-                Op::AssignAny(l.place(target)?, (start, syms.len() as u32))
-            }
-            CLabel::Compare(a, b, eq) => {
-                if l.is_map(a) || l.is_map(b) {
-                    let pair = (l.map_ref(a)?, l.map_ref(b)?);
-                    map_plans.push(maps::plan(&mut l.layouts, pair.0.ty, pair.1.ty, true)?);
-                    map_pairs.push(pair);
-                    Op::CmpMap(map_pairs.len() as u32 - 1, *eq)
-                } else {
-                    Op::Cmp(l.operand(a)?, l.operand(b)?, *eq)
-                }
-            }
-            CLabel::Reach(positive, a, b) => {
-                let c = Check {
-                    start: a.0,
-                    target: b.0,
-                };
-                let id = *check_ids.entry(c).or_insert_with(|| {
-                    checks.push(c);
-                    checks.len() as u32 - 1
-                });
-                Op::Reach(id, *positive)
-            }
-        };
+        let op = l.op(&e.label, &mut parts)?;
         per_node[e.from.0 as usize].push(Edge {
             op,
             to: e.to.0,
@@ -162,6 +53,13 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             cyclic: NO_EDGE,
         });
     }
+    let EdgeParts {
+        checks,
+        any_syms,
+        map_pairs,
+        map_plans,
+        ..
+    } = parts;
     let mut edges = Vec::with_capacity(g.edges.len());
     let mut nodes = Vec::with_capacity(g.nodes.len());
     for list in &per_node {
@@ -420,7 +318,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             }
         })
         .collect();
-    let mut acts: Vec<Act> = edges.iter().map(|e| act(&e.op, &l.fast)).collect();
+    let mut acts = vec![Act::Other; edges.len()];
     let (switches, switch_ranges) = match check_all {
         true => (Vec::new(), Vec::new()),
         false => {
@@ -489,446 +387,4 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         visible_slots,
         visible_one,
     })
-}
-
-/// Action `op` as the interpreter runs it (`fast`: how computed reads are
-/// evaluated).
-fn act(op: &Op, fast: &[Fast]) -> Act {
-    match *op {
-        Op::Cmp(a, b, eq) => match (a, b) {
-            (Operand::Ind(slot, table), Operand::Imm(value))
-            | (Operand::Imm(value), Operand::Ind(slot, table)) => Act::CmpInd {
-                slot,
-                table,
-                value,
-                eq,
-            },
-            (Operand::Tab(slot, table), Operand::Imm(value))
-            | (Operand::Imm(value), Operand::Tab(slot, table)) => Act::CmpTab {
-                slot,
-                table,
-                value,
-                eq,
-            },
-            (Operand::Read(i), Operand::Imm(value)) | (Operand::Imm(value), Operand::Read(i)) => {
-                match fast[i as usize] {
-                    Fast::TabInd(slot, inner, outer) => Act::CmpTabInd {
-                        slot,
-                        inner,
-                        outer,
-                        value,
-                        eq,
-                    },
-                    _ => Act::Other,
-                }
-            }
-            _ => Act::Other,
-        },
-        Op::Assign(Place::Slot(to), Operand::Tab(slot, table)) => Act::SetTab { to, slot, table },
-        Op::Assign(Place::Ind(slot, table), Operand::Imm(value)) => {
-            Act::SetIndImm { slot, table, value }
-        }
-        _ => Act::Other,
-    }
-}
-
-/// Marks the nodes move walks reach only without tags: those no tag edge
-/// leads to (through edges other than `player` assignments, where a walk
-/// ends).
-fn untagged(nodes: &mut [NodeInfo], edges: &[Edge]) {
-    let is_tag = |e: &&Edge| matches!(e.op, Op::Tag(_) | Op::TagVar(_));
-    let mut tagged = vec![false; nodes.len()];
-    let mut stack: Vec<u32> = edges.iter().filter(is_tag).map(|e| e.to).collect();
-    while let Some(n) = stack.pop() {
-        if std::mem::replace(&mut tagged[n as usize], true) {
-            continue;
-        }
-        let info = nodes[n as usize];
-        for e in &edges[info.first as usize..info.end as usize] {
-            if !matches!(e.op, Op::SetPlayer(_)) && !tagged[e.to as usize] {
-                stack.push(e.to);
-            }
-        }
-    }
-    for (info, tagged) in nodes.iter_mut().zip(tagged) {
-        info.untagged = !tagged;
-    }
-}
-
-/// Edges into a node whose only edge is a no-op (and that has no visited
-/// check, is no check's target and no `@disjoint` node) go on to that
-/// no-op's target directly: the walk never stops there anyway. `player`
-/// assignments keep their targets (where a play rests matters).
-fn bypass_skips(nodes: &[NodeInfo], edges: &mut [Edge], checks: &[Check]) {
-    let mut target = vec![false; nodes.len()];
-    for c in checks {
-        target[c.target as usize] = true;
-    }
-    let skip_next: Vec<Option<u32>> = (0..nodes.len())
-        .map(|n| {
-            let info = &nodes[n];
-            let single = info.end == info.first + 1 && !info.disjoint && info.guard == Guard::None;
-            (single && !target[n] && matches!(edges[info.first as usize].op, Op::Skip))
-                .then(|| edges[info.first as usize].to)
-        })
-        .collect();
-    // Per node, where an edge into it really goes: past its chain of no-ops
-    // (each chain followed once). Chains into a cycle of no-ops are left
-    // alone (such a walk ends at a visited check or the step limit).
-    const UNKNOWN: u32 = u32::MAX;
-    let mut end = vec![UNKNOWN; nodes.len()];
-    let mut on_path = vec![false; nodes.len()];
-    let mut path: Vec<u32> = Vec::new();
-    for s in 0..nodes.len() as u32 {
-        let mut v = s;
-        let last = loop {
-            if end[v as usize] != UNKNOWN {
-                break Some(end[v as usize]);
-            }
-            on_path[v as usize] = true;
-            path.push(v);
-            match skip_next[v as usize] {
-                Some(m) if on_path[m as usize] => break None,
-                Some(m) => v = m,
-                None => break Some(v),
-            }
-        };
-        for p in path.drain(..) {
-            on_path[p as usize] = false;
-            end[p as usize] = last.unwrap_or(p);
-        }
-    }
-    for e in edges.iter_mut() {
-        if !matches!(e.op, Op::SetPlayer(_)) {
-            e.to = end[e.to as usize];
-        }
-    }
-}
-
-/// The probe of check `c`, if its automaton has the shape [`Probe`] needs
-/// (a path of single edges, not `@disjoint`, from the start to the target)
-/// and no node between has a visited check: where one has (after
-/// `goals[p] = Score(*)`, whose symbols give one key), the walk drops the
-/// later symbols' states, so the check can be false although a symbol
-/// passes (`rg-language.md` §7.7; `program.rs` decides those).
-fn probe(
-    nodes: &[NodeInfo],
-    edges: &[Edge],
-    c: Check,
-    conds: &mut Vec<(Operand, Operand, bool)>,
-) -> Option<Probe> {
-    let single = |n: u32| -> Option<&Edge> {
-        let info = &nodes[n as usize];
-        (info.end == info.first + 1 && !info.disjoint).then(|| &edges[info.first as usize])
-    };
-    if c.start == c.target {
-        return None;
-    }
-    let start = conds.len();
-    let mut node = c.start;
-    let mut any = None;
-    let mut steps = 0;
-    loop {
-        let e = single(node)?;
-        match e.op {
-            Op::AssignAny(Place::Slot(slot), syms) if node == c.start => any = Some((slot, syms)),
-            Op::Cmp(a, b, eq) => conds.push((a, b, eq)),
-            Op::Skip => {}
-            _ => {
-                conds.truncate(start);
-                return None;
-            }
-        }
-        node = e.to;
-        steps += 1;
-        if node == c.target {
-            break;
-        }
-        if nodes[node as usize].guard != Guard::None {
-            conds.truncate(start);
-            return None;
-        }
-        if node == c.start || steps > nodes.len() {
-            conds.truncate(start);
-            return None;
-        }
-    }
-    Some(Probe {
-        any,
-        conds: (start as u32, (conds.len() - start) as u32),
-    })
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-impl Lowerer<'_> {
-    /// The storage type of an expression: the declared type of its root
-    /// followed through the accesses (casts are gone); `None` for a symbol.
-    fn storage(&self, e: &CExpr) -> Option<Ty> {
-        match e {
-            CExpr::Const(c) => Some(self.g.constants[*c].ty),
-            CExpr::Var(v) => Some(self.g.variables[*v].ty),
-            CExpr::Sym(_) => None,
-            CExpr::Access(m, _) => self.layouts.arrow(self.storage(m)?).map(|(_, b)| b),
-        }
-    }
-
-    fn is_map(&self, e: &CExpr) -> bool {
-        self.storage(e)
-            .is_some_and(|t| self.layouts.arrow(t).is_some())
-    }
-
-    /// Per player, the slot of its entry in the map variable `var` (`goals`,
-    /// `visible`); the default entry for a player outside the map's keys.
-    fn player_slots(&mut self, var: usize) -> Result<Vec<u32>, LoadError> {
-        let ty = self.g.variables[var].ty;
-        let Some((keys, target)) = self.layouts.arrow(ty) else {
-            return Err(LoadError(format!(
-                "`{}` is not a map",
-                self.g.variables[var].name
-            )));
-        };
-        let step = self.layouts.size(target)? as u32;
-        Ok(self
-            .g
-            .players
-            .iter()
-            .map(|p| {
-                let i = keys.iter().position(|k| k == p).unwrap_or(keys.len()) as u32;
-                self.var_offsets[var] + i * step
-            })
-            .collect())
-    }
-
-    /// The memory, base and key steps of an expression rooted at a variable
-    /// or constant; constant keys are folded into the base when inside the
-    /// source set.
-    fn access(&mut self, e: &CExpr) -> Result<(Access, Ty), LoadError> {
-        match e {
-            CExpr::Var(v) => Ok((
-                Access {
-                    mem: Mem::State,
-                    base: self.var_offsets[*v],
-                    steps: (self.steps.len() as u32, 0),
-                },
-                self.g.variables[*v].ty,
-            )),
-            CExpr::Const(c) => Ok((
-                Access {
-                    mem: Mem::Const,
-                    base: self.const_offsets[*c],
-                    steps: (self.steps.len() as u32, 0),
-                },
-                self.g.constants[*c].ty,
-            )),
-            CExpr::Sym(_) => Err(LoadError("a symbol is not a map".to_string())),
-            CExpr::Access(m, k) => {
-                let (mut a, mt) = self.access(m)?;
-                let Some((keys, target)) = self.layouts.arrow(mt) else {
-                    return Err(LoadError(
-                        "an access into a value that is not a map".to_string(),
-                    ));
-                };
-                let stride = self.layouts.size(target)? as u32;
-                let key = self.operand(k)?;
-                let table = self.layouts.keys.of(keys);
-                let limit = keys.len() as u16;
-                match key {
-                    Operand::Imm(s)
-                        if (self.layouts.keys.table[table as usize + s as usize]) < limit =>
-                    {
-                        a.base +=
-                            self.layouts.keys.table[table as usize + s as usize] as u32 * stride;
-                    }
-                    _ => {
-                        // Steps of one access are contiguous: the key's own
-                        // steps were pushed before, so move ours after them.
-                        let step = KeyStep {
-                            key,
-                            table,
-                            limit,
-                            stride,
-                        };
-                        let (start, len) = a.steps;
-                        if start + len != self.steps.len() as u32 {
-                            let mine: Vec<KeyStep> =
-                                self.steps[start as usize..(start + len) as usize].to_vec();
-                            let new_start = self.steps.len() as u32;
-                            self.steps.extend(mine);
-                            a.steps = (new_start, len);
-                        }
-                        self.steps.push(step);
-                        a.steps.1 += 1;
-                    }
-                }
-                Ok((a, target))
-            }
-        }
-    }
-
-    /// A symbol-valued expression as an operand.
-    fn operand(&mut self, e: &CExpr) -> Result<Operand, LoadError> {
-        if let CExpr::Sym(s) = e {
-            return Ok(Operand::Imm(s.0 as u16));
-        }
-        let (a, _) = self.access(e)?;
-        Ok(match (a.mem, a.steps.1) {
-            (Mem::Const, 0) => Operand::Imm(self.consts[a.base as usize]),
-            (Mem::State, 0) => Operand::Slot(a.base),
-            _ => match self.one_slot_table(&a, false) {
-                Some((slot, table)) if a.mem == Mem::Const => Operand::Tab(slot, table),
-                Some((slot, table)) => Operand::Ind(slot, table),
-                None => {
-                    let fast = match self.two_level_table(&a, false) {
-                        Some((s, inner, outer)) if a.mem == Mem::Const => {
-                            Fast::TabInd(s, inner, outer)
-                        }
-                        Some((s, inner, outer)) => Fast::IndInd(s, inner, outer),
-                        None => self.pair(&a).unwrap_or(Fast::General),
-                    };
-                    Operand::Read(self.computed(a, fast))
-                }
-            },
-        })
-    }
-
-    /// An assigned place (rooted at a variable).
-    fn place(&mut self, e: &CExpr) -> Result<Place, LoadError> {
-        let (a, _) = self.access(e)?;
-        debug_assert_eq!(a.mem, Mem::State);
-        Ok(match a.steps.1 {
-            0 => Place::Slot(a.base),
-            _ => match self.one_slot_table(&a, true) {
-                Some((slot, table)) => Place::Ind(slot, table),
-                None => {
-                    let fast = match self.two_level_table(&a, true) {
-                        Some((s, inner, outer)) => Fast::IndInd(s, inner, outer),
-                        None => Fast::General,
-                    };
-                    Place::Gen(self.computed(a, fast))
-                }
-            },
-        })
-    }
-
-    /// Adds a computed read or place.
-    fn computed(&mut self, a: Access, fast: Fast) -> u32 {
-        self.reads.push(a);
-        self.fast.push(fast);
-        self.reads.len() as u32 - 1
-    }
-
-    /// For an access with one key step whose key depends on one slot only
-    /// (a slot, or a constant map of a slot), the table over that slot's
-    /// symbol of what the access reads: the constant's symbol (constant
-    /// memory) or the semistate slot. With `place`, keys outside the map
-    /// give [`NO_SLOT`].
-    fn one_slot_table(&mut self, a: &Access, place: bool) -> Option<(u32, u32)> {
-        if a.steps.1 != 1 {
-            return None;
-        }
-        let step = self.steps[a.steps.0 as usize];
-        let (slot, keys): (u32, &[u32]) = match step.key {
-            Operand::Slot(s) => (s, &self.symbols),
-            Operand::Tab(s, t) => (s, &self.fun[t as usize..][..self.g.symbols.len()]),
-            _ => return None,
-        };
-        let table = self.step_table(&step, keys, |off| self.at(a, off), place);
-        Some((slot, self.intern(table)))
-    }
-
-    /// For an access with one key step whose key is an [`Operand::Ind`]
-    /// read (`f[board[x]]`): its slot, its table and the table over the
-    /// key's symbol of what the access reads (as [`Lowerer::one_slot_table`]).
-    fn two_level_table(&mut self, a: &Access, place: bool) -> Option<(u32, u32, u32)> {
-        if a.steps.1 != 1 {
-            return None;
-        }
-        let step = self.steps[a.steps.0 as usize];
-        let Operand::Ind(slot, inner) = step.key else {
-            return None;
-        };
-        let table = self.step_table(&step, &self.symbols, |off| self.at(a, off), place);
-        Some((slot, inner, self.intern(table)))
-    }
-
-    /// For a read of a constant map of maps with two key steps whose keys
-    /// are not computed reads themselves (`arrive[piece][cur]`), its
-    /// [`Fast::Pair`].
-    fn pair(&mut self, a: &Access) -> Option<Fast> {
-        let simple = |k: Operand| !matches!(k, Operand::Read(_));
-        if a.mem != Mem::Const || a.steps.1 != 2 {
-            return None;
-        }
-        let (s1, s2) = (
-            self.steps[a.steps.0 as usize],
-            self.steps[a.steps.0 as usize + 1],
-        );
-        if !simple(s1.key) || !simple(s2.key) {
-            return None;
-        }
-        let first = self.step_table(&s1, &self.symbols, |off| a.base + off, false);
-        let second = self.step_table(&s2, &self.symbols, |off| off, false);
-        Some(Fast::Pair {
-            first: s1.key,
-            second: s2.key,
-            first_table: self.intern(first),
-            second_table: self.intern(second),
-        })
-    }
-
-    /// Over symbols `x`, `f` of the offset that key `keys[x]` selects in
-    /// `step` (a key outside the map's keys selects the default; with
-    /// `place` it gives [`NO_SLOT`] instead).
-    fn step_table(
-        &self,
-        step: &KeyStep,
-        keys: &[u32],
-        f: impl Fn(u32) -> u32,
-        place: bool,
-    ) -> Vec<u32> {
-        keys.iter()
-            .map(|&k| {
-                let i = self.layouts.keys.table[(step.table + k) as usize];
-                match place && i == step.limit {
-                    true => NO_SLOT,
-                    false => f(i as u32 * step.stride),
-                }
-            })
-            .collect()
-    }
-
-    /// What a table of `a` holds for offset `off` from its base: the
-    /// constant's symbol, or the semistate slot.
-    fn at(&self, a: &Access, off: u32) -> u32 {
-        match a.mem {
-            Mem::Const => self.consts[(a.base + off) as usize] as u32,
-            Mem::State => a.base + off,
-        }
-    }
-
-    /// The offset in `fun` of `table` (shared with equal tables).
-    fn intern(&mut self, table: Vec<u32>) -> u32 {
-        match self.fun_index.get(&table) {
-            Some(&o) => o,
-            None => {
-                let o = self.fun.len() as u32;
-                self.fun.extend_from_slice(&table);
-                self.fun_index.insert(table, o);
-                o
-            }
-        }
-    }
-
-    /// A whole map value.
-    fn map_ref(&mut self, e: &CExpr) -> Result<MapRef, LoadError> {
-        let (at, ty) = self.access(e)?;
-        Ok(MapRef { at, ty })
-    }
 }

@@ -343,7 +343,7 @@ impl SlotSearch {
         let cmp = match t.edges[next.first as usize..next.end as usize] {
             [c] => match c.op {
                 Op::Cmp(a, b, eq) => Some((
-                    SymTest::new(slot, t.acts[next.first as usize], a, b, eq),
+                    SymTest::new(slot, t.code.code()[next.first as usize].kind, a, b, eq),
                     c.to,
                 )),
                 _ => None,

@@ -179,66 +179,10 @@ pub struct Edge {
     pub cyclic: u32,
 }
 
-/// An edge's action as the interpreter runs it ([`Tables::acts`]): the
-/// common operand shapes of comparisons and assignments matched once when
-/// lowering instead of at every step (`rg-jit` reads [`Edge::op`]).
+/// An edge's fact for the walk's any-assignments ([`Tables::acts`]); the
+/// edge's action itself is specialised in [`crate::raw::Kind`] (`code.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Act {
-    /// `st[fun[table + st[slot]]] == value` (`eq`) or `!=`: `board[x] == c`.
-    CmpInd {
-        /// The key's slot.
-        slot: u32,
-        /// The slot table.
-        table: u32,
-        /// The symbol compared with.
-        value: u16,
-        /// `==` (else `!=`).
-        eq: bool,
-    },
-    /// `fun[table + st[slot]] == value` (`eq`) or `!=`: `f[x] == c`.
-    CmpTab {
-        /// The key's slot.
-        slot: u32,
-        /// The constant map's table.
-        table: u32,
-        /// The symbol compared with.
-        value: u16,
-        /// `==` (else `!=`).
-        eq: bool,
-    },
-    /// `fun[outer + st[fun[inner + st[slot]]]] == value` (`eq`) or `!=`:
-    /// `f[board[x]] == c` ([`Fast::TabInd`]).
-    CmpTabInd {
-        /// The key's slot.
-        slot: u32,
-        /// The slot table of the inner read.
-        inner: u32,
-        /// The constant map's table.
-        outer: u32,
-        /// The symbol compared with.
-        value: u16,
-        /// `==` (else `!=`).
-        eq: bool,
-    },
-    /// `st[to] = fun[table + st[slot]]`: `x = f[y]`.
-    SetTab {
-        /// The slot written.
-        to: u32,
-        /// The key's slot.
-        slot: u32,
-        /// The constant map's table.
-        table: u32,
-    },
-    /// `st[fun[table + st[slot]]] = value`, [`NO_SLOT`] in the table an
-    /// error: `board[x] = c`.
-    SetIndImm {
-        /// The key's slot.
-        slot: u32,
-        /// The slot table ([`Place::Ind`]'s).
-        table: u32,
-        /// The symbol written.
-        value: u16,
-    },
     /// `x = T(*)` into a node where some comparison must hold for a walk
     /// to go on: edges `first .. first + count`, each a comparison; a
     /// symbol for which none holds is skipped before it is taken
@@ -249,7 +193,7 @@ pub enum Act {
         /// The number of comparisons (at least 2: one is [`Edge::filter`]).
         count: u32,
     },
-    /// Any other action: [`Edge::op`].
+    /// Any other edge.
     Other,
 }
 
@@ -354,7 +298,7 @@ pub struct Tables {
     pub nodes: Vec<NodeInfo>,
     /// Edges grouped by source node, file order within a node.
     pub edges: Vec<Edge>,
-    /// Per edge, its action as the interpreter runs it.
+    /// Per edge, its any-assignment's filtering comparisons, if any.
     pub acts: Vec<Act>,
     /// Per edge, the edge as the interpreter's walk runs it (`code.rs`),
     /// verified for unchecked reads (`sealed.rs`).

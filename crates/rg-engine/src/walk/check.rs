@@ -1,0 +1,235 @@
+//! Checks in a move walk: memoised per semistate version, kept per
+//! semistate, decided by a probe, a one-slot search (`shortcut.rs`), a
+//! program (`program.rs`, run by `walk/program.rs`), a pure search over the
+//! nodes, speculated moves (`mirror.rs`), or else the walk itself
+//! ([`Walker::run`]) with its own visited set.
+
+use super::*;
+use crate::moves::MoveList;
+use crate::tables::{Op, Operand, Probe, Tables, NO_NODE, NO_SLOT};
+use crate::RunError;
+
+/// Decides a check that has a probe: some symbol of its any-assignment
+/// (written in place, then restored) makes every comparison hold.
+#[inline]
+fn probe(t: &Tables, st: &mut [u16], p: &Probe) -> bool {
+    let conds = &t.probe_conds[p.conds.0 as usize..(p.conds.0 + p.conds.1) as usize];
+    #[inline(always)]
+    fn holds(t: &Tables, st: &[u16], conds: &[(Operand, Operand, bool)]) -> bool {
+        for &(a, b, eq) in conds {
+            if (read(t, st, a) == read(t, st, b)) != eq {
+                return false;
+            }
+        }
+        true
+    }
+    let Some((slot, (start, len))) = p.any else {
+        return holds(t, st, conds);
+    };
+    let old = st[slot as usize];
+    let mut found = false;
+    for &sym in &t.any_syms[start as usize..(start + len) as usize] {
+        st[slot as usize] = sym;
+        if holds(t, st, conds) {
+            found = true;
+            break;
+        }
+    }
+    st[slot as usize] = old;
+    found
+}
+
+impl Walker {
+    /// Evaluates check `c` in the current semistate (memoised per version).
+    pub(super) fn check(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
+        let (version, result) = self.memo[c as usize];
+        if version == self.version {
+            return Ok(result);
+        }
+        let slot = self.direct[c as usize];
+        if slot != NO_SLOT {
+            // A one-slot check: the same errors as below, then its search
+            // (which nests no check: no `active` entry), without the kept
+            // semistate (a cache of the same result).
+            let check = t.checks[c as usize];
+            if self.active.contains(&check.start) {
+                return Err(RunError::RecursiveCheck(check.start));
+            }
+            if self.active.len() >= MAX_CHECK_DEPTH {
+                return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+            }
+            let r = self
+                .slot_search
+                .reach(t, st, check.start, check.target, slot);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
+        if let Some(p) = t.probes[c as usize] {
+            let r = probe(t, st, &p);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
+        let check = t.checks[c as usize];
+        if self.active.contains(&check.start) {
+            return Err(RunError::RecursiveCheck(check.start));
+        }
+        if self.active.len() >= MAX_CHECK_DEPTH {
+            return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+        }
+        let hash = self.key_hash(t, st);
+        let held = &self.held[c as usize];
+        if held.hash == hash && !held.slots.is_empty() && held.slots[..] == st[..] {
+            let r = held.result;
+            let h = &mut self.held[c as usize].hits;
+            *h = h.saturating_add(1);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
+        if self.active.is_empty() && t.speculated[c as usize] != NO_NODE {
+            if let Some(r) = self.speculate(t, st, c) {
+                self.memo[c as usize] = (self.version, r);
+                return Ok(r);
+            }
+        }
+        self.active.push(check.start);
+        let r = if let Some(p) = t.programs[c as usize] {
+            match p.writes {
+                true => self.program::<true>(t, st, p)?,
+                false => self.program::<false>(t, st, p)?,
+            }
+        } else if t.pure[c as usize] {
+            self.pure_reach(t, st, check.start, check.target)?
+        } else if t.one_slot[c as usize] != NO_SLOT {
+            let slot = t.one_slot[c as usize];
+            self.slot_search
+                .reach(t, st, check.start, check.target, slot)
+        } else {
+            self.run::<false, MoveList>(t, st, check.start, check.target, None)?
+        };
+        self.active.pop();
+        self.memo[c as usize] = (self.version, r);
+        let held = &mut self.held[c as usize];
+        if held.kept <= held.hits.saturating_mul(4).saturating_add(16) {
+            held.kept = held.kept.saturating_add(1);
+            held.hash = hash;
+            held.result = r;
+            held.slots.clear();
+            held.slots.extend_from_slice(st);
+        }
+        Ok(r)
+    }
+
+    /// Decides speculated check `c` of a move enumeration by generating the
+    /// moves it mirrors, kept for the state its `player` assignment leads
+    /// to (`mirror.rs`): it holds iff there are some. `None`: not done here
+    /// (not in a move enumeration, generation stopped, or an error, which
+    /// the check's own walk then meets or not as written).
+    pub(super) fn speculate(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Option<bool> {
+        let kind = self.sink_kind?;
+        let y = t.speculated[c as usize];
+        let e = t.edges[t.nodes[y as usize].first as usize];
+        let Op::SetPlayer(p) = e.op else {
+            unreachable!("a speculated check's node assigns `player`")
+        };
+        let a = self.ahead.get_or_insert_with(|| {
+            Box::new(Ahead {
+                walker: Walker {
+                    speculates: false,
+                    ..Walker::new(t)
+                },
+                ..Ahead::default()
+            })
+        });
+        if a.made > a.hits.saturating_mul(4).saturating_add(16) {
+            return None;
+        }
+        a.made = a.made.saturating_add(1);
+        let slot = t.player_slot as usize;
+        let old = st[slot];
+        st[slot] = read(t, st, p);
+        let r = match kind {
+            true => a
+                .walker
+                .moves(t, st, e.to, &mut a.kept.list)
+                .map(|_| a.kept.list.len()),
+            false => a
+                .walker
+                .moves(t, st, e.to, &mut a.kept.effects)
+                .map(|_| a.kept.effects.len()),
+        };
+        a.valid = r.is_ok();
+        if a.valid {
+            a.slots.clear();
+            a.slots.extend_from_slice(st);
+            a.node = e.to;
+            a.kind = kind;
+        }
+        st[slot] = old;
+        r.ok().map(|n| n > 0)
+    }
+
+    /// Decides a pure check (`shortcut.rs`): a search over the nodes, each
+    /// expanded once (the semistate never changes, so neither does a node's
+    /// key), edges tried last to first as in [`Walker::run`].
+    pub(super) fn pure_reach(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        root: u32,
+        target: u32,
+    ) -> Result<bool, RunError> {
+        if root == target {
+            return Ok(true);
+        }
+        let depth = self.active.len();
+        if self.marks.len() <= depth {
+            self.marks.resize_with(depth + 1, Marks::default);
+        }
+        let m = &mut self.marks[depth];
+        if m.at.len() != t.nodes.len() {
+            m.at = vec![0; t.nodes.len()];
+            m.gen = 0;
+        }
+        crate::seen::next_generation(&mut m.gen, &mut m.at);
+        let gen = m.gen;
+        m.at[root as usize] = gen;
+        let base = self.pending.len();
+        self.pending.push(root);
+        let mut found = false;
+        'nodes: while self.pending.len() > base {
+            let node = self.pending.pop().expect("above base");
+            let info = t.nodes[node as usize];
+            let (first, end) = if info.disjoint {
+                match self.first_legal(t, st, node)? {
+                    Some(e) => (e, e + 1),
+                    None => continue,
+                }
+            } else {
+                (info.first, info.end)
+            };
+            for i in (first..end).rev() {
+                let e = &t.edges[i as usize];
+                let legal = match e.op {
+                    Op::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                    Op::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
+                    Op::Reach(c, positive) => self.check(t, st, c)? == positive,
+                    _ => true,
+                };
+                if !legal {
+                    continue;
+                }
+                if e.to == target {
+                    found = true;
+                    break 'nodes;
+                }
+                let at = &mut self.marks[depth].at[e.to as usize];
+                if *at != gen {
+                    *at = gen;
+                    self.pending.push(e.to);
+                }
+            }
+        }
+        self.pending.truncate(base);
+        Ok(found)
+    }
+}

@@ -1,0 +1,117 @@
+//! An any-assignment's symbols filtered before its frame takes them
+//! (`shortcut.rs`, filtered any-assignments; `sealed.rs`, [`crate::sealed::Filter`]): the
+//! symbols the comparison after it rejects are skipped in place. Also the
+//! switch's range of edges and the rays' cycle test the walk's loop reads.
+
+use crate::shortcut::some_holds;
+use crate::tables::{Op, Operand, Place, Tables, NO_EDGE, NO_SWITCH};
+
+use super::*;
+
+/// Takes frame `f`'s any-assignment (to `slot`, symbols from `start`) on
+/// from symbol `sym` to the first symbol that `pass` accepts, last to
+/// first (a filtered any-assignment, `shortcut.rs`); whether there is one.
+/// The slot is left as it was.
+#[inline(always)]
+pub(super) fn first_passing(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    slot: u32,
+    start: u32,
+    sym: &mut u16,
+    pass: impl Fn(&[u16]) -> bool,
+) -> bool {
+    let old = st[slot as usize];
+    let found = loop {
+        st[slot as usize] = *sym;
+        if pass(st) {
+            break true;
+        }
+        if f.sub == 0 {
+            break false;
+        }
+        f.sub -= 1;
+        *sym = t.any_syms[(start + f.sub) as usize];
+    };
+    st[slot as usize] = old;
+    found
+}
+
+/// The filter of any-assignment `edge` ([`crate::sealed::Filter::Other`]: a comparison
+/// not specialised) taken on from symbol `sym` to the first symbol that
+/// passes: the filter's edge ([`NO_EDGE`]: none tested, into the check's
+/// `target`), or `None` when no symbol is left. Out of line: the walk's
+/// loop stays as small.
+#[inline(never)]
+pub(super) fn other_filter(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    edge: u32,
+    target: u32,
+    sym: &mut u16,
+) -> Option<u32> {
+    let e = &t.edges[edge as usize];
+    if e.to == target {
+        return Some(NO_EDGE);
+    }
+    let Op::AssignAny(Place::Slot(slot), (start, _)) = e.op else {
+        return Some(NO_EDGE);
+    };
+    let Op::Cmp(a, b, eq) = t.edges[e.filter as usize].op else {
+        return Some(NO_EDGE);
+    };
+    // Against a symbol: one read per symbol.
+    let found = match (a, b) {
+        (a, Operand::Imm(v)) | (Operand::Imm(v), a) => {
+            first_passing(t, st, f, slot, start, sym, |st| (read(t, st, a) == v) == eq)
+        }
+        (a, b) => first_passing(t, st, f, slot, start, sym, |st| {
+            (read(t, st, a) == read(t, st, b)) == eq
+        }),
+    };
+    found.then_some(e.filter)
+}
+
+/// [`first_passing`] for an any-assignment (`slot`, symbols from `start`)
+/// into node `to` with comparisons `cmps` ([`crate::tables::Act::AnyTests`]): through
+/// its switch when it is one. Out of line: the walk's loop stays as small.
+#[inline(never)]
+pub(super) fn any_tests(
+    t: &Tables,
+    st: &mut [u16],
+    f: &mut Frame,
+    (slot, start): (u32, u32),
+    to: u32,
+    (first, count): (u32, u32),
+    sym: &mut u16,
+) -> bool {
+    match t.nodes[to as usize].switch {
+        NO_SWITCH => {
+            let cmps = &t.edges[first as usize..(first + count) as usize];
+            first_passing(t, st, f, slot, start, sym, |st| some_holds(t, st, cmps))
+        }
+        i => first_passing(t, st, f, slot, start, sym, |st| {
+            let (a, b) = switch_range(t, st, i);
+            a != b
+        }),
+    }
+}
+
+/// The edges of switch `i` (`switch.rs`) that can pass now: from the
+/// first to the last that do.
+#[inline(always)]
+pub(super) fn switch_range(t: &Tables, st: &[u16], i: u32) -> (u32, u32) {
+    let s = t.switches[i as usize];
+    let v = read(t, st, Operand::Ind(s.slot, s.table));
+    t.switch_ranges[(s.ranges + v as u32) as usize]
+}
+
+/// Whether the value of a ray's slot lies on a cycle of its map
+/// (`cycles.rs`): only then is the visit checked.
+#[inline(always)]
+pub(super) fn cyclic_value(t: &Tables, st: &[u16], i: u32) -> bool {
+    let (slot, table) = t.cyclic[i as usize];
+    t.fun[(table + st[slot as usize] as u32) as usize] != 0
+}

@@ -1,0 +1,153 @@
+//! Checks decided by their programs (`program.rs`): straight-line
+//! comparisons and assignments, any-assignments enumerated from a stack of
+//! choices, writes undone through the walk's log.
+
+use super::*;
+use crate::program::{Program, Step};
+use crate::seen::{Seen, MAX_KEYS};
+use crate::tables::{Operand, Tables};
+use crate::RunError;
+
+/// Whether a comparison step of a program holds.
+#[inline(always)]
+fn compare(t: &Tables, st: &[u16], step: &Step) -> bool {
+    match *step {
+        Step::IndImm(s, table, v, eq) => (read(t, st, Operand::Ind(s, table)) == v) == eq,
+        Step::IndTab(s, table, s2, table2, eq) => {
+            (read(t, st, Operand::Ind(s, table)) == read(t, st, Operand::Tab(s2, table2))) == eq
+        }
+        Step::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+        _ => unreachable!("not a comparison"),
+    }
+}
+
+impl Walker {
+    /// Decides a check by its program (`program.rs`).
+    pub(super) fn program<const WRITES: bool>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        p: Program,
+    ) -> Result<bool, RunError> {
+        let depth = self.active.len();
+        if p.visits {
+            if self.seen.len() <= depth {
+                self.seen.resize_with(depth + 1, Seen::default);
+            }
+            self.seen[depth].clear(MAX_KEYS);
+        }
+        let prog = &t.program;
+        let base = self.log.len();
+        let choices = self.choices.len();
+        let (hash, version) = (self.hash, self.version);
+        let mut pc = p.start as usize;
+        let found = loop {
+            let ins = &prog[pc];
+            if WRITES && self.log.len() > base + ins.depth as usize {
+                self.unwind(t, st, base + ins.depth as usize);
+            }
+            let holds = match ins.step {
+                Step::IndImm(s, table, v, eq) => (read(t, st, Operand::Ind(s, table)) == v) == eq,
+                Step::IndTab(s, table, s2, table2, eq) => {
+                    (read(t, st, Operand::Ind(s, table)) == read(t, st, Operand::Tab(s2, table2)))
+                        == eq
+                }
+                Step::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                Step::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
+                Step::Reach(c, positive) => self.check(t, st, c)? == positive,
+                Step::Assign(p, v) => {
+                    let v = read(t, st, v);
+                    let slot = place(t, st, p)?;
+                    self.write(t, st, slot, v);
+                    true
+                }
+                Step::Any(p, ..) => {
+                    let slot = place(t, st, p)?;
+                    if ins.accept {
+                        // Every symbol reaches the target.
+                        break true;
+                    }
+                    self.choices.push((pc as u32, u32::MAX, slot));
+                    pc = self.advance(t, st, pc);
+                    continue;
+                }
+                Step::Retry => {
+                    let at = self.choices.last().expect("an open any-assignment").0;
+                    pc = self.advance(t, st, at as usize);
+                    continue;
+                }
+                Step::Visit(node) => self.visit::<false>(t, st, node, depth)?,
+                Step::Pass => true,
+                Step::End => break false,
+            };
+            if !holds {
+                pc = ins.skip as usize;
+            } else if ins.accept {
+                break true;
+            } else {
+                pc += 1;
+            }
+        };
+        self.unwind(t, st, base);
+        self.choices.truncate(choices);
+        self.hash = hash;
+        self.version = version;
+        Ok(found)
+    }
+
+    /// Takes the next symbol of the any-assignment at instruction `at`
+    /// (the top choice; `u32::MAX` symbols left: all), last to first, and
+    /// gives where the program goes on: into its subtree, or past it when
+    /// no symbol is left.
+    #[inline]
+    pub(super) fn advance(&mut self, t: &Tables, st: &mut [u16], at: usize) -> usize {
+        let ins = &t.program[at];
+        let Step::Any(_, (start, len), filter) = ins.step else {
+            unreachable!("choices are any-assignments")
+        };
+        let syms = &t.any_syms[start as usize..(start + len) as usize];
+        let (_, left, slot) = *self.choices.last().expect("an open choice");
+        let mut left = left.min(len);
+        let found = if filter {
+            let cmp = &t.program[at + 1].step;
+            let old = st[slot as usize];
+            let found = loop {
+                if left == 0 {
+                    break false;
+                }
+                left -= 1;
+                st[slot as usize] = syms[left as usize];
+                if compare(t, st, cmp) {
+                    break true;
+                }
+            };
+            st[slot as usize] = old;
+            found
+        } else {
+            left = left.wrapping_sub(1);
+            left != u32::MAX
+        };
+        if !found {
+            self.choices.pop();
+            return ins.skip as usize;
+        }
+        self.choices.last_mut().expect("an open choice").1 = left;
+        self.write(t, st, slot, syms[left as usize]);
+        at + 1
+    }
+
+    /// Undoes the writes past `to`, the key hash with them; the semistate
+    /// gets a fresh version.
+    pub(super) fn unwind(&mut self, t: &Tables, st: &mut [u16], to: usize) {
+        while self.log.len() > to {
+            let (slot, old) = self.log.pop().expect("longer than `to`");
+            let m = t.hash_mul[slot as usize];
+            let cur = st[slot as usize];
+            self.hash = self
+                .hash
+                .wrapping_sub(m.wrapping_mul((cur as u64).wrapping_sub(old as u64)));
+            st[slot as usize] = old;
+        }
+        self.version = self.fresh_version();
+    }
+}

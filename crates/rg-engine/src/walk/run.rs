@@ -1,0 +1,430 @@
+//! The walk's loop ([`Walker::run`]): frames pushed at choice nodes, each
+//! taking its next (edge, symbol) and following the chain of specialised
+//! instructions (`code.rs`) inline until a choice, a dead end, a failed
+//! test or a move's end.
+
+use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch_range};
+use super::*;
+use crate::code::{self, Kind};
+use crate::moves::Sink;
+use crate::sealed::Filter;
+use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
+use crate::tables::{Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
+use crate::RunError;
+
+impl Walker {
+    /// Pushes the frame of choice node `node`. Inline, with `@disjoint`
+    /// nodes and the limit's error out of line: the walk pushes one at
+    /// every choice, and a call returned its `Result` through memory
+    /// (callgrind instructions per playout on translations: amazons
+    /// -6.7%, breakthrough -4.6%, englishDraughts -3.1%, the others
+    /// -0.1% to -1.9%).
+    #[inline(always)]
+    pub(super) fn push_frame(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+    ) -> Result<(), RunError> {
+        if self.frames.len() >= MAX_FRAMES {
+            return Err(too_many_frames(node));
+        }
+        let info = &t.nodes[node as usize];
+        let (first, next) = if info.disjoint {
+            self.disjoint_range(t, st, node)?
+        } else if info.switch != NO_SWITCH {
+            // Only the edges that can pass (`switch.rs`).
+            switch_range(t, st, info.switch)
+        } else {
+            (info.first, info.end)
+        };
+        // A relay's frame stands for the frame below (`local.rs`): its
+        // number, and the stamps left to that frame to restore.
+        let (number, stamp_log) = match (info.relay, self.frames.last()) {
+            (true, Some(below)) => (below.number, RELAY),
+            _ => (self.fresh_version(), self.stamp_log.len() as u32),
+        };
+        self.frames.push(Frame {
+            next,
+            first,
+            sub: 0,
+            log: self.log.len() as u32,
+            // One of the two is 0 (`counted_tags` outside lean walks).
+            tags: self.tags.len() as u32 + self.counted_tags,
+            hash: self.hash,
+            tag_hash: self.tag_hash,
+            version: self.version,
+            number,
+            stamp_log,
+        });
+        Ok(())
+    }
+
+    /// The edges a frame of `@disjoint` node `node` tries: its first legal
+    /// edge, or none.
+    #[inline(never)]
+    pub(super) fn disjoint_range(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+    ) -> Result<(u32, u32), RunError> {
+        Ok(match self.first_legal(t, st, node)? {
+            Some(e) => (e, e + 1),
+            None => {
+                let first = t.nodes[node as usize].first;
+                (first, first)
+            }
+        })
+    }
+
+    /// The first edge of `node` (file order) whose action is legal now.
+    pub(super) fn first_legal(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+    ) -> Result<Option<u32>, RunError> {
+        let info = t.nodes[node as usize];
+        for i in info.first..info.end {
+            let legal = match t.edges[i as usize].op {
+                Op::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                Op::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
+                Op::Reach(c, positive) => self.check(t, st, c)? == positive,
+                _ => true,
+            };
+            if legal {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// One enumeration from `root`: collecting move walks into `out`
+    /// (`MOVES`), or deciding whether `target` is reached (tags ignored,
+    /// `player` assignments ordinary). Leaves the semistate, tags and frames
+    /// as it found them.
+    pub(super) fn run<const MOVES: bool, S: Sink>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        root: u32,
+        target: u32,
+        mut out: Option<&mut S>,
+    ) -> Result<bool, RunError> {
+        // The sealed instructions' reads need no more (`sealed.rs`).
+        assert!(st.len() >= t.code.slots(), "a semistate of the game");
+        let depth = self.active.len();
+        if self.seen.len() <= depth {
+            self.seen.resize_with(depth + 1, Seen::default);
+        }
+        self.seen[depth].clear(match MOVES {
+            true => MAX_MOVE_KEYS,
+            false => MAX_KEYS,
+        });
+        if root == target {
+            return Ok(true);
+        }
+        // A lean walk: tags only counted (a sink that keeps none, and no
+        // visited check keys on them).
+        let lean = MOVES && !S::VISIBILITY && !t.tags_read;
+        // Tags are no-ops when they need no count either: their
+        // instructions are skipped (`sealed.rs`).
+        let code = t.code.table(!(lean && t.few_tags));
+        let base = self.frames.len();
+        let entry = (
+            self.log.len(),
+            self.tags.len() + self.counted_tags as usize,
+            self.hash,
+            self.tag_hash,
+            self.version,
+        );
+        self.visit::<MOVES>(t, st, root, depth)?;
+        self.push_frame(t, st, root)?;
+        let mut found = false;
+        'frames: while self.frames.len() > base {
+            let top = self.frames.len() - 1;
+            let f = self.frames[top];
+            self.rollback(st, f.log as usize);
+            if lean {
+                self.counted_tags = f.tags;
+            } else {
+                self.tags.truncate(f.tags as usize);
+                self.tag_ids.truncate(f.tags as usize);
+                self.vis.truncate(f.tags as usize);
+            }
+            self.hash = f.hash;
+            self.tag_hash = f.tag_hash;
+            self.version = f.version;
+            // The next (edge, symbol) of the frame.
+            let mut sym = 0u16;
+            let (mut edge, pick) = {
+                let f = &mut self.frames[top];
+                if f.sub > 0 {
+                    f.sub -= 1;
+                    let p = t.code.pick(f.next);
+                    sym = t.any_syms[(p.start + f.sub) as usize];
+                    (f.next, p)
+                } else if f.next > f.first {
+                    f.next -= 1;
+                    let p = t.code.pick(f.next);
+                    if p.len > 0 {
+                        f.sub = p.len - 1;
+                        sym = t.any_syms[(p.start + p.len - 1) as usize];
+                    }
+                    (f.next, p)
+                } else {
+                    let len = f.stamp_log;
+                    if len != RELAY {
+                        self.restore_stamps(len);
+                    }
+                    self.frames.pop();
+                    continue;
+                }
+            };
+            // A filtered any-assignment skips the symbols its comparison
+            // rejects (`shortcut.rs`); the comparison's edge, next in the
+            // chain, then holds without being tested again (`passed`).
+            // Not into a check's target, which the walk reaches at once.
+            let mut passed = NO_EDGE;
+            match pick.test {
+                Filter::None => {}
+                Filter::Ind {
+                    edge: filter,
+                    slot,
+                    table,
+                    value,
+                    eq,
+                } if MOVES || t.edges[edge as usize].to != target => {
+                    let f = &mut self.frames[top];
+                    let found = first_passing(t, st, f, slot, pick.start, &mut sym, |st| {
+                        // SAFETY: operands of an instruction of `t.code`
+                        // (`Filter::Ind`); `st` checked where the walk
+                        // starts.
+                        (unsafe { t.code.ind(st, slot, table) } == value) == eq
+                    });
+                    if !found {
+                        continue 'frames;
+                    }
+                    passed = filter;
+                }
+                Filter::Tests { slot, first, count } => {
+                    let to = t.edges[edge as usize].to;
+                    if MOVES || to != target {
+                        let f = &mut self.frames[top];
+                        let cmps = (first, count);
+                        if !any_tests(t, st, f, (slot, pick.start), to, cmps, &mut sym) {
+                            continue 'frames;
+                        }
+                    }
+                }
+                Filter::Ind { .. } => {}
+                Filter::Other => {
+                    let f = &mut self.frames[top];
+                    match other_filter(t, st, f, edge, target, &mut sym) {
+                        Some(p) => passed = p,
+                        None => continue 'frames,
+                    }
+                }
+            }
+            // Follow the chain from this edge: each edge's specialised
+            // action (`code.rs`), the rarer ones as written. The operands
+            // and continuations of `t.code`'s instructions are read
+            // unchecked: `sealed.rs` verified them, and `st` is long
+            // enough (checked where the walk starts).
+            let mut c = code.at(edge);
+            loop {
+                // A comparison's test, unless the filter passed it.
+                macro_rules! test {
+                    ($holds:expr) => {
+                        if edge == passed {
+                            passed = NO_EDGE;
+                        } else if !$holds {
+                            continue 'frames;
+                        }
+                    };
+                }
+                // `player = v`: a move walk's end (a check's write).
+                macro_rules! set_player {
+                    ($v:expr) => {{
+                        let v = $v;
+                        if MOVES {
+                            if let Some(out) = out.as_deref_mut() {
+                                out.push(
+                                    &self.tags,
+                                    &self.vis,
+                                    self.log.iter().map(|&(slot, _)| slot),
+                                    st,
+                                    t.player_slot,
+                                    v,
+                                    c.to,
+                                    self.tag_hash,
+                                );
+                                if out.recorded() > MAX_RECORDED {
+                                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
+                                }
+                            }
+                            continue 'frames;
+                        }
+                        self.write(t, st, t.player_slot, v);
+                    }};
+                }
+                match c.kind {
+                    Kind::Skip => {}
+                    Kind::Player(v) => set_player!(v),
+                    Kind::Tag(s) => {
+                        if lean {
+                            if !t.few_tags {
+                                self.count_tag(c.to)?;
+                            }
+                        } else if MOVES {
+                            self.push_tag(t, st, s, S::VISIBILITY, c.to)?;
+                        }
+                    }
+                    Kind::TagVar(slot) => {
+                        if lean {
+                            if !t.few_tags {
+                                self.count_tag(c.to)?;
+                            }
+                        } else if MOVES {
+                            // SAFETY: an operand of `c` (see above).
+                            let v = unsafe { t.code.get(st, slot) };
+                            self.push_tag(t, st, v, S::VISIBILITY, c.to)?;
+                        }
+                    }
+                    k @ (Kind::CmpSlot { .. }
+                    | Kind::CmpInd { .. }
+                    | Kind::CmpTab { .. }
+                    | Kind::CmpTabInd { .. }) => {
+                        // SAFETY: `c`'s kind (see above).
+                        test!(unsafe { t.code.holds(st, k) })
+                    }
+                    Kind::SetImm { to, value } => {
+                        // SAFETY: an operand of `c` (see above).
+                        unsafe { self.write_sealed(t, st, to, value) }
+                    }
+                    Kind::SetTab { to, slot, table } => {
+                        // SAFETY: operands of `c` (see above).
+                        let v = unsafe { t.code.tab(st, slot, table) };
+                        // SAFETY: as above.
+                        unsafe { self.write_sealed(t, st, to, v) };
+                    }
+                    Kind::SetIndImm { slot, table, value } => {
+                        // SAFETY: operands of `c` (see above).
+                        let at = unsafe { t.code.place(st, slot, table)? };
+                        // SAFETY: a slot `place` gave.
+                        unsafe { self.write_sealed(t, st, at, value) };
+                    }
+                    Kind::AnySlot(slot) => {
+                        // SAFETY: an operand of `c` (see above).
+                        unsafe { self.write_sealed(t, st, slot, sym) }
+                    }
+                    Kind::Other => match t.edges[edge as usize].op {
+                        Op::Cmp(a, b, eq) => test!((read(t, st, a) == read(t, st, b)) == eq),
+                        Op::CmpMap(i, eq) => {
+                            if crate::maps::equal(t, st, i) != eq {
+                                continue 'frames;
+                            }
+                        }
+                        Op::Reach(c, positive) => {
+                            if self.check(t, st, c)? != positive {
+                                continue 'frames;
+                            }
+                        }
+                        Op::Assign(p, v) => {
+                            let v = read(t, st, v);
+                            let slot = place(t, st, p)?;
+                            self.write(t, st, slot, v);
+                        }
+                        Op::AssignAny(p, _) => {
+                            let slot = place(t, st, p)?;
+                            self.write(t, st, slot, sym);
+                        }
+                        Op::AssignMap(i) => {
+                            let mut writes = std::mem::take(&mut self.map_writes);
+                            writes.clear();
+                            let r = crate::maps::assign(t, st, i, &mut writes);
+                            for &(slot, v) in &writes {
+                                self.write(t, st, slot, v);
+                            }
+                            self.map_writes = writes;
+                            r?;
+                        }
+                        Op::SetPlayer(v) => set_player!(read(t, st, v)),
+                        Op::Skip | Op::Tag(_) | Op::TagVar(_) => {
+                            unreachable!("specialised (`code.rs`)")
+                        }
+                    },
+                }
+                if !MOVES && c.to == target {
+                    found = true;
+                    break 'frames;
+                }
+                if c.next < code::DEAD {
+                    // Inline, no visited check, no step count.
+                    edge = c.next;
+                    // SAFETY: an inline continuation of `c`.
+                    c = unsafe { code.inline(edge) };
+                    continue;
+                }
+                if c.next & code::GUARD != 0 {
+                    let cyclic = t.edges[edge as usize].cyclic;
+                    if cyclic == NO_EDGE || cyclic_value(t, st, cyclic) {
+                        let info = &t.nodes[c.to as usize];
+                        let new = if info.local != NO_DENSE {
+                            // Frame `top` is the choice node before `c.to`.
+                            let number = self.frames[top].number;
+                            self.stamp(st, info.local, info.local_slot, number)
+                        } else {
+                            self.visit::<MOVES>(t, st, c.to, depth)?
+                        };
+                        if !new {
+                            continue 'frames;
+                        }
+                    }
+                }
+                match c.next & code::FLOW {
+                    code::FRAME => {
+                        self.push_frame(t, st, c.to)?;
+                        continue 'frames;
+                    }
+                    code::DEAD => continue 'frames,
+                    next => {
+                        // Only `@unique` nodes can close a cycle of single
+                        // edges without a visited check: bound such walks
+                        // (`code::COUNT`).
+                        if c.next & code::COUNT != 0 {
+                            self.steps += 1;
+                            if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
+                                return Err(RunError::TooManyStates {
+                                    limit: MAX_STEPS,
+                                    node: c.to,
+                                });
+                            }
+                        }
+                        edge = next;
+                        // SAFETY: an inline continuation of `c`.
+                        c = unsafe { code.inline(edge) };
+                    }
+                }
+            }
+        }
+        if let Some(f) = self.frames.get(base).filter(|f| f.stamp_log != RELAY) {
+            self.restore_stamps(f.stamp_log);
+        }
+        self.frames.truncate(base);
+        let (log, tags, hash, tag_hash, version) = entry;
+        self.rollback(st, log);
+        if lean {
+            self.counted_tags = tags as u32;
+        } else {
+            self.tags.truncate(tags);
+            self.tag_ids.truncate(tags);
+            self.vis.truncate(tags);
+        }
+        self.hash = hash;
+        self.tag_hash = tag_hash;
+        self.version = version;
+        Ok(found)
+    }
+}
