@@ -15,17 +15,16 @@
 //!   player surely has a move (only always-legal actions up to a switch),
 //!   the move switches directly.
 //!
-//! Tried and dropped: the copy ending its check (into its accepting node)
-//! at the first state from which a move surely completes (`sure`, `coord` a
-//! vertex), instead of at the next switch. Callgrind instructions per
-//! playout against the full copy (ac4de4b's engines): connect4 native
-//! -28%, reversi -7% native / -10% interp, englishDraughts -7% / -2%, but
-//! connect4 interp +16%, hex interp +23%, breakthrough interp +4%: the
-//! interpreter's lazy roots and speculated checks (`rg-engine` `mirror.rs`)
-//! need the copy to mirror the move walk up to its `player` assignment,
-//! and an always-legal assignment (`goals[red] = 100`, `board[coord] = r`)
-//! is not among the edges its proof accepts as certain. Worth it where no
-//! check is mirrored (the native engine speculates none yet).
+//!   The copy ends its check (into its accepting node) at the first state
+//!   from which a move surely completes (`sure`, `coord` a vertex there),
+//!   not at the next switch: the interpreter's mirror proofs (`rg-engine`
+//!   `mirror.rs`) take the rest of the move walk (assignments, tags, a
+//!   `player` assignment) as certain, so its lazy roots and speculated
+//!   checks stay. Callgrind instructions per playout against the full copy:
+//!   native connect4 -16.5%, reversi -5.9%, englishDraughts -6.8%; interp
+//!   reversi -12.9%, englishDraughts -1.9%; the other games within 1.2%.
+//!   (Before the proofs took assignments, interp connect4 was +16%, hex
+//!   +23%.)
 
 use rg_lang::ast::{Edge, Expr, Label, Name};
 
@@ -189,13 +188,21 @@ impl<'a> Emitter<'a> {
         info: Option<&Info>,
     ) -> Result<String, TranslateError> {
         let node = |s: u32| format!("{prefix}{s}");
-        let reach = match mode {
-            Mode::Copy => info.expect("main info").copy_states(nfa),
-            _ => nfa.reachable(),
-        };
         let maynull: Vec<bool> = (0..nfa.states() as u32)
             .map(|s| s > 0 && self.may_null(nfa.leaf(s)))
             .collect();
+        // Copy states from which a move surely completes (`coord` a vertex
+        // there): the check accepts on reaching them.
+        let ends: Vec<bool> = match (mode, info) {
+            (Mode::Copy, Some(info)) => (0..nfa.states())
+                .map(|s| s > 0 && info.sure[s] && !maynull[s])
+                .collect(),
+            _ => vec![false; nfa.states()],
+        };
+        let reach = match mode {
+            Mode::Copy => info.expect("main info").copy_states(nfa, &ends),
+            _ => nfa.reachable(),
+        };
         for s in 0..nfa.states() as u32 {
             if !reach[s as usize] {
                 continue;
@@ -206,6 +213,11 @@ impl<'a> Emitter<'a> {
                 && matches!(nfa.leaf(s), Leaf::Switch(..))
                 && !info.is_some_and(|i| i.checked[s as usize])
             {
+                continue;
+            }
+            if ends[s as usize] {
+                let acc = self.copy_accept.clone();
+                self.edge(&node(s), &acc, skip());
                 continue;
             }
             if let (Mode::Main, Some(info)) = (mode, info) {
@@ -590,8 +602,8 @@ impl Info {
     }
 
     /// The main states the copy needs: those reachable from a checked move
-    /// start without passing a switch.
-    fn copy_states(&self, nfa: &Nfa) -> Vec<bool> {
+    /// start without passing a switch or leaving a state of `ends`.
+    fn copy_states(&self, nfa: &Nfa, ends: &[bool]) -> Vec<bool> {
         let mut seen = vec![false; nfa.states()];
         let mut stack: Vec<u32> = (0..nfa.states() as u32)
             .filter(|&s| self.checked[s as usize])
@@ -606,6 +618,9 @@ impl Info {
             seen[s as usize] = true;
         }
         while let Some(s) = stack.pop() {
+            if ends[s as usize] {
+                continue;
+            }
             for &t in &nfa.next[s as usize] {
                 // A switch ends the checked move: its transition leads to
                 // the accepting node.

@@ -14,7 +14,8 @@
 //!   with a copy edge equal to the one edge after them;
 //! - a paired copy node whose only edge is a no-op into `Y` pairs with an
 //!   original node that *certainly yields a move*: all its edges assign
-//!   `player`; or one no-op edge, or a `! K` edge whose `K` can never hold,
+//!   `player`; or one no-op edge, or assignment (it always passes), or a
+//!   `! K` edge whose `K` can never hold,
 //!   to such a node; or a `? K`, `! K` pair whose two targets each yield a
 //!   move (or, for the `?` edge, cannot be taken);
 //! - other paired nodes have edges in equal order with equal labels and
@@ -268,7 +269,10 @@ impl Prover<'_> {
         let never = |s: u32, t: u32| s != t && self.out[s as usize].is_empty();
         match edges[..] {
             [e] => match e.label {
-                CLabel::Skip => self.yields_move(e.to.0, region, depth + 1),
+                // Assignments always pass.
+                CLabel::Skip | CLabel::Assign(..) | CLabel::AssignAny(..) => {
+                    self.yields_move(e.to.0, region, depth + 1)
+                }
                 CLabel::Reach(false, s, t) if never(s.0, t.0) => {
                     self.yields_move(e.to.0, region, depth + 1)
                 }

@@ -249,6 +249,30 @@ fn inexact_repeat_merges_are_no_mirrors() {
     same_as_every_check(&plain).expect("same counts and playouts");
 }
 
+/// A copy may end (into its target) before an assignment, since that always
+/// passes (`k3, kacc` stands for `m3, m4: s = y` and the `player`
+/// assignment after it, as translated RBG checks end where a move surely
+/// completes): a mirror; before a comparison (`s == y`, false here) it is
+/// none, and `a` has no move although the copy reaches its end.
+#[test]
+fn a_copy_may_end_before_an_assignment() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar s: S = x;\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, m2: c = C(*);\nm2, m3: c == 0;\nm3, m4: s = y;\n\
+        m4, t4: $ go;\nt4, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: c == 0;\nk3, kacc: ;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 1));
+    same_as_every_check(text).expect("same counts and playouts");
+    let compared = text.replace("m3, m4: s = y;", "m3, m4: s == y;");
+    let game = GameModel::from_text(&compared).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&compared).expect("same counts and playouts");
+    let err = Playouts::new(&game, 1).run_one().unwrap_err();
+    assert!(matches!(err, rg_engine::RunError::NoMove(_)), "{err}");
+}
+
 /// `@repeat m4 : c` after a write of `row`, which the key leaves out, as in
 /// translated RBG moves: the `$$ c` tag before the write tells apart the
 /// walks whose `row` differs, so the merges at `m4` (entered by two edges,
