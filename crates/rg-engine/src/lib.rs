@@ -56,7 +56,7 @@ pub mod raw {
     pub use crate::prefixes::{Prefixes, EMPTY};
     pub use crate::program::{Ins, Program, Step};
     pub use crate::sealed::Sealed;
-    pub use crate::seen::{Seen, MAX_ARENA, MAX_KEYS, MAX_MOVE_KEYS};
+    pub use crate::seen::{Seen, SeenEntry, MAX_ARENA, MAX_KEYS, MAX_MOVE_KEYS};
     pub use crate::tables::*;
     pub use crate::walk::{
         mix, place, read, tag_step, Walker, MAX_FRAMES, MAX_LOG, MAX_RECORDED, MAX_STEPS, MAX_TAGS,

@@ -3,6 +3,15 @@
 //! stamp. A key is found by its hash and then compared in full: the tags by
 //! their sequence's number (`prefixes.rs`), the variables with a copy kept
 //! in an arena, so a hash collision never merges two walks.
+//!
+//! The native engine (`rg-jit`) probes and extends the same set from
+//! generated code: [`Seen`] is `repr(C)`, its first fields the table's
+//! and the arena's addresses and counts ([`Seen::OFF_ENTRIES`] ...), an
+//! entry's layout [`SeenEntry`]'s. Such code adds a key only while
+//! `count < room` and the arena has capacity; [`Seen::insert`] takes the
+//! rest (growth, bounds).
+
+use std::mem::offset_of;
 
 use crate::RunError;
 
@@ -14,17 +23,21 @@ pub const MAX_MOVE_KEYS: usize = 1 << 22;
 /// At most this many symbols in the copies of the keys (32 MiB).
 pub const MAX_ARENA: usize = 1 << 24;
 
+/// One key of a [`Seen`] (`repr(C)`: generated code reads and writes it).
+#[repr(C)]
 #[derive(Clone, Copy, Default)]
-struct Entry {
+pub struct SeenEntry {
     /// The hash's upper half (which also chooses the place).
-    hash: u32,
-    gen: u32,
-    node: u32,
+    pub hash: u32,
+    /// The generation that wrote it (older ones count as empty).
+    pub gen: u32,
+    /// The node whose key it is.
+    pub node: u32,
     /// Offset of the variables' copy in the arena (its length is the
     /// node's: a node always compares the same slots).
-    at: u32,
+    pub at: u32,
     /// The number of the tag sequence.
-    tags: u32,
+    pub tags: u32,
 }
 
 /// Starts a new generation of a table stamped by `gen`: every entry of an
@@ -39,13 +52,33 @@ pub(crate) fn next_generation<E: Default + Copy>(gen: &mut u32, entries: &mut [E
 }
 
 /// One enumeration's visited keys.
-#[derive(Clone)]
+#[repr(C)]
 pub struct Seen {
-    gen: u32,
-    entries: Vec<Entry>,
-    count: usize,
+    // Read and written by generated code: addresses as integers, mirrors
+    // of the buffers below (Rust only reads the buffers).
+    /// The table's address.
+    entries: u64,
+    /// The table's length less one (a power of two less one).
+    mask: u64,
+    /// The generation (1 ..= u32::MAX).
+    gen: u64,
+    /// Keys added since the last clear.
+    count: u64,
+    /// The keys generated code may hold before [`Seen::insert`] takes
+    /// over: the smaller of the limit and half the table.
+    room: u64,
+    /// The arena's address.
+    arena: u64,
+    /// Symbols used in the arena.
+    arena_len: u64,
+    /// The arena's length (at most [`MAX_ARENA`]).
+    arena_cap: u64,
+    // Rust only.
+    entries_buf: Vec<SeenEntry>,
+    /// The keys' copies: `arena_buf[..arena_len]` (its length is the
+    /// capacity: it grows zero-filled).
+    arena_buf: Vec<u16>,
     limit: usize,
-    arena: Vec<u16>,
     /// Stamps of the dense keys (a check's one-slot keys: a node's base
     /// plus the slot's symbol), allocated on first use.
     dense: Vec<u32>,
@@ -53,25 +86,78 @@ pub struct Seen {
 
 impl Default for Seen {
     fn default() -> Seen {
-        Seen {
+        let mut s = Seen {
+            entries: 0,
+            mask: 0,
             gen: 1,
-            entries: vec![Entry::default(); 64],
             count: 0,
+            room: 0,
+            arena: 0,
+            arena_len: 0,
+            arena_cap: 0,
+            entries_buf: vec![SeenEntry::default(); 64],
+            arena_buf: Vec::new(),
             limit: MAX_KEYS,
-            arena: Vec::new(),
             dense: Vec::new(),
-        }
+        };
+        s.point();
+        s
+    }
+}
+
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        let mut s = Seen {
+            entries_buf: self.entries_buf.clone(),
+            arena_buf: self.arena_buf.clone(),
+            dense: self.dense.clone(),
+            ..Seen::default()
+        };
+        (s.gen, s.count, s.arena_len, s.limit) = (self.gen, self.count, self.arena_len, self.limit);
+        s.point();
+        s
     }
 }
 
 impl Seen {
+    /// Offset of the table's address (`u64`, entries [`SeenEntry`]).
+    pub const OFF_ENTRIES: usize = offset_of!(Seen, entries);
+    /// Offset of the table's length less one (`u64`).
+    pub const OFF_MASK: usize = offset_of!(Seen, mask);
+    /// Offset of the generation (`u64` holding a `u32`).
+    pub const OFF_GEN: usize = offset_of!(Seen, gen);
+    /// Offset of the number of keys (`u64`).
+    pub const OFF_COUNT: usize = offset_of!(Seen, count);
+    /// Offset of the keys generated code may hold (`u64`).
+    pub const OFF_ROOM: usize = offset_of!(Seen, room);
+    /// Offset of the arena's address (`u64`, symbols `u16`).
+    pub const OFF_ARENA: usize = offset_of!(Seen, arena);
+    /// Offset of the symbols used in the arena (`u64`).
+    pub const OFF_ARENA_LEN: usize = offset_of!(Seen, arena_len);
+    /// Offset of the arena's length (`u64`).
+    pub const OFF_ARENA_CAP: usize = offset_of!(Seen, arena_cap);
+
+    /// The mirrored fields from the buffers (after they moved).
+    fn point(&mut self) {
+        self.entries = self.entries_buf.as_mut_ptr() as u64;
+        self.mask = self.entries_buf.len() as u64 - 1;
+        self.room = (self.limit as u64).min(self.entries_buf.len() as u64 / 2);
+        self.arena = self.arena_buf.as_mut_ptr() as u64;
+        self.arena_cap = self.arena_buf.len() as u64;
+    }
+
     /// Forgets every key; at most `limit` keys may be added from now on.
     pub fn clear(&mut self, limit: usize) {
         self.count = 0;
-        self.limit = limit;
-        self.arena.clear();
-        next_generation(&mut self.gen, &mut self.entries);
-        if self.gen == 1 {
+        self.arena_len = 0;
+        if self.limit != limit {
+            self.limit = limit;
+            self.point();
+        }
+        let mut gen = self.gen as u32;
+        next_generation(&mut gen, &mut self.entries_buf);
+        self.gen = gen as u64;
+        if gen == 1 {
             // The stamps wrapped round: old dense stamps could match.
             self.dense.fill(0);
         }
@@ -83,15 +169,16 @@ impl Seen {
         if self.dense.is_empty() {
             self.dense = vec![0; size as usize];
         }
+        let gen = self.gen as u32;
         let stamp = &mut self.dense[i as usize];
-        let new = *stamp != self.gen;
-        *stamp = self.gen;
+        let new = *stamp != gen;
+        *stamp = gen;
         new
     }
 
     /// Adds the key (node, vars, tags: a tag sequence's number) with the
-    /// given hash; false if it was already there. A node's keys always
-    /// have the same number of variables.
+    /// given hash (its upper half is kept); false if it was already there.
+    /// A node's keys always have the same number of variables.
     #[inline]
     pub fn insert(
         &mut self,
@@ -100,39 +187,44 @@ impl Seen {
         vars: &[u16],
         tags: u32,
     ) -> Result<bool, RunError> {
-        let mask = self.entries.len() - 1;
+        let gen = self.gen as u32;
+        let mask = self.entries_buf.len() - 1;
         let hash = (hash >> 32) as u32;
         let mut i = hash as usize & mask;
         loop {
-            let e = self.entries[i];
-            if e.gen != self.gen {
+            let e = self.entries_buf[i];
+            if e.gen != gen {
                 break;
             }
             if e.hash == hash && e.node == node && e.tags == tags {
                 let at = e.at as usize;
-                if self.arena.get(at..at + vars.len()) == Some(vars) {
+                if self.arena_buf.get(at..at + vars.len()) == Some(vars) {
                     return Ok(false);
                 }
             }
             i = (i + 1) & mask;
         }
-        if self.count >= self.limit || self.arena.len() + vars.len() > MAX_ARENA {
+        let len = self.arena_len as usize;
+        if self.count as usize >= self.limit || len + vars.len() > MAX_ARENA {
             return Err(RunError::TooManyStates {
                 limit: self.limit,
                 node,
             });
         }
-        let at = self.arena.len() as u32;
-        self.arena.extend_from_slice(vars);
-        self.entries[i] = Entry {
+        if len + vars.len() > self.arena_buf.len() {
+            self.grow_arena(len + vars.len());
+        }
+        self.arena_buf[len..len + vars.len()].copy_from_slice(vars);
+        self.arena_len += vars.len() as u64;
+        self.entries_buf[i] = SeenEntry {
             hash,
-            gen: self.gen,
+            gen,
             node,
-            at,
+            at: len as u32,
             tags,
         };
         self.count += 1;
-        if self.count * 2 > self.entries.len() {
+        if self.count * 2 > self.entries_buf.len() as u64 {
             self.grow();
         }
         Ok(true)
@@ -140,8 +232,18 @@ impl Seen {
 
     #[cold]
     fn grow(&mut self) {
-        let gen = self.gen;
-        self.entries = doubled(&self.entries, |e| e.gen == gen, |e| e.hash as usize);
+        let gen = self.gen as u32;
+        self.entries_buf = doubled(&self.entries_buf, |e| e.gen == gen, |e| e.hash as usize);
+        self.point();
+    }
+
+    /// Makes the arena at least `need` symbols long (at most
+    /// [`MAX_ARENA`], which `need` is within).
+    #[cold]
+    fn grow_arena(&mut self, need: usize) {
+        let want = (2 * self.arena_buf.len()).max(need).clamp(256, MAX_ARENA);
+        self.arena_buf.resize(want, 0);
+        self.point();
     }
 }
 
@@ -187,7 +289,26 @@ mod tests {
         }
         assert!(!s.insert(1 << 40 | 999, 0, &[999], 0).unwrap());
         assert!(s.insert(1 << 40 | 999, 0, &[998], 0).unwrap());
+        // A copy holds the same keys in buffers of its own.
+        let c = s.clone();
+        assert_ne!(c.entries, s.entries);
+        assert_eq!((c.count, c.arena_len), (s.count, s.arena_len));
         s.clear(MAX_KEYS);
         assert!(s.insert(7, 1, &[1, 2], 3).unwrap());
+        let mut c = c;
+        assert!(!c.insert(1 << 40 | 999, 0, &[998], 0).unwrap());
+    }
+
+    #[test]
+    fn the_limit_bounds_the_keys_and_the_room() {
+        let mut s = Seen::default();
+        s.clear(3);
+        assert_eq!(s.room, 3);
+        for i in 0..3 {
+            assert!(s.insert(i << 32, 0, &[i as u16], 0).unwrap());
+        }
+        assert!(s.insert(9 << 32, 0, &[9], 0).is_err());
+        s.clear(MAX_KEYS);
+        assert_eq!(s.room, 32);
     }
 }

@@ -181,7 +181,7 @@
 //!   and pops a call before).
 //! - Writing programs' and searches' visited checks of `Guard::Full`
 //!   keys in generated code (`gen/visit.rs`: the key hash mixed with the
-//!   node, a probe of `pset.rs`'s table, the slots compared and copied in
+//!   node, a probe of the set's table (`rg_engine::raw::Seen`'s layout), the slots compared and copied in
 //!   8-byte chunks; Rust for other keys, growth and errors) instead of
 //!   four calls down to `Seen::insert` (~250 instructions a key):
 //!   callgrind instructions per playout reversi -15.3%, connect4 -13.9%,
@@ -201,7 +201,6 @@
 
 mod gen;
 mod plan;
-mod pset;
 mod rt;
 mod safe;
 

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use rg_engine::raw::{self, Prefixes, Seen};
 use rg_engine::RunError;
 
-use crate::pset::PSet;
 use crate::Code;
 
 mod helpers;
@@ -125,9 +124,9 @@ pub(crate) struct Ws {
     /// the search's own) and their capacity.
     pub sframes: *mut Frame,
     pub sframes_cap: u64,
-    /// The visited set of writing programs and searches (but their dense
-    /// keys, `prog_seen`'s).
-    pub pset: PSet,
+    /// The visited set of writing programs and searches (probed by
+    /// generated code: `gen/visit.rs`), as the interpreter's of a check.
+    pub prog: Seen,
     // Owned by Rust only.
     code: Arc<Code>,
     log_buf: Vec<LogEntry>,
@@ -150,8 +149,6 @@ pub(crate) struct Ws {
     /// Whether `prefixes` and `seen` are the running walk's (emptied at
     /// its first visited check that uses them).
     sets: bool,
-    /// The dense visited stamps of writing programs (`gen/program.rs`).
-    prog_seen: Seen,
     /// The interpreter, for reachability checks.
     interp: raw::Walker,
     map_writes: Vec<(u32, u16)>,
@@ -169,12 +166,25 @@ enum SinkPtr {
     Effects(*mut rg_engine::Effects),
 }
 
+/// The hash of a writing program's visited key: `h` (the key hash of its
+/// slots, or their sum) and its node mixed; `Seen::insert` keeps the
+/// upper half, which `gen/visit.rs` computes the same way.
+#[inline]
+pub(crate) fn key_hash(h: u64, node: u32) -> u64 {
+    (h ^ (node as u64).wrapping_mul(NODE_MUL)).wrapping_mul(MIX_MUL)
+}
+
+/// [`key_hash`]'s multipliers.
+pub(crate) const NODE_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
+pub(crate) const MIX_MUL: u64 = 0xbf58_476d_1ce4_e5b9;
+
 /// Field offsets for the generator.
 pub(crate) struct Off;
 
 impl Off {
-    const fn pset(field: usize) -> i32 {
-        (offset_of!(Ws, pset) + field) as i32
+    /// The offset of field `field` (`Seen::OFF_*`) of `Ws::prog`.
+    pub const fn prog(field: usize) -> i32 {
+        (offset_of!(Ws, prog) + field) as i32
     }
 
     pub const LOG: i32 = offset_of!(Ws, log) as i32;
@@ -209,14 +219,6 @@ impl Off {
     pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
     pub const SFRAMES: i32 = offset_of!(Ws, sframes) as i32;
     pub const SFRAMES_CAP: i32 = offset_of!(Ws, sframes_cap) as i32;
-    pub const PSET_ENTRIES: i32 = Off::pset(offset_of!(PSet, entries));
-    pub const PSET_MASK: i32 = Off::pset(offset_of!(PSet, mask));
-    pub const PSET_GEN: i32 = Off::pset(offset_of!(PSet, gen));
-    pub const PSET_COUNT: i32 = Off::pset(offset_of!(PSet, count));
-    pub const PSET_ROOM: i32 = Off::pset(offset_of!(PSet, room));
-    pub const PSET_ARENA: i32 = Off::pset(offset_of!(PSet, arena));
-    pub const PSET_ARENA_LEN: i32 = Off::pset(offset_of!(PSet, arena_len));
-    pub const PSET_ARENA_CAP: i32 = Off::pset(offset_of!(PSet, arena_cap));
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;
     pub const F_FIRST: i32 = offset_of!(Frame, first) as i32;
     pub const F_SUB: i32 = offset_of!(Frame, sub) as i32;

@@ -11,7 +11,7 @@
 //! generated leaf checks or writing programs and searches planned before
 //! (`plan.rs`: a bounded depth, no recursion), memoised by version as in
 //! the walk; visited checks probe a visited set of their own in
-//! generated code (`gen/visit.rs`, `pset.rs`), calling Rust
+//! generated code (`gen/visit.rs`, rg-engine's `Seen`), calling Rust
 //! (`rt::prog_visit`) for other keys and to grow it.
 
 use cranelift_codegen::ir::condcodes::IntCC;

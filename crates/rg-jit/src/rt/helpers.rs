@@ -3,13 +3,12 @@
 //! checks, moves' records, tags, map operations, growing buffers, errors.
 
 use rg_engine::raw::{
-    self, Guard, Op, Operand, Place, Seen, Tables, MAX_FRAMES, MAX_KEYS, MAX_MOVE_KEYS,
+    self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_MOVE_KEYS,
     MAX_RECORDED, MAX_STEPS, MAX_TAGS,
 };
 use rg_engine::{RunError, Sink};
 
 use super::*;
-use crate::pset;
 
 impl Ws {
     /// Whether (node, key) is new in the enumeration (and records it), as
@@ -59,12 +58,13 @@ impl Ws {
         if info.dense != raw::NO_DENSE {
             // A key of one slot: a stamp.
             let i = info.dense + st[slot as usize] as u32;
-            return Ok(self.prog_seen.insert_dense(i, t.dense_size));
+            return Ok(self.prog.insert_dense(i, t.dense_size));
         }
         match info.guard {
             Guard::Full(lo, hi) => {
-                let h = pset::key_hash(self.hash, node);
-                self.pset.insert(h, node, &st[lo as usize..hi as usize])
+                let h = key_hash(self.hash, node);
+                self.prog
+                    .insert(h, node, &st[lo as usize..hi as usize], EMPTY)
             }
             Guard::Repeat(i) => {
                 let vars = &mut self.repeat_vars;
@@ -74,7 +74,7 @@ impl Ws {
                     vars.push(st[s as usize]);
                     h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
                 }
-                self.pset.insert(pset::key_hash(h, node), node, vars)
+                self.prog.insert(key_hash(h, node), node, vars, EMPTY)
             }
             Guard::None => Ok(true),
         }
@@ -345,8 +345,7 @@ pub(super) fn visit_in(
 
 /// A writing program starts: its visited set is emptied; 0.
 pub(crate) unsafe extern "C" fn prog_begin(ws: *mut Ws, _: *mut u16, _: u32, _: u32) -> u32 {
-    (*ws).prog_seen.clear(MAX_KEYS);
-    (*ws).pset.clear();
+    (*ws).prog.clear(MAX_KEYS);
     0
 }
 

@@ -7,7 +7,6 @@ use rg_engine::{Effects, RunError};
 
 use super::walker::dense_stamps;
 use super::*;
-use crate::pset::PSet;
 use crate::Code;
 
 impl Ws {
@@ -51,7 +50,7 @@ impl Ws {
             dense_gen: 0,
             sframes: std::ptr::null_mut(),
             sframes_cap: 0,
-            pset: PSet::default(),
+            prog: Seen::default(),
             dense_buf: vec![0; dense_stamps(t)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
@@ -70,7 +69,6 @@ impl Ws {
             prefixes: Prefixes::default(),
             seen: Seen::default(),
             sets: false,
-            prog_seen: Seen::default(),
             interp: raw::Walker::new(t),
             map_writes: Vec::new(),
             repeat_vars: Vec::new(),
