@@ -28,7 +28,6 @@
 
 use rg_lang::ast::{Edge, Expr, Label, Name};
 
-use crate::arith::{eval, inputs, Input};
 use crate::board::{shape, Shape};
 use crate::decls::{assign, cmp, Decls, Step};
 use crate::regex::{Leaf, Lowered, Nfa};
@@ -114,7 +113,7 @@ impl<'a> Emitter<'a> {
             }
         }
         let nfa = &self.low.rules;
-        let info = Info::new(nfa, &self.d, &self.low.relations);
+        let info = Info::new(self.low, &self.d);
         self.automaton(nfa, "m", Mode::Main, Some(&info))?;
         // Main nodes whose key may be (node, tags, coord).
         for name in &self.created {
@@ -261,7 +260,7 @@ impl<'a> Emitter<'a> {
 
     /// Whether `leaf` is a shift that may leave `coord` = `null`.
     pub(crate) fn may_null(&self, leaf: &Leaf) -> bool {
-        matches!(leaf, Leaf::Move(r) if matches!(shape(&self.low.relations[*r]), Shape::Maps(_)))
+        may_null(&self.low.relations, leaf)
     }
 
     /// Whether `leaf` may start with `coord` = `null` (it then fails).
@@ -464,6 +463,12 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// Whether `leaf` is a shift (by one of `relations`) that may leave
+/// `coord` = `null`.
+fn may_null(relations: &[crate::board::Relation], leaf: &Leaf) -> bool {
+    matches!(leaf, Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::Maps(_)))
+}
+
 /// What the main automaton's emission needs to know about its states.
 pub(crate) struct Info {
     /// Per state: the contexts its leaf runs in.
@@ -484,7 +489,8 @@ pub(crate) struct Info {
 }
 
 impl Info {
-    fn new(nfa: &Nfa, d: &Decls, relations: &[crate::board::Relation]) -> Info {
+    fn new(low: &Lowered, d: &Decls) -> Info {
+        let nfa = &low.rules;
         let n = nfa.states();
         let is_switch = |s: u32| s > 0 && matches!(nfa.leaf(s), Leaf::Switch(..));
         // Contexts, propagated to a fixpoint.
@@ -504,53 +510,10 @@ impl Info {
                 }
             }
         }
-        let always = |t: u32| match nfa.leaf(t) {
-            Leaf::Off(..) | Leaf::Switch(..) => true,
-            Leaf::On(set) => set.len() == d.pieces.len(),
-            Leaf::Assign(v, e, _) => {
-                let mut ins = Vec::new();
-                inputs(e, &mut ins);
-                let bound = d.bounds[*v as usize] as i64;
-                ins.is_empty() && eval(e, &ins, &[]).is_some_and(|x| (0..=bound).contains(&x))
-            }
-            Leaf::Compare(l, op, r) => {
-                let mut ins: Vec<Input> = Vec::new();
-                inputs(l, &mut ins);
-                inputs(r, &mut ins);
-                ins.is_empty()
-                    && matches!((eval(l, &[], &[]), eval(r, &[], &[])), (Some(x), Some(y)) if crate::arith::compare(x, *op, y))
-            }
-            Leaf::Move(_) | Leaf::Pattern(..) => false,
-        };
-        let mut sure = vec![false; n];
-        loop {
-            let mut changed = false;
-            for s in 0..n as u32 {
-                if sure[s as usize] {
-                    continue;
-                }
-                let next = &nfa.next[s as usize];
-                let ok = |t: u32, sure: &[bool]| is_switch(t) || sure[t as usize];
-                let mut yes = next.iter().any(|&t| always(t) && ok(t, &sure));
-                // `{? p} ... + {! p} ...`: one of the two holds.
-                for &a in next {
-                    for &b in next {
-                        if let (Leaf::Pattern(false, x), Leaf::Pattern(true, y)) =
-                            (nfa.leaf(a), nfa.leaf(b))
-                        {
-                            yes |= x == y && ok(a, &sure) && ok(b, &sure);
-                        }
-                    }
-                }
-                if yes {
-                    sure[s as usize] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let maynull: Vec<bool> = (0..n as u32)
+            .map(|s| s > 0 && may_null(&low.relations, nfa.leaf(s)))
+            .collect();
+        let sure = crate::sure::sure_states(low, d, &maynull);
         let reach = nfa.reachable();
         let checked = (0..n as u32)
             .map(|s| reach[s as usize] && (s == 0 || is_switch(s)) && !sure[s as usize])
@@ -590,7 +553,7 @@ impl Info {
         let within = (0..n as u32)
             .map(|t| t > 0 && pre[t as usize] && !untagged(t))
             .collect();
-        let commit = crate::keeper::commits(nfa, &ctx, &reach, relations);
+        let commit = crate::keeper::commits(nfa, &ctx, &reach, &low.relations);
         Info {
             ctx,
             sure,

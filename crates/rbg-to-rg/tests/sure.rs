@@ -1,0 +1,63 @@
+//! Where a move surely completes, a switch needs no "has a move" check
+//! (`sure.rs`): after pattern tests covering every truth assignment, and
+//! after `R + {! R}` with `R` a walk of the rules equal to the pattern. The
+//! translation keeps the RBG game's perft either way.
+
+use gg_core::perft::perft;
+
+/// A three-square row; `keeper`: what the keeper runs after `p`'s move,
+/// `turn`: `p`'s move.
+fn game(turn: &str, keeper: &str) -> String {
+    format!(
+        "#players = p(1), q(1)
+#pieces = e, x
+#variables =
+#board = rectangle(up, down, left, right, [e, x, e, e, x])
+#rules = (->p {turn} ->> {keeper})*"
+    )
+}
+
+/// The number of distinct "has a move" checks in the translation of `text`
+/// (`? cN -> cacc`), after its perft is checked against the RBG engine's
+/// to depth 4.
+fn checks(text: &str) -> usize {
+    let game = rbg_lang::parse_str(text).unwrap();
+    let rg_text = rbg_to_rg::translate_text(&game).unwrap();
+    let rg = rg_engine::GameModel::from_text(&rg_text).unwrap();
+    let rbg = rbg_engine::GameModel::new(game).unwrap();
+    for depth in 0..=4 {
+        let want = perft(&rbg, depth).unwrap();
+        let got = perft(&rg, depth).unwrap();
+        assert_eq!(got.leaves, want.leaves, "depth {depth}\n{rg_text}");
+    }
+    let mut starts: Vec<&str> = rg_text
+        .lines()
+        .filter_map(|l| l.split_once(": ? c")?.1.split_once(" -> cacc"))
+        .map(|(start, _)| start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts.len()
+}
+
+#[test]
+fn covering_pattern_tests_need_no_check() {
+    let turn = "(left* + right*) {e} [x]";
+    // Only `p`'s turn is checked.
+    let tautology = "({! left {x}} + {! right {x}} + {? left {x}} {? right {x}})";
+    assert_eq!(checks(&game(turn, tautology)), 1);
+    // Not covered (`left {x}` without `right {x}`): the keeper is checked.
+    let partial = "({! left {x}} + {? left {x}} {? right {x}})";
+    assert_eq!(checks(&game(turn, partial)), 2);
+}
+
+#[test]
+fn a_pass_on_the_negated_walk_needs_no_check() {
+    // `p` plays on an empty square or passes when there is none: always a
+    // move, so `p`'s turn is not checked; the keeper's `{}` never passes.
+    let pass = "((left* + right*) {e} [x] + {! (left* + right*) {e}})";
+    assert_eq!(checks(&game(pass, "")), 0);
+    // The pass tests another pattern: `p` is checked.
+    let other = "((left* + right*) {e} [x] + {! (left* + right*) {x}})";
+    assert_eq!(checks(&game(other, "")), 1);
+}
