@@ -13,7 +13,7 @@
 //!    piece counters (when read), variables, and constant tables for the
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
-//!    checks; patterns by `pattern.rs` (a final test straight into the
+//!    checks (none where `sure.rs` shows a move surely completes); patterns by `pattern.rs` (a final test straight into the
 //!    accepting node), or unrolled by `unroll.rs` where they only shift and
 //!    test (tests of `board[M[coord]]` for the shifts `M` taken, nothing
 //!    assigned).
