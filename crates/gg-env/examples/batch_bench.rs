@@ -4,7 +4,7 @@
 //! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest] [rows]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
 //! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
 //! played by the interpreter instead of the default engine;
@@ -12,7 +12,9 @@
 //! of each in turn, with the engine alone (no actions, observations or
 //! masks): the rate the batch's engine calls allow, see [`interleaved`];
 //! `digest`: no timing, a hash of every output of `ROUNDS` x 1000 steps
-//! (seeds 0..), both ways of stepping, for comparing two builds' outputs).
+//! (seeds 0..), both ways of stepping, for comparing two builds' outputs;
+//! `rows`: whether writing the frame's rows between engine calls slows
+//! the engine, see [`rows_between`]).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average (300 steps when `SECONDS` = 0). With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -45,6 +47,10 @@ fn main() {
         eprintln!("{note}");
     }
     let (only_batch, fused, inter) = (flag("batch"), flag("fused"), flag("interleaved"));
+    if flag("rows") {
+        with_game!(&game, g => rows_between(g, envs, rounds));
+        return;
+    }
     if flag("digest") {
         with_game!(&game, g => digest(g, envs, rounds));
         return;
@@ -239,5 +245,77 @@ fn playouts_for<G: Spec>(p: &mut Playouts<G>, seconds: f64, states: u64) {
         p.stats.states < states
     } {
         p.run_one().expect("playout");
+    }
+}
+
+/// Whether writing the frame between engine calls slows the engine:
+/// `envs` random playouts stepped round robin (as [`interleaved`]) with
+/// each game's observation and mask rows written after its move (a fill,
+/// as many bytes as the batch writes), the same playouts without the
+/// writes, and the writes alone, alternated in blocks of 10 calls per game
+/// (60 blocks each, after 300 calls per game). Prints the time per call of
+/// each and (both - writes) / playouts: above 1 when the writes slow the
+/// engine (its data evicted from the caches).
+fn rows_between<G: Spec>(g: &G, envs: usize, rounds: usize) {
+    use rand::SeedableRng;
+    type Playout<G> = (
+        <G as Game>::State,
+        MoveList<<G as Game>::Atom>,
+        rand::rngs::SmallRng,
+    );
+    let b = Batch::new(g, envs, 1, 1).expect("batch");
+    let (obs_len, acts) = (b.obs_len(), b.num_actions());
+    let (mut obs, mut masks) = (vec![0f32; envs * obs_len], vec![false; envs * acts]);
+    let initial = g.initial_state().expect("initial state");
+    let mut r = g.reasoner();
+    for round in 0..rounds.max(1) {
+        let mut games: Vec<Playout<G>> = (0..envs.max(1))
+            .map(|i| {
+                let rng = rand::rngs::SmallRng::seed_from_u64((round * envs + i) as u64);
+                (initial.clone(), MoveList::default(), rng)
+            })
+            .collect();
+        let mut x = 0.0f32;
+        // Mode 0: playouts; 1: playouts and writes; 2: writes.
+        let mut run = |mode: usize, calls: usize, games: &mut [Playout<G>]| {
+            let mut done = 0;
+            while done < calls {
+                for (i, (s, moves, rng)) in games.iter_mut().enumerate() {
+                    done += 1;
+                    if mode != 2
+                        && (g.turn(s) == Turn::Over
+                            || r.play_random(s, moves, rng).expect("playout") == 0)
+                    {
+                        s.clone_from(&initial);
+                    }
+                    if mode != 0 {
+                        x += 1.0;
+                        obs[i * obs_len..(i + 1) * obs_len].fill(x);
+                        masks[i * acts..(i + 1) * acts].fill((x as u32) & 1 == 0);
+                    }
+                }
+            }
+            std::hint::black_box((&obs, &masks));
+        };
+        run(0, 300 * envs, &mut games);
+        let (calls, blocks) = (10 * envs, 60);
+        let mut times = [0.0; 3];
+        for k in 0..blocks {
+            for j in 0..3 {
+                let mode = if k % 2 == 0 { j } else { 2 - j };
+                let start = cpu_time();
+                run(mode, calls, &mut games);
+                times[mode] += (cpu_time() - start).as_secs_f64();
+            }
+        }
+        let ns = |t: f64| t / (calls * blocks) as f64 * 1e9;
+        let [alone, both, writes] = times;
+        println!(
+            "playouts {:.0} ns per call, writes {:.0}, both {:.0}: (both - writes) / playouts {:.3}",
+            ns(alone),
+            ns(writes),
+            ns(both),
+            (both - writes) / alone
+        );
     }
 }

@@ -240,3 +240,40 @@
 //!   ticTacToe 0.72, connect4 0.86, breakthrough 0.62, chess 0.64, reversi
 //!   0.84, englishDraughts 0.56, hex 0.74, geomean 0.71 (0.69 before);
 //!   `step(actions)` geomean 0.68 (0.66): within the runs' noise.
+//! - Session 20, timing in one process: a switch read by the code under
+//!   test (a `static AtomicU32`, not kept) and `batch_bench` running the
+//!   batch alone (fused, 256 games) 0.3-0.5 s with it off and on in turn
+//!   (ABBA, 12-30 pairs), the median and best/best of the pairs' ratios.
+//!   An A/A run (both halves the same code) read 0.98-1.013 (median) and
+//!   0.986-1.003 (best/best) under load 5-8: steps of 2% show, unlike
+//!   runs of two binaries.
+//! - Whether work between engine calls slows the engine (`batch_bench
+//!   GAME 0 256 2 rows`: interleaved playouts with each game's observation
+//!   and mask rows written after its move, against the playouts alone and
+//!   the writes alone, alternated in blocks): (both - writes) / playouts
+//!   breakthrough 1.012-1.025, englishDraughts 1.02-1.09, chess 1.08-1.19,
+//!   hex 1.05-1.17 (load 5-8): the frame's writes evict some of the
+//!   engine's data, a few per cent of the batch's time. perf (`batch 4 256
+//!   1 batch fused`, breakthrough, 660 ns per state): the rules' code 56%,
+//!   about 370 ns per state, as in playouts (~390 ns); the batch's own code
+//!   38% (250 ns per state, 2.3K of 7.65K instructions per state against
+//!   5.38K in playouts). 0.8 of playouts needs the own part at about
+//!   90 ns per state: a rewrite, not a trim.
+//! - What each output costs (test hacks, one process, 16 pairs): no
+//!   observation at all: breakthrough 1.117, englishDraughts 1.145, chess
+//!   1.175 (0.996-1.288); the observation but no mask: 1.055, 1.096,
+//!   1.074; the observation of the turn's state (no prefix state copied
+//!   and applied): 1.015, 1.035, 1.033 (chess 0.92-1.10). So the
+//!   observation is 11-15% of the time, the mask 5-10%, the prefix state
+//!   1.5-3.5%; the rest is the decision's own work (keys: perf puts 8.7%
+//!   of breakthrough's time and 11% of hex's in `fill_keys`).
+//! - Tried and dropped (session 20, one process): prefetching the next
+//!   game's keys, candidates and move list (up to 16 lines): breakthrough
+//!   1.010 (best/best 0.997), englishDraughts 1.013, chess 1.026 (0.970),
+//!   hex 1.003; small masks cleared with plain 16-byte stores instead of
+//!   `memset` (its masked tail stores cannot forward to the loads of the
+//!   repeat test): ticTacToe 1.006, breakthrough 1.002, hex 1.004,
+//!   connect4 1.001, so the read after the clear is no forwarding stall;
+//!   an atom's key as `min(base + vertex, end)` from one `u32` table
+//!   instead of `base + (vertex & mask)`: hex 0.986, breakthrough 0.985,
+//!   ticTacToe 1.007, englishDraughts 0.991.
