@@ -7,10 +7,13 @@
 //! - an always-legal leaf (a piece put, a switch, a test of every piece, a
 //!   constant assignment or comparison that holds) into a switch or a sure
 //!   state;
-//! - or when its chains of pattern tests into switches or sure states (at
-//!   most [`MAX_CHAIN`] tests: `{! a} + {! b} + {? a} {? b}`) cover every
-//!   truth assignment of the patterns they test (tests change nothing, so
-//!   they read one game state);
+//! - or when its chains of tests into switches or sure states (at most
+//!   [`MAX_CHAIN`] tests of patterns, of the vertex or comparisons of
+//!   variables: `{! a} + {! b} + {? a} {? b}`, draughts' `{$ s < 20} ... +
+//!   {$ s == 20} ...` and its promotion `{? F} ... + {! F} ...` with `F`
+//!   vertex-only) cover every truth assignment of the patterns, every
+//!   vertex and every value of the variables (tests change nothing, so
+//!   they read one game state; `coord` is a vertex there);
 //! - or a `{! p}` into a switch or a sure state, where every accepting walk
 //!   of pattern `p` (which modifies nothing) is mirrored, leaf by equal
 //!   leaf, by a walk of the rules from the state into a sure state
@@ -19,15 +22,19 @@
 
 use std::collections::HashMap;
 
+use rbg_lang::ast::{Arith, CmpOp};
+
 use crate::arith::{compare, eval, inputs, Input};
+use crate::board::{shape, Relation, Shape};
 use crate::decls::Decls;
 use crate::regex::{Leaf, Lowered, Nfa};
 
 /// Most pattern tests in one chain of the tautology rule.
 const MAX_CHAIN: usize = 3;
 
-/// Most distinct patterns one tautology may test (2^N assignments tried).
-const MAX_TAUTOLOGY_PATTERNS: usize = 8;
+/// Most assignments (of patterns' truth, the vertex, variables' values)
+/// one tautology may try.
+const MAX_ASSIGNMENTS: u64 = 1 << 14;
 
 /// Most (pattern state, rules state) pairs one mirrored pattern may take.
 const MAX_PAIRS: usize = 1 << 14;
@@ -66,7 +73,7 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
             let ok = |t: u32| is_switch(t) || sure[t as usize];
             let next = &nfa.next[s as usize];
             let yes = next.iter().any(|&t| always(t) && ok(t))
-                || tautology(nfa, s, &ok)
+                || (!maynull[s as usize] && tautology(low, d, s, &ok))
                 || next.iter().any(|&t| match nfa.leaf(t) {
                     Leaf::Pattern(true, k) => {
                         ok(t) && mirrored(&low.patterns[*k], nfa, s, &sure, maynull)
@@ -85,39 +92,117 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
     sure
 }
 
-/// Whether the chains of pattern tests from `s` into states where `ok`
-/// holds cover every truth assignment of their patterns.
-fn tautology(nfa: &Nfa, s: u32, ok: &dyn Fn(u32) -> bool) -> bool {
-    // Each chain: its tests (pattern, holds).
-    let mut chains: Vec<Vec<(usize, bool)>> = Vec::new();
-    let mut stack: Vec<(u32, Vec<(usize, bool)>)> = vec![(s, Vec::new())];
+/// A test that changes nothing, as a chain of the tautology rule reads it.
+enum Test<'a> {
+    /// Pattern `k` holds (or not).
+    Pattern(usize, bool),
+    /// The current vertex is one of these.
+    Filter(Vec<bool>),
+    /// `{$ l op r}` over variables.
+    Compare(&'a Arith, CmpOp, &'a Arith),
+}
+
+/// The test of a leaf, if it is one the tautology rule reads.
+fn test<'a>(leaf: &'a Leaf, relations: &[Relation]) -> Option<Test<'a>> {
+    match leaf {
+        Leaf::Pattern(negated, k) => Some(Test::Pattern(*k, !negated)),
+        Leaf::Move(r) => match shape(&relations[*r]) {
+            Shape::Filter(set) => Some(Test::Filter(set)),
+            _ => None,
+        },
+        Leaf::Compare(l, op, r) => Some(Test::Compare(l, *op, r)),
+        _ => None,
+    }
+}
+
+/// Whether the chains of tests from `s` (a vertex there) into states
+/// where `ok` holds cover every truth assignment of their patterns, every
+/// vertex and every value of the variables they compare.
+fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool) -> bool {
+    let nfa = &low.rules;
+    let mut chains: Vec<Vec<Test>> = Vec::new();
+    let mut stack: Vec<(u32, Vec<u32>)> = vec![(s, Vec::new())];
     while let Some((v, tests)) = stack.pop() {
         for &t in &nfa.next[v as usize] {
-            let Leaf::Pattern(negated, k) = *nfa.leaf(t) else {
+            if test(nfa.leaf(t), &low.relations).is_none() {
                 continue;
-            };
+            }
             let mut more = tests.clone();
-            more.push((k, !negated));
+            more.push(t);
             if ok(t) {
-                chains.push(more);
+                chains.push(
+                    more.iter()
+                        .filter_map(|&u| test(nfa.leaf(u), &low.relations))
+                        .collect(),
+                );
             } else if more.len() < MAX_CHAIN {
                 stack.push((t, more));
             }
         }
     }
-    let mut patterns: Vec<usize> = chains.iter().flatten().map(|&(k, _)| k).collect();
+    // The free inputs: patterns, the vertex, variables.
+    let mut patterns: Vec<usize> = Vec::new();
+    let mut vars: Vec<Input> = Vec::new();
+    let mut vertex = false;
+    for t in chains.iter().flatten() {
+        match t {
+            Test::Pattern(k, _) => patterns.push(*k),
+            Test::Filter(_) => vertex = true,
+            Test::Compare(l, _, r) => {
+                inputs(l, &mut vars);
+                inputs(r, &mut vars);
+            }
+        }
+    }
     patterns.sort_unstable();
     patterns.dedup();
-    if chains.is_empty() || patterns.len() > MAX_TAUTOLOGY_PATTERNS {
+    let mut sizes: Vec<u64> = vec![2; patterns.len()];
+    if vertex {
+        sizes.push(d.vertices.len() as u64);
+    }
+    for i in &vars {
+        match i {
+            Input::Var(v) => sizes.push(d.bounds[*v as usize] + 1),
+            Input::Count(_) => return false,
+        }
+    }
+    let total = sizes.iter().try_fold(1u64, |a, &b| a.checked_mul(b));
+    if chains.is_empty() || total.is_none_or(|t| t > MAX_ASSIGNMENTS) {
         return false;
     }
-    let bit = |k: usize| patterns.binary_search(&k).expect("listed");
-    (0..1u32 << patterns.len()).all(|truth| {
-        chains.iter().any(|c| {
-            c.iter()
-                .all(|&(k, holds)| (truth >> bit(k) & 1 == 1) == holds)
-        })
-    })
+    let mut digits = vec![0u64; sizes.len()];
+    let holds = |t: &Test, digits: &[u64]| match t {
+        Test::Pattern(k, h) => {
+            let i = patterns.binary_search(k).expect("listed");
+            (digits[i] == 1) == *h
+        }
+        Test::Filter(set) => set[digits[patterns.len()] as usize],
+        Test::Compare(l, op, r) => {
+            let values: Vec<i64> = digits[sizes.len() - vars.len()..]
+                .iter()
+                .map(|&x| x as i64)
+                .collect();
+            matches!((eval(l, &vars, &values), eval(r, &vars, &values)), (Some(x), Some(y)) if compare(x, *op, y))
+        }
+    };
+    loop {
+        if !chains.iter().any(|c| c.iter().all(|t| holds(t, &digits))) {
+            return false;
+        }
+        // The next assignment (digits counted up, the first fastest).
+        let mut i = 0;
+        loop {
+            if i == digits.len() {
+                return true;
+            }
+            digits[i] += 1;
+            if digits[i] < sizes[i] {
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
 }
 
 /// Whether every accepting walk of `pattern` (modifying nothing) is

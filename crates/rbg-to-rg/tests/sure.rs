@@ -1,5 +1,6 @@
 //! Where a move surely completes, a switch needs no "has a move" check
-//! (`sure.rs`): after pattern tests covering every truth assignment, and
+//! (`sure.rs`): after tests covering every truth assignment of patterns,
+//! every vertex and every value of the variables compared, and
 //! after `R + {! R}` with `R` a walk of the rules equal to the pattern. The
 //! translation keeps the RBG game's perft either way.
 
@@ -11,7 +12,7 @@ fn game(turn: &str, keeper: &str) -> String {
     format!(
         "#players = p(1), q(1)
 #pieces = e, x
-#variables =
+#variables = s(2)
 #board = rectangle(up, down, left, right, [e, x, e, e, x])
 #rules = (->p {turn} ->> {keeper})*"
     )
@@ -60,4 +61,16 @@ fn a_pass_on_the_negated_walk_needs_no_check() {
     // The pass tests another pattern: `p` is checked.
     let other = "((left* + right*) {e} [x] + {! (left* + right*) {x}})";
     assert_eq!(checks(&game(other, "")), 1);
+}
+
+#[test]
+fn covering_vertex_tests_and_comparisons_need_no_check() {
+    let turn = "(left* + right*) {e} [x]";
+    // `{? left}` is a test of the vertex: it and `{! left}` cover all.
+    assert_eq!(checks(&game(turn, "({? left} + {! left})")), 1);
+    // Square 0 has no `left` but a `right`: the keeper is checked.
+    assert_eq!(checks(&game(turn, "({? left} + {! right})")), 2);
+    // `s` is at most 2.
+    assert_eq!(checks(&game(turn, "({$ s < 2} + {$ s == 2})")), 1);
+    assert_eq!(checks(&game(turn, "({$ s < 1} + {$ s == 2})")), 2);
 }
