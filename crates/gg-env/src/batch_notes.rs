@@ -277,3 +277,15 @@
 //!   an atom's key as `min(base + vertex, end)` from one `u32` table
 //!   instead of `base + (vertex & mask)`: hex 0.986, breakthrough 0.985,
 //!   ticTacToe 1.007, englishDraughts 0.991.
+//! - Where the bar stands at the end of session 20 (`scripts/vec-vs-bench.py
+//!   [--fused] --seconds 3 --rounds 3`, 256 games, load 6.5-8, two runs
+//!   of the fused table): fused ticTacToe 0.52/0.55, connect4 0.51/0.57,
+//!   breakthrough 0.53/0.53, chess 0.68/0.45, reversi 0.75/0.78,
+//!   englishDraughts 0.52/0.55, hex 0.59/0.66, geomean 0.58 both times;
+//!   `step(actions)` 0.56. Session 19 read 0.71 / 0.68 at load 5-6 with
+//!   the same step code but for the keys loop (measured faster in one
+//!   process): the 256 games' data lose more to the processes sharing the
+//!   core than one playout's do, so this table reads lower the busier the
+//!   machine is; `batch_bench GAME 2 256 1 fused` in the same hour:
+//!   ticTacToe 0.71, connect4 0.68, breakthrough 0.49, chess 0.62, reversi
+//!   0.87, englishDraughts 0.60, hex 0.60.
