@@ -134,7 +134,7 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
         frame_node[p] = true;
     }
     for q in 0..n {
-        let Some((slot, _, relays)) = &found[q] else {
+        let Some((slot, p, relays)) = &found[q] else {
             continue;
         };
         if relays.iter().any(|&r| frame_node[r]) {
@@ -149,6 +149,7 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
         for &r in relays {
             nodes[r].relay = true;
         }
+        nodes[*p].owner = true;
     }
     for (info, (base, slot)) in nodes.iter_mut().zip(local) {
         info.local = base;

@@ -5,6 +5,7 @@
 
 mod exprs;
 mod passes;
+mod pre;
 
 use rg_lang::ast::Pragma;
 use rg_lang::checked::{CLabel, CheckedGame};
@@ -19,7 +20,8 @@ use passes::{bypass_skips, probe, splitmix, untagged};
 
 /// Lowers a checked game; with `check_all`, every node (but `@unique` ones)
 /// gets a visited check, as in the reference, and the walk takes none of the
-/// shortcuts of `shortcut.rs` (for testing the analysis and the shortcuts).
+/// shortcuts of `shortcut.rs` and no edge tests (`lower/pre.rs`; for testing
+/// the analysis and the shortcuts).
 pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     if g.symbols.len() >= u16::MAX as usize {
         return Err(LoadError(format!(
@@ -75,6 +77,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             local: NO_DENSE,
             local_slot: NO_SLOT,
             relay: false,
+            owner: false,
             switch: NO_SWITCH,
         });
     }
@@ -335,8 +338,14 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
     // Every node a root: the walks of `Walker::moves` start at any node.
     let few_tags = cycles::few_tags(&nodes, &edges, &vec![true; nodes.len()]);
+    let lowered = crate::code::lower(&edges, &l.fast, has_unique)?;
+    // Tested against the walk without them (`with_every_check`).
+    let pres = match check_all {
+        true => vec![crate::code::Pre::NONE; lowered.len()],
+        false => l.pre_tests(&lowered),
+    };
     let code = crate::sealed::Sealed::new(
-        crate::code::lower(&edges, &l.fast, has_unique)?,
+        (lowered, pres),
         (&edges, &acts),
         &l.fun,
         &hash_mul,

@@ -21,7 +21,9 @@
 //! - the key hash's multipliers cover every slot.
 //!
 //! - every filter of an any-assignment read through a sealed table
-//!   ([`Filter::Ind`]) is the comparison of a kept instruction.
+//!   ([`Filter::Ind`]) is the comparison of a kept instruction;
+//! - every edge's test ([`Sealed::pre`]) is a comparison whose operands
+//!   pass the same checks as an instruction's.
 //!
 //! The walk checks once, where it starts, that the semistate has at least
 //! [`Sealed::slots`] slots; the `unsafe` methods below then need only
@@ -57,7 +59,7 @@
 //! +3.5%, breakthrough +1.5%, englishDraughts +1.3% (see `code.rs` on
 //! the loop's layout).
 
-use crate::code::{Code, Kind, DEAD};
+use crate::code::{is_cmp, Code, Kind, Pre, DEAD};
 use crate::tables::{Act, Edge, Op, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
 
@@ -82,6 +84,9 @@ pub struct Sealed {
     slots: usize,
     /// Per edge, how a frame takes it ([`Sealed::pick`]).
     picks: Box<[Pick]>,
+    /// Per edge, the test it must pass when taken from a frame
+    /// ([`Sealed::pre`]; a comparison of kept operands, or none).
+    pres: Box<[Pre]>,
 }
 
 /// How the walk takes an edge from a frame: an any-assignment's symbols
@@ -172,7 +177,7 @@ impl Sealed {
     /// Seals `code` over `fun` for a semistate of `slots` slots holding
     /// symbols below `symbols`; `hash_mul` has a multiplier per slot.
     pub(crate) fn new(
-        mut code: Vec<Code>,
+        (mut code, mut pres): (Vec<Code>, Vec<Pre>),
         (edges, acts): (&[Edge], &[Act]),
         fun: &[u32],
         hash_mul: &[u64],
@@ -198,28 +203,38 @@ impl Sealed {
             b <= fun.len() && fun[a..b].iter().all(|&x| ok(x))
         };
         let n = code.len();
+        let s = |x: u32| is_slot(x);
+        // Whether the operands of `kind` are verified.
+        let sealed = |kind: Kind| match kind {
+            Kind::Skip | Kind::Tag(_) | Kind::Player(_) | Kind::Other => true,
+            Kind::TagVar(slot) | Kind::AnySlot(slot) | Kind::CmpSlot { slot, .. } => s(slot),
+            Kind::SetImm { to, .. } => s(to),
+            Kind::CmpTab { slot, table, .. } => s(slot) && region(table, &|_| true),
+            Kind::SetTab { to, slot, table } => s(to) && s(slot) && region(table, &|_| true),
+            Kind::CmpInd { slot, table, .. } => s(slot) && region(table, &is_slot),
+            Kind::CmpTabInd {
+                slot, inner, outer, ..
+            } => s(slot) && region(inner, &is_slot) && region(outer, &|_| true),
+            Kind::SetIndImm { slot, table, .. } => {
+                s(slot) && region(table, &|x| is_slot(x) || x == NO_SLOT)
+            }
+        };
         for c in &mut code {
-            let s = |x: u32| is_slot(x);
-            let keep = match c.kind {
-                Kind::Skip | Kind::Tag(_) | Kind::Player(_) | Kind::Other => true,
-                Kind::TagVar(slot) | Kind::AnySlot(slot) | Kind::CmpSlot { slot, .. } => s(slot),
-                Kind::SetImm { to, .. } => s(to),
-                Kind::CmpTab { slot, table, .. } => s(slot) && region(table, &|_| true),
-                Kind::SetTab { to, slot, table } => s(to) && s(slot) && region(table, &|_| true),
-                Kind::CmpInd { slot, table, .. } => s(slot) && region(table, &is_slot),
-                Kind::CmpTabInd {
-                    slot, inner, outer, ..
-                } => s(slot) && region(inner, &is_slot) && region(outer, &|_| true),
-                Kind::SetIndImm { slot, table, .. } => {
-                    s(slot) && region(table, &|x| is_slot(x) || x == NO_SLOT)
-                }
-            };
-            if !keep {
+            if !sealed(c.kind) {
                 // Run as written (bounds-checked): never for a lowered game.
                 c.kind = Kind::Other;
             }
             if c.next < DEAD && c.next as usize >= n {
                 return Err(LoadError(format!("edge {} follows past the edges", c.next)));
+            }
+        }
+        if pres.len() != n {
+            return Err(LoadError("edges and their tests differ".into()));
+        }
+        for p in &mut pres {
+            if !is_cmp(p.kind) || !sealed(p.kind) {
+                // No test: the edge is taken (and tests as written).
+                *p = Pre::NONE;
             }
         }
         if edges.len() != n || acts.len() != n {
@@ -246,6 +261,7 @@ impl Sealed {
             hash_mul: hash_mul[..slots].into(),
             slots,
             picks,
+            pres: pres.into_boxed_slice(),
         })
     }
 
@@ -267,6 +283,13 @@ impl Sealed {
     #[inline(always)]
     pub(crate) fn pick(&self, edge: u32) -> &Pick {
         &self.picks[edge as usize]
+    }
+
+    /// The test edge `edge` must pass when taken from a frame (checked):
+    /// [`Kind::Skip`] or a comparison [`Sealed::holds`] takes.
+    #[inline(always)]
+    pub(crate) fn pre(&self, edge: u32) -> &Pre {
+        &self.pres[edge as usize]
     }
 
     /// The semistate's length: the walk's slices have at least as many.
@@ -330,11 +353,12 @@ impl Sealed {
         }
     }
 
-    /// Whether comparison `c` (an instruction of this table with one of
-    /// the `Cmp` kinds) holds.
+    /// Whether comparison `kind` (of an instruction of this table, or a
+    /// [`Sealed::pre`] test, with one of the `Cmp` kinds) holds.
     ///
     /// # Safety
-    /// `c` is an instruction of this table and `st.len() >= self.slots()`.
+    /// `kind` is an instruction's or a test's of this table and
+    /// `st.len() >= self.slots()`.
     #[inline(always)]
     pub(crate) unsafe fn holds(&self, st: &[u16], kind: Kind) -> bool {
         // SAFETY: the operands are an instruction's of this table (caller).

@@ -242,6 +242,9 @@ pub struct NodeInfo {
     /// A choice between a local check's frame node and its node
     /// (`local.rs`): its frames carry the number of the frame below.
     pub relay: bool,
+    /// A local check's frame node (`local.rs`): its frame is pushed even
+    /// where one edge can pass (its number keys the check's stamps).
+    pub owner: bool,
     /// For a choice between comparisons of one read (`switch.rs`): its
     /// index in [`Tables::switches`]; [`NO_SWITCH`] otherwise.
     pub switch: u32,

@@ -26,7 +26,7 @@ pub(super) struct Lowerer<'a> {
     fun_index: HashMap<Vec<u32>, u32>,
     pub(super) fast: Vec<Fast>,
     /// Every symbol in order: the keys of a table indexed by a symbol.
-    symbols: Vec<u32>,
+    pub(super) symbols: Vec<u32>,
 }
 
 /// What the edges' labels add besides their [`Op`]s.
@@ -405,7 +405,7 @@ impl Lowerer<'_> {
     }
 
     /// The offset in `fun` of `table` (shared with equal tables).
-    fn intern(&mut self, table: Vec<u32>) -> u32 {
+    pub(super) fn intern(&mut self, table: Vec<u32>) -> u32 {
         match self.fun_index.get(&table) {
             Some(&o) => o,
             None => {

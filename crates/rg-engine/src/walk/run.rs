@@ -7,10 +7,33 @@ use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::Sink;
-use crate::sealed::Filter;
+use crate::sealed::{Filter, Table};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
-use crate::tables::{Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
+use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
+
+/// Whether edge `e`, taken from a frame, passes its test
+/// ([`crate::code::Pre`]) in the frame's semistate: the edge whose
+/// comparison that decided (not tested again; [`NO_EDGE`]: none), or
+/// `None` when the edge would fail at once. A check's walk reaches its
+/// `target` before a test after it: such an edge is taken untested.
+#[inline(always)]
+fn pre_passes<const MOVES: bool>(
+    t: &Tables,
+    code: Table,
+    st: &[u16],
+    e: u32,
+    target: u32,
+) -> Option<u32> {
+    let p = t.code.pre(e);
+    match p.kind {
+        Kind::Skip => Some(NO_EDGE),
+        _ if !MOVES && p.passed != e && code.at(e).to == target => Some(NO_EDGE),
+        // SAFETY: a test of `t.code` (`Sealed::pre`); `st` checked where
+        // the walk starts.
+        k => unsafe { t.code.holds(st, k) }.then_some(p.passed),
+    }
+}
 
 impl Walker {
     /// Pushes the frame of choice node `node`. Inline, with `@disjoint`
@@ -38,6 +61,13 @@ impl Walker {
         } else {
             (info.first, info.end)
         };
+        self.push_range(info, first, next);
+        Ok(())
+    }
+
+    /// Pushes a frame of a node (`info`) with edges `first .. next` to try.
+    #[inline(always)]
+    fn push_range(&mut self, info: &NodeInfo, first: u32, next: u32) {
         // A relay's frame stands for the frame below (`local.rs`): its
         // number, and the stamps left to that frame to restore.
         let (number, stamp_log) = match (info.relay, self.frames.last()) {
@@ -57,7 +87,63 @@ impl Walker {
             number,
             stamp_log,
         });
-        Ok(())
+    }
+
+    /// Enters choice node `node` from the walk's chain: the edges whose
+    /// test ([`crate::code::Pre`]) fails are never tried, the last edge
+    /// that passes is taken at once, and a frame is pushed for the others
+    /// (none when none is left, but for a local check's frame node).
+    /// Gives the edge taken and the edge its test passed, or `None` (a
+    /// frame pushed as [`Walker::push_frame`] does, or none passes).
+    #[inline(always)]
+    fn enter<const MOVES: bool>(
+        &mut self,
+        t: &Tables,
+        code: Table,
+        st: &mut [u16],
+        node: u32,
+        target: u32,
+    ) -> Result<Option<(u32, u32)>, RunError> {
+        if self.frames.len() >= MAX_FRAMES {
+            return Err(too_many_frames(node));
+        }
+        let info = &t.nodes[node as usize];
+        let (first, mut next) = if info.disjoint {
+            self.push_frame(t, st, node)?;
+            return Ok(None);
+        } else if info.switch != NO_SWITCH {
+            switch_range(t, st, info.switch)
+        } else {
+            (info.first, info.end)
+        };
+        // The last edge that passes.
+        let (edge, passed) = loop {
+            if next <= first {
+                return Ok(None);
+            }
+            next -= 1;
+            if t.code.pick(next).len > 0 {
+                // An any-assignment: taken by its frame.
+                self.push_range(info, first, next + 1);
+                return Ok(None);
+            }
+            if let Some(p) = pre_passes::<MOVES>(t, code, st, next, target) {
+                break (next, p);
+            }
+        };
+        // The edges below it that pass: a frame for them.
+        let mut rest = next;
+        while rest > first {
+            let e = rest - 1;
+            if t.code.pick(e).len > 0 || pre_passes::<MOVES>(t, code, st, e, target).is_some() {
+                break;
+            }
+            rest = e;
+        }
+        if rest > first || info.owner {
+            self.push_range(info, first, rest);
+        }
+        Ok(Some((edge, passed)))
     }
 
     /// The edges a frame of `@disjoint` node `node` tries: its first legal
@@ -143,7 +229,7 @@ impl Walker {
         self.push_frame(t, st, root)?;
         let mut found = false;
         'frames: while self.frames.len() > base {
-            let top = self.frames.len() - 1;
+            let mut top = self.frames.len() - 1;
             let f = self.frames[top];
             self.rollback(st, f.log as usize);
             if lean {
@@ -156,8 +242,11 @@ impl Walker {
             self.hash = f.hash;
             self.tag_hash = f.tag_hash;
             self.version = f.version;
-            // The next (edge, symbol) of the frame.
+            // The next (edge, symbol) of the frame: an edge whose test
+            // fails is skipped, its comparison's edge then holds without
+            // being tested again (`passed`).
             let mut sym = 0u16;
+            let mut passed = NO_EDGE;
             let (mut edge, pick) = {
                 let f = &mut self.frames[top];
                 if f.sub > 0 {
@@ -165,28 +254,40 @@ impl Walker {
                     let p = t.code.pick(f.next);
                     sym = t.any_syms[(p.start + f.sub) as usize];
                     (f.next, p)
-                } else if f.next > f.first {
-                    f.next -= 1;
-                    let p = t.code.pick(f.next);
-                    if p.len > 0 {
-                        f.sub = p.len - 1;
-                        sym = t.any_syms[(p.start + p.len - 1) as usize];
-                    }
-                    (f.next, p)
                 } else {
-                    let len = f.stamp_log;
-                    if len != RELAY {
-                        self.restore_stamps(len);
+                    let p = loop {
+                        if f.next <= f.first {
+                            break None;
+                        }
+                        f.next -= 1;
+                        let p = t.code.pick(f.next);
+                        if p.len > 0 {
+                            f.sub = p.len - 1;
+                            sym = t.any_syms[(p.start + p.len - 1) as usize];
+                            break Some(p);
+                        }
+                        if let Some(e) = pre_passes::<MOVES>(t, code, st, f.next, target) {
+                            passed = e;
+                            break Some(p);
+                        }
+                    };
+                    match p {
+                        Some(p) => (f.next, p),
+                        None => {
+                            let len = f.stamp_log;
+                            if len != RELAY {
+                                self.restore_stamps(len);
+                            }
+                            self.frames.pop();
+                            continue;
+                        }
                     }
-                    self.frames.pop();
-                    continue;
                 }
             };
             // A filtered any-assignment skips the symbols its comparison
             // rejects (`shortcut.rs`); the comparison's edge, next in the
             // chain, then holds without being tested again (`passed`).
             // Not into a check's target, which the walk reaches at once.
-            let mut passed = NO_EDGE;
             match pick.test {
                 Filter::None => {}
                 Filter::Ind {
@@ -384,10 +485,16 @@ impl Walker {
                     }
                 }
                 match c.next & code::FLOW {
-                    code::FRAME => {
-                        self.push_frame(t, st, c.to)?;
-                        continue 'frames;
-                    }
+                    code::FRAME => match self.enter::<MOVES>(t, code, st, c.to, target)? {
+                        Some((e, p)) => {
+                            // Under the frame just pushed, if one was.
+                            top = self.frames.len() - 1;
+                            edge = e;
+                            passed = p;
+                            c = code.at(edge);
+                        }
+                        None => continue 'frames,
+                    },
                     code::DEAD => continue 'frames,
                     next => {
                         // Only `@unique` nodes can close a cycle of single
