@@ -187,8 +187,16 @@
 //!   callgrind instructions per playout reversi -15.3%, connect4 -13.9%,
 //!   englishDraughts -2.1%, chess -2.0% (translations), reversi.hrg -4.9%;
 //!   alternated (3 x 1 s) reversi 1.06, connect4 1.09, reversi.hrg 1.04.
-//!   The move walks' visited checks (`rt::visit`, 23% of translated
-//!   reversi) are next.
+//!   Tried and dropped: the move walks' visited checks of untagged
+//!   `Guard::Full` nodes probed inline the same way in the walk's set
+//!   (`rt::visit` is 27% of translated reversi's instructions; its keys
+//!   are 71 slots, 629 nodes guarded): instructions reversi -14.5%,
+//!   englishDraughts -2.1%, others unchanged, but code generation
+//!   0.6-0.8 -> 1.6-2.0 s (reversi) and alternated (2 s rounds, load 7)
+//!   0.96-0.99; with keys past 4 words compared and copied in a loop,
+//!   generation +28%, instructions -1.2%, 0.85. Next: one generated probe
+//!   function per key shape, called from every such edge (small code, no
+//!   Rust).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
