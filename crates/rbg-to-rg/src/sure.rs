@@ -19,6 +19,12 @@
 //!   leaf, by a walk of the rules from the state into a sure state
 //!   (reversi's pass `R ->> ... + {! R} ->>`): if `p` holds the rules' walk
 //!   completes, else the test does.
+//!
+//! Callgrind instructions per playout (`rbg --engine native|interp bench`,
+//! seed 1) against the always-legal rule and the `{? p} + {! p}` pair
+//! alone: hex native -11.0% (the keeper's flood fill no longer checked at
+//! the end of a move), reversi native -6.6% (no check of the next player),
+//! englishDraughts interp -2.0%; see commits 3865bb0 and 7197ec3.
 
 use std::collections::HashMap;
 
