@@ -39,81 +39,24 @@
 //!   through the keeper's `step` (14-20% more: its match is not folded into
 //!   the caller's).
 
+mod expr;
 mod keeper;
+mod level;
+mod mode;
 mod pattern;
 pub(crate) mod watch;
 
-use crate::compile::{apply_op, Act, Compiled, Expr, Op, Tr, NONE};
+pub use expr::{compare, eval};
+pub use level::{max_levels, Change};
+
+use crate::compile::{Act, Compiled, Op, Tr, NONE};
 use crate::error::{limits, Fault, FaultKind};
 use crate::moves::{ModApp, MoveList};
 use crate::state::State;
-use rbg_lang::ast::CmpOp;
+use expr::assigned;
+use level::{Level, Marks};
+use mode::{accepts, Collect, Exists, Keeper, Kind, Mode, Pattern};
 use watch::{KeeperWatch, PathLog};
-
-/// What a walk is for: the type parameter of `Searcher::node`, one unit
-/// type per mode, so each mode is compiled on its own and the matches on
-/// [`Mode::KIND`] are folded and exhaustive.
-trait Mode {
-    const KIND: Kind;
-}
-
-/// The modes of the walk.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// Report every move (stop never).
-    Collect,
-    /// Report whether any move exists (stop at the first).
-    Exists,
-    /// Decide a pattern: stop at the first accepting state.
-    Pattern,
-    /// Keeper: apply the first move found and stop.
-    Keeper,
-}
-
-/// [`Kind::Collect`].
-struct Collect;
-/// [`Kind::Exists`].
-struct Exists;
-/// [`Kind::Pattern`].
-struct Pattern;
-/// [`Kind::Keeper`].
-struct Keeper;
-
-impl Mode for Collect {
-    const KIND: Kind = Kind::Collect;
-}
-impl Mode for Exists {
-    const KIND: Kind = Kind::Exists;
-}
-impl Mode for Pattern {
-    const KIND: Kind = Kind::Pattern;
-}
-impl Mode for Keeper {
-    const KIND: Kind = Kind::Keeper;
-}
-
-/// An applied modifier, for undoing it: the vertex and its previous piece,
-/// or the variable and its previous value.
-#[derive(Clone, Copy, Debug)]
-pub enum Change {
-    /// A vertex and the piece it held.
-    Piece(u32, u32),
-    /// A variable and the value it held.
-    Var(u32, i32),
-}
-
-impl Change {
-    /// Puts back what the modifier replaced.
-    #[inline(always)]
-    fn revert(self, g: &Compiled, s: &mut State) {
-        match self {
-            Change::Piece(v, old) => {
-                s.set_piece(g, v, old);
-            }
-            Change::Var(var, old) => s.vars[var as usize] = old,
-        }
-    }
-}
 
 /// Where a keeper's move ends: the player it hands the turn to, and the
 /// rules index and vertex that player's moves start from.
@@ -122,53 +65,6 @@ struct Switched {
     player: u32,
     rule_state: u32,
     pos: u32,
-}
-
-/// The visited set of the level being walked, borrowed for the walk.
-///
-/// Holds a raw pointer into the level's stamp buffer: while `node` walks
-/// level `l`, only that walk touches level `l`'s stamps (patterns and
-/// modifiers begin deeper levels; growing `levels` moves the `Level` values
-/// but not their heap buffers).
-struct Marks {
-    stamps: *mut u32,
-    gen: u32,
-    num_vertices: usize,
-    #[cfg(debug_assertions)]
-    len: usize,
-}
-
-impl Marks {
-    /// Marks the node of a state with visited slot `slot` (or `NONE`) at
-    /// vertex `v`; false if it already was marked in this level.
-    #[inline(always)]
-    fn mark(&self, slot: u32, v: u32) -> bool {
-        if slot == NONE {
-            return true;
-        }
-        let i = slot as usize * self.num_vertices + v as usize;
-        // `slot < num_slots` and `v < num_vertices`, and every level holds
-        // `num_slots * num_vertices` stamps.
-        #[cfg(debug_assertions)]
-        debug_assert!(i < self.len);
-        // SAFETY: in bounds (above); the buffer outlives the walk of the
-        // level and nothing else accesses it meanwhile (see the type's doc).
-        unsafe {
-            let stamp = self.stamps.add(i);
-            if *stamp == self.gen {
-                false
-            } else {
-                *stamp = self.gen;
-                true
-            }
-        }
-    }
-}
-
-#[derive(Clone, Default)]
-struct Level {
-    gen: u32,
-    stamps: Vec<u32>,
 }
 
 /// Reusable search workspace for one game. Not shared between threads; make
@@ -348,44 +244,6 @@ impl Searcher {
         self.new_version();
         let (q, v) = (s.rule_state, s.pos);
         self.node::<M>(g, s, q, v, 0)
-    }
-
-    /// Starts a fresh visited set for `level` (O(1): a new generation) and
-    /// returns it for the walk of that level.
-    #[inline(always)]
-    fn begin_level(&mut self, g: &Compiled, level: usize) -> Marks {
-        let l = match self.levels.get_mut(level) {
-            Some(l) if l.gen != u32::MAX => {
-                l.gen += 1;
-                l
-            }
-            _ => self.begin_level_slow(level),
-        };
-        Marks {
-            stamps: l.stamps.as_mut_ptr(),
-            gen: l.gen,
-            num_vertices: g.num_vertices as usize,
-            #[cfg(debug_assertions)]
-            len: l.stamps.len(),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn begin_level_slow(&mut self, level: usize) -> &mut Level {
-        if level >= self.levels.len() {
-            self.levels.resize_with(level + 1, || Level {
-                gen: 0,
-                stamps: vec![0; self.level_size],
-            });
-        }
-        let l = &mut self.levels[level];
-        l.gen = l.gen.wrapping_add(1);
-        if l.gen == 0 {
-            l.stamps.iter_mut().for_each(|x| *x = 0);
-            l.gen = 1;
-        }
-        l
     }
 
     /// Discovers the targets of a shift table (those holding a piece of the
@@ -623,98 +481,6 @@ impl Searcher {
         *next = (to, t);
         M::KIND == Kind::Pattern && g.accepting[to as usize]
     }
-
-    /// After modifier `a` was applied at `v`: records it, walks the next
-    /// level, and undoes it with `undo` unless the keeper stopped there (the
-    /// keeper keeps its move). Returns true to stop.
-    ///
-    /// Deep levels, an exhausted budget and faults take the watched path
-    /// (`descend_watched`); the common case pays two comparisons.
-    #[inline(always)]
-    fn descend<M: Mode>(
-        &mut self,
-        g: &Compiled,
-        s: &mut State,
-        a: u32,
-        v: u32,
-        level: usize,
-        undo: Change,
-    ) -> bool {
-        if level + 1 >= self.watch_from || self.budget == 0 {
-            return self.descend_watched::<M>(g, s, a, v, level, undo);
-        }
-        self.budget -= 1;
-        self.next_level::<M>(g, s, a, v, level, undo)
-    }
-
-    /// [`Searcher::descend`] at a deep level or after a fault: stops on a
-    /// fault, on the limits, or when the state repeats an earlier level's.
-    #[cold]
-    #[inline(never)]
-    fn descend_watched<M: Mode>(
-        &mut self,
-        g: &Compiled,
-        s: &mut State,
-        a: u32,
-        v: u32,
-        level: usize,
-        undo: Change,
-    ) -> bool {
-        let fault = if self.fault.is_some() {
-            None
-        } else if self.budget == 0 {
-            Some(FaultKind::LongSearch)
-        } else if level + 1 >= self.max_levels {
-            Some(FaultKind::LongMove)
-        } else if self.path.enter(g, s, level + 1, a, v, undo) {
-            self.path.leave();
-            Some(FaultKind::EndlessMove)
-        } else {
-            self.budget -= 1;
-            let stop = self.next_level::<M>(g, s, a, v, level, undo);
-            self.path.leave();
-            return stop;
-        };
-        if let Some(kind) = fault {
-            self.fail(kind, a);
-        }
-        undo.revert(g, s);
-        true
-    }
-
-    /// The body of [`Searcher::descend`].
-    #[inline(always)]
-    fn next_level<M: Mode>(
-        &mut self,
-        g: &Compiled,
-        s: &mut State,
-        a: u32,
-        v: u32,
-        level: usize,
-        undo: Change,
-    ) -> bool {
-        self.cur.push(ModApp {
-            action: a,
-            vertex: v,
-        });
-        let saved_version = self.version;
-        self.new_version();
-        let stop = self.node::<M>(g, s, a, v, level + 1);
-        if stop && M::KIND == Kind::Keeper && self.fault.is_none() {
-            return true;
-        }
-        self.version = saved_version;
-        self.cur.pop();
-        undo.revert(g, s);
-        stop
-    }
-}
-
-/// The deepest level of a search of `g`: `limits::MAX_LEVELS`, fewer when
-/// the levels' visited sets would take more than `limits::LEVEL_MEMORY`.
-pub fn max_levels(g: &Compiled) -> usize {
-    let level_bytes = (g.num_slots as usize * g.num_vertices as usize * 4).max(1);
-    (limits::LEVEL_MEMORY / level_bytes).clamp(limits::MIN_LEVELS, limits::MAX_LEVELS)
 }
 
 /// Whether a transition is a test or a single shift: it leads to at most one
@@ -731,52 +497,4 @@ pub fn is_step(op: Op) -> bool {
             | Op::Compare
             | Op::Pattern
     )
-}
-
-/// Whether discovering a node through `tr` decides the walk: in `Pattern` mode
-/// mode, when the node's state is accepting.
-#[inline(always)]
-fn accepts<M: Mode>(tr: &Tr) -> bool {
-    M::KIND == Kind::Pattern && tr.accepting
-}
-
-/// The variable and value assignment action `a` sets in `s`, or `None` when
-/// the value is undefined or out of the variable's bounds (the action then
-/// fails).
-#[inline(always)]
-fn assigned(g: &Compiled, s: &State, a: u32) -> Option<(u32, i32)> {
-    let Act::Assign(var, e) = &g.acts[a as usize] else {
-        unreachable!("decoded from an assignment")
-    };
-    let val = eval(s, e)?;
-    (0..=g.var_bounds[*var as usize])
-        .contains(&val)
-        .then_some((*var, val as i32))
-}
-
-/// Evaluates an expression; `None` on overflow or division by zero.
-#[inline]
-pub fn eval(s: &State, e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Const(c) => Some(*c),
-        Expr::Var(v) => Some(s.vars[*v as usize] as i64),
-        Expr::Count(p) => Some(s.counts[*p as usize] as i64),
-        Expr::Bin(l, op, r) => apply_op(eval(s, l)?, *op, eval(s, r)?),
-    }
-}
-
-/// Evaluates a comparison; false when a side is undefined.
-#[inline]
-pub fn compare(s: &State, l: &Expr, op: CmpOp, r: &Expr) -> bool {
-    let (Some(x), Some(y)) = (eval(s, l), eval(s, r)) else {
-        return false;
-    };
-    match op {
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
-    }
 }
