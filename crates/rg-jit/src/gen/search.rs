@@ -8,13 +8,16 @@
 //! tags, as the interpreter's checks), nested checks as in writing
 //! programs. Filtered any-assignments test their comparison before the
 //! target's visited check, as the interpreter's filters do, so the visited
-//! set holds the same keys.
+//! set holds the same keys. A node with a local check (rg-engine's
+//! `local.rs`: stamps under its choice node's frame) is checked in the set
+//! as the others: the stamps drop exactly the visits the set drops (but
+//! its keys count towards the set's `MAX_KEYS`, as in move walks).
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
-use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_DENSE, NO_EDGE};
+use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_EDGE};
 
 use super::check::{finish_leaf, leaf_gen, walked};
 use super::{Gen, FLAGS};
@@ -38,7 +41,7 @@ pub(crate) struct Region {
 /// If check `c` is one generated code runs as a search, its region:
 /// no probe, program, pure or one-slot search (the interpreter's other
 /// ways), no step counting (`Tables::has_unique`), nodes without
-/// `@disjoint` or local stamps, edges without map operations, nested
+/// `@disjoint`, edges without map operations, nested
 /// checks that `native` says are generated, at most [`MAX_SEARCH_EDGES`].
 pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<Region> {
     let check = t.checks[c];
@@ -53,7 +56,7 @@ pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opti
     while k < nodes.len() {
         let info = t.nodes[nodes[k] as usize];
         k += 1;
-        if info.disjoint || info.local != NO_DENSE {
+        if info.disjoint {
             return None;
         }
         first.push(edges as u32);
