@@ -60,9 +60,10 @@ class VecEnv(_VecEnv):
     ``(observations, masks)``; ``step(actions)`` returns ``(observations,
     masks, rewards, dones)``. Observations are of the player to choose
     (``current_players()``); rewards hold every player's return in games
-    that ended in this step; finished games restart at once. Masks are
-    read-only: once Python drops them their memory is reused, and a step
-    clears only the entries it set before (copy a mask to change it).
+    that ended in this step; finished games restart at once. Observations
+    and masks are read-only: once Python drops them their memory is
+    reused, and a step clears only the mask entries it set before and
+    patches the observations of moves in progress (copy one to change it).
     """
 
     def step(self, actions):

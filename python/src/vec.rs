@@ -39,9 +39,10 @@ type WithActions<'py> = (
 /// this step, else 0), dones `(n,)` bool. Finished games start again at
 /// once (the observation is then the new game's); chance moves are drawn
 /// inside. Game `i` uses its own generator seeded from `seed` and `i`, so
-/// results do not depend on `threads`. Masks are read-only: the memory of
-/// dropped arrays is reused, and a step clears only the mask entries it
-/// set before.
+/// results do not depend on `threads`. Observations and masks are
+/// read-only (`.copy()` one to change it): the memory of dropped arrays is
+/// reused, and a step clears only the mask entries it set before and
+/// patches the observations of moves in progress.
 #[pyclass(module = "rbg", subclass)]
 pub struct VecEnv {
     inner: Mutex<Box<dyn DynBatch>>,
@@ -60,6 +61,11 @@ const POOL_SIZE: usize = 8;
 struct Pool {
     f32s: Mutex<Vec<Vec<f32>>>,
     bools: Mutex<Vec<Vec<bool>>>,
+    /// Observations with the tag of the step that wrote them
+    /// ([`Frame::obs_tag`]): a step into the last frame written patches
+    /// the observations of moves in progress (the observations are
+    /// read-only in Python, so they still hold what the batch wrote).
+    obs: Mutex<Vec<Obs>>,
     /// Masks with the actions set in each row ([`Frame::mask_set`]): a
     /// step clears only those (the masks are read-only in Python, so they
     /// still hold what the batch wrote).
@@ -69,11 +75,15 @@ struct Pool {
 /// A mask buffer and the actions set in each of its rows.
 type Mask = (Vec<bool>, Vec<Vec<u32>>);
 
+/// An observation buffer and its [`Frame::obs_tag`].
+type Obs = (Vec<f32>, u64);
+
 /// The memory of one returned array.
 enum Data {
     F32(Vec<f32>),
     Bool(Vec<bool>),
     Mask(Mask),
+    Obs(Obs),
 }
 
 /// Element types whose buffers are pooled.
@@ -105,42 +115,45 @@ macro_rules! pooled {
     };
 }
 
-pooled!(f32, f32s, F32);
+pooled!(f32, f32s, F32, Obs);
 pooled!(bool, bools, Bool, Mask);
+
+/// Puts `v` on `shelf` when it has room.
+fn give<T>(shelf: &Mutex<Vec<T>>, v: T) {
+    if let Ok(mut s) = shelf.lock() {
+        if s.len() < POOL_SIZE {
+            s.push(v);
+        }
+    }
+}
+
+/// The last buffer put on `shelf` (the default when there is none).
+fn take<T: Default>(shelf: &Mutex<Vec<T>>) -> T {
+    shelf.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default()
+}
 
 impl Pool {
     /// A buffer to fill (empty when none is free).
     fn take<T: Pooled>(&self) -> Vec<T> {
-        T::shelf(self)
-            .lock()
-            .ok()
-            .and_then(|mut s| s.pop())
-            .unwrap_or_default()
+        take(T::shelf(self))
     }
 
     fn give<T: Pooled>(&self, v: Vec<T>) {
-        if let Ok(mut s) = T::shelf(self).lock() {
-            if s.len() < POOL_SIZE {
-                s.push(v);
-            }
-        }
+        give(T::shelf(self), v);
     }
 
     /// Buffers for a frame (empty, or of an earlier frame).
     fn frame(&self) -> Frame {
-        let (masks, mask_set) = self
-            .masks
-            .lock()
-            .ok()
-            .and_then(|mut s| s.pop())
-            .unwrap_or_default();
+        let (masks, mask_set) = take(&self.masks);
+        let (obs, obs_tag) = take(&self.obs);
         Frame {
-            obs: self.take(),
+            obs,
             masks,
             mask_set,
             rewards: self.take(),
             dones: self.take(),
             players: Vec::new(),
+            obs_tag,
         }
     }
 }
@@ -158,13 +171,8 @@ impl Drop for Buffer {
         match std::mem::replace(&mut self.data, Data::F32(Vec::new())) {
             Data::F32(v) => self.pool.give(v),
             Data::Bool(v) => self.pool.give(v),
-            Data::Mask(m) => {
-                if let Ok(mut s) = self.pool.masks.lock() {
-                    if s.len() < POOL_SIZE {
-                        s.push(m);
-                    }
-                }
-            }
+            Data::Mask(m) => give(&self.pool.masks, m),
+            Data::Obs(o) => give(&self.pool.obs, o),
         }
     }
 }
@@ -197,17 +205,19 @@ fn array2<'py, T: Pooled>(
     Ok(unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) })
 }
 
-/// [`array2`] of a mask, read-only: the next steps clear only the entries
-/// the batch set ([`Frame::mask_set`]), so Python must not write it (and
-/// cannot make it writeable again: the array does not own its memory).
-fn mask_array<'py>(
+/// [`array2`], read-only: masks, as the next steps clear only the entries
+/// the batch set ([`Frame::mask_set`]), and observations, as the next
+/// steps patch those of moves in progress ([`Frame::obs_tag`]), so Python
+/// must not write them (and cannot make them writeable again: the array
+/// does not own its memory).
+fn read_only<'py, T: Pooled>(
     py: Python<'py>,
     pool: &Arc<Pool>,
-    mask: Mask,
+    data: Data,
     rows: usize,
     cols: usize,
-) -> PyResult<Bound<'py, PyArray2<bool>>> {
-    let a = array2::<bool>(py, pool, Data::Mask(mask), rows, cols)?;
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let a = array2::<T>(py, pool, data, rows, cols)?;
     a.try_readwrite()
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
         .make_nonwriteable();
@@ -242,8 +252,8 @@ impl VecEnv {
         }
         let pool = &self.pool;
         Ok((
-            array2(py, pool, Data::F32(f.obs), n, obs_len)?,
-            mask_array(py, pool, (f.masks, f.mask_set), n, acts)?,
+            read_only(py, pool, Data::Obs((f.obs, f.obs_tag)), n, obs_len)?,
+            read_only(py, pool, Data::Mask((f.masks, f.mask_set)), n, acts)?,
             array2(py, pool, Data::F32(f.rewards), n, self.num_players)?,
             array1(py, pool, f.dones)?,
         ))

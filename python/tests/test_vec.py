@@ -169,9 +169,10 @@ def test_reused_buffers_hold_what_fresh_ones_hold(ttt_path):
                 frame = tuple(x.copy() for x in a.step_random())
             kept.append(b.step_random())
             assert all(np.array_equal(x, y) for x, y in zip(frame, kept[-1])), (path, step)
-        masks = kept[-1][1]
-        assert not masks.flags.writeable
-        with pytest.raises(ValueError):
-            masks[0, 0] = True
-        with pytest.raises(ValueError):
-            masks.flags.writeable = True
+        obs, masks = kept[-1][:2]
+        for x in (obs, masks):
+            assert not x.flags.writeable
+            with pytest.raises(ValueError):
+                x[0, 0] = 1
+            with pytest.raises(ValueError):
+                x.flags.writeable = True

@@ -52,7 +52,15 @@ pub struct Frame {
     pub dones: Vec<bool>,
     /// Player on move in each game.
     pub players: Vec<i32>,
+    /// Which step of which batch wrote `obs` (0: unknown). A batch
+    /// stepping into the frame it wrote last patches the observations of
+    /// moves in progress instead of writing them whole, so whoever changes
+    /// `obs` otherwise must set this to 0.
+    pub obs_tag: u64,
 }
+
+/// The next [`Frame::obs_tag`].
+static NEXT_TAG: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Frame {
     /// Sizes every buffer for `n` games (no allocation when the buffers
@@ -123,6 +131,9 @@ struct Worker<G: Spec> {
 
 struct Slot<G: Spec> {
     d: Decision<G>,
+    /// The depth of the move in progress whose observation the game's row
+    /// of the last frame shows (meaningful while the turn goes on).
+    shows: usize,
     rng: SmallRng,
     moves: u64,
     games: u64,
@@ -142,6 +153,8 @@ pub struct Batch<G: Spec> {
     obs_len: usize,
     num_actions: usize,
     norm: Normaliser,
+    /// The [`Frame::obs_tag`] of the frame the batch wrote last (0: none).
+    tag: u64,
 }
 
 /// Sizes a chunk of games works on.
@@ -176,6 +189,7 @@ impl<G: Spec> Batch<G> {
         let slots = (0..n)
             .map(|i| Slot {
                 d: initial.clone(),
+                shows: 0,
                 rng: SmallRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
                 moves: 0,
                 games: 0,
@@ -200,6 +214,7 @@ impl<G: Spec> Batch<G> {
             obs_len,
             num_actions,
             norm: Normaliser::new(game),
+            tag: 0,
         })
     }
 
@@ -301,7 +316,10 @@ impl<G: Spec> Batch<G> {
             actions: self.num_actions,
             players: self.norm.players(),
         };
+        let same = self.tag != 0 && f.obs_tag == self.tag && f.obs.len() == n * sizes.obs;
         let known = f.prepare(n, sizes);
+        // Unknown until every game is written.
+        (self.tag, f.obs_tag) = (0, 0);
         let c = self.chunk;
         let mut taken = vec![0; n];
         let (game, initial, norm) = (&self.game, &self.initial, &self.norm);
@@ -323,6 +341,7 @@ impl<G: Spec> Batch<G> {
                         masks,
                         mask_set: set,
                         known,
+                        same,
                         rewards,
                         dones,
                         players,
@@ -345,6 +364,9 @@ impl<G: Spec> Batch<G> {
         if results.iter().any(|r| r.is_err()) {
             // Games after the failing one were not written.
             f.mask_set.clear();
+        } else {
+            self.tag = NEXT_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            f.obs_tag = self.tag;
         }
         for r in results {
             match r {
@@ -408,6 +430,8 @@ struct Out<'a> {
     mask_set: &'a mut [Vec<u32>],
     /// Whether `mask_set` tells what `masks` holds.
     known: bool,
+    /// Whether `obs` holds what the last step of this batch wrote.
+    same: bool,
     rewards: &'a mut [f32],
     dones: &'a mut [bool],
     players: &'a mut [i32],
@@ -488,7 +512,14 @@ fn run_chunk<G: Spec>(
         };
         out.players[i] = p as i32;
         let obs = &mut out.obs[i * z.obs..(i + 1) * z.obs];
-        s.d.observe(game, p, obs, scratch);
+        // Mid-move, the row shows this turn at an earlier depth (written
+        // by the game's last step into this frame): patched, without
+        // copying the state or writing the planes whole.
+        let patched = out.same && !s.d.at_turn_start() && s.d.patch_observation(game, s.shows, obs);
+        if !patched {
+            s.d.observe(game, p, obs, scratch);
+        }
+        s.shows = s.d.prefix().len();
         let mask = &mut out.masks[i * z.actions..(i + 1) * z.actions];
         let set = &mut out.mask_set[i];
         if mask.len() <= WHOLE_MASK {

@@ -289,3 +289,19 @@
 //!   machine is; `batch_bench GAME 2 256 1 fused` in the same hour:
 //!   ticTacToe 0.71, connect4 0.68, breakthrough 0.49, chess 0.62, reversi
 //!   0.87, englishDraughts 0.60, hex 0.60.
+//! - Session 21: the observation of a move in progress is patched in the
+//!   frame that holds this turn's earlier observation
+//!   ([`Frame::obs_tag`](crate::Frame::obs_tag) tells which step wrote a
+//!   frame; Python's observations are read-only, as its masks are): the
+//!   pieces the new atoms put and their vertices in the move plane
+//!   ([`Spec::patch_observation`](crate::Spec::patch_observation)),
+//!   without copying the state, applying the prefix or writing the planes
+//!   whole; assignments fall back to the whole observation. Callgrind
+//!   batch instructions (`batch_bench GAME 0 64 1 batch fused`)
+//!   breakthrough -4.9%, englishDraughts -4.1%, chess -2.0%; time (one
+//!   process, 16-30 ABBA pairs) median breakthrough 1.027-1.049,
+//!   englishDraughts 1.023-1.028, chess 0.999, hex (no moves in progress)
+//!   1.018. Tried and dropped before it: each game keeping the board its
+//!   row shows and rewriting the planes where the board differs, turn
+//!   starts included (a second board per game): breakthrough 0.959,
+//!   englishDraughts 0.961, hex 0.929, chess 1.054 (medians of 16 pairs).

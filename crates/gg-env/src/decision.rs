@@ -480,6 +480,14 @@ impl<G: Spec> Decision<G> {
         game.observe(self.view(game, scratch), viewer, out);
     }
 
+    /// Patches `out`, the observation of this turn with the first `from`
+    /// atoms of the move in progress applied, into this decision's
+    /// ([`Spec::patch_observation`]); `false` where the game cannot.
+    pub fn patch_observation(&self, game: &G, from: usize, out: &mut [f32]) -> bool {
+        let prefix = self.prefix();
+        from <= prefix.len() && game.patch_observation(&self.base, prefix, from, &self.ids, out)
+    }
+
     /// What an observation is made from: the shown state (in `scratch` when
     /// a move is in progress), the prefix, who chooses, the memory.
     fn view<'a>(&'a self, game: &G, scratch: &'a mut Option<G::State>) -> View<'a, G> {

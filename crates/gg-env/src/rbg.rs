@@ -28,7 +28,16 @@ pub struct RbgIds {
     end: u32,
     /// Every variable's bound (players' scores first), for observations.
     bounds: Vec<f32>,
+    /// Of every engine action, the piece it puts ([`PUTS_NONE`] for a
+    /// switch, [`PUTS_OTHER`] for anything else), for patching
+    /// observations ([`Spec::patch_observation`]).
+    puts: Vec<u32>,
 }
+
+/// [`RbgIds::puts`] of a switch: no change an observation shows.
+const PUTS_NONE: u32 = u32::MAX;
+/// [`RbgIds::puts`] of an assignment (or anything not a modifier).
+const PUTS_OTHER: u32 = u32::MAX - 1;
 
 impl RbgIds {
     fn new(model: &GameModel) -> RbgIds {
@@ -68,7 +77,14 @@ impl RbgIds {
         let by_action = by_action.chain([KeyOf { base: end, mask: 0 }]).collect();
         let d = model.description();
         let bounds = (0..d.num_vars()).map(|v| d.var_bound(v as u32) as f32);
+        use rbg_engine::raw::Act;
+        let puts = model.compiled().acts.iter().map(|a| match a {
+            Act::Off(p) => *p,
+            Act::Switch(_) => PUTS_NONE,
+            _ => PUTS_OTHER,
+        });
         RbgIds {
+            puts: puts.collect(),
             model: model.clone(),
             by_action,
             bounds: bounds.collect(),
@@ -186,6 +202,57 @@ impl Spec for GameModel {
             Segment::new("variables", vec![d.num_vars()]),
             Segment::new("on_move", vec![d.players.len()]),
         ]
+    }
+
+    /// The pieces put by the new atoms written into their planes (the old
+    /// piece's cleared) and their vertices marked in the move plane; the
+    /// variables and the player on move stay. Not for assignments.
+    fn patch_observation(
+        &self,
+        base: &State,
+        prefix: &[ModApp],
+        from: usize,
+        ids: &RbgIds,
+        out: &mut [f32],
+    ) -> bool {
+        let puts = |a: &ModApp| {
+            ids.puts
+                .get(a.action as usize)
+                .copied()
+                .unwrap_or(PUTS_OTHER)
+        };
+        let new = &prefix[from..];
+        if new.iter().any(|a| puts(a) == PUTS_OTHER) {
+            return false;
+        }
+        let nv = self.num_vertices() as usize;
+        let pieces = self.description().pieces.len();
+        let (planes, rest) = out.split_at_mut(pieces * nv);
+        let moved = &mut rest[..nv];
+        let board = base.board();
+        for (i, a) in new.iter().enumerate() {
+            let v = a.vertex as usize;
+            moved[v] = 1.0;
+            let p = puts(a);
+            if p == PUTS_NONE {
+                continue;
+            }
+            // The piece shown at `v`: the last put there before, else the
+            // base board's.
+            let earlier = prefix[..from + i].iter().rev();
+            let old = earlier
+                .filter(|b| b.vertex == a.vertex && puts(b) != PUTS_NONE)
+                .map(puts)
+                .next()
+                .unwrap_or(board[v]);
+            if let Some(x) = planes.get_mut(old as usize * nv + v) {
+                *x = 0.0;
+            }
+            if let Some(x) = planes.get_mut(p as usize * nv + v) {
+                *x = 1.0;
+            }
+        }
+        true
     }
 
     #[inline]

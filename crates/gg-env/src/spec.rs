@@ -107,6 +107,22 @@ pub trait Spec: Game + Presented {
     /// in the move in progress, `turn` who is choosing, `memory` what
     /// [`Spec::remember`] kept.
     fn observe(&self, view: View<'_, Self>, viewer: usize, out: &mut [f32]);
+
+    /// Patches `out`, which holds the observation of `base` with the first
+    /// `from` atoms of `prefix` applied (the same player choosing), into
+    /// the observation with all of `prefix` applied, as [`Spec::observe`]
+    /// would write it; `false` (with `out` unchanged) where it cannot.
+    fn patch_observation(
+        &self,
+        base: &Self::State,
+        prefix: &[Self::Atom],
+        from: usize,
+        ids: &Self::Ids,
+        out: &mut [f32],
+    ) -> bool {
+        let _ = (base, prefix, from, ids, out);
+        false
+    }
 }
 
 /// What an observation is made from.
