@@ -102,6 +102,8 @@ pub struct Decls {
     pub counters: Option<String>,
     /// Vertex names.
     pub vertices: Vec<String>,
+    /// The piece on every vertex at the start.
+    pub initial: Vec<u32>,
     /// Piece names.
     pub pieces: Vec<String>,
     /// Player names.
@@ -188,6 +190,7 @@ impl Decls {
             null,
             nan,
             vertices,
+            initial: game.board.vertices.iter().map(|v| v.piece).collect(),
             pieces,
             players,
             vars: Vec::new(),

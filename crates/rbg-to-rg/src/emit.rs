@@ -419,6 +419,19 @@ impl<'a> Emitter<'a> {
         }))
     }
 
+    /// `coord` becomes any vertex of `targets` (a set type of them; `None`:
+    /// every vertex).
+    pub(crate) fn any_vertex(&mut self, targets: Option<&[bool]>) -> Label {
+        let ty = match targets {
+            Some(t) => self.d.vertex_set(t),
+            None => self.d.coord_ty.clone(),
+        };
+        Label::AssignAny {
+            target: Expr::name(&self.d.coord),
+            ty: rg_lang::ast::Type::Ref(Name::new(&ty)),
+        }
+    }
+
     /// The labels moving `coord` by relation `r`.
     fn move_steps(&mut self, r: usize) -> Vec<Step> {
         let rel = &self.low.relations[r];
@@ -447,15 +460,7 @@ impl<'a> Emitter<'a> {
                     let f = self.d.vertex_test(&s);
                     steps.push(vec![cmp(Expr::name(&f).at(coord()), one(), true)]);
                 }
-                // Any target (a set type of them when not every vertex is).
-                let ty = match targets {
-                    Some(t) => self.d.vertex_set(&t),
-                    None => self.d.coord_ty.clone(),
-                };
-                steps.push(vec![Label::AssignAny {
-                    target: coord(),
-                    ty: rg_lang::ast::Type::Ref(Name::new(&ty)),
-                }]);
+                steps.push(vec![self.any_vertex(targets.as_deref())]);
                 steps
             }
             Shape::Blocks(_) | Shape::Structural => unreachable!("split when lowered"),

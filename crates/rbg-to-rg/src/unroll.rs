@@ -10,13 +10,19 @@
 //! product stays small ([`MAX_NODES`], [`MAX_MAPS`]); otherwise the pattern
 //! is emitted as it is (`pattern.rs`).
 //!
+//! An any-vertex move (`anySquare {e} ...`) assigns `coord` and `M` starts
+//! over after it, except where only tests of pieces that few vertices hold
+//! at the start follow it ([`few_pass`], chess's king search).
+//!
 //! Callgrind instructions per playout (`rbg --engine native|interp bench`,
 //! seed 1) against the translations without it: see the commit that added
-//! this file; reversi, chess, connect4 and ticTacToe gain most. Tried and
-//! dropped: patterns with an any-vertex move (`anySquare {K} ...`, `M`
-//! starting over after it) unrolled too: reversi -11% native, -36% interp,
-//! but chess +22% native (rg-jit runs such a check as a writing program
-//! over every vertex instead of a one-slot search that filters them).
+//! this file; reversi, chess, connect4 and ticTacToe gain most. Past
+//! any-vertex moves, against stopping there: reversi interp -8.9%, native
+//! -2.3% (its game-end test `anySquare {e} (movePossible(me) +
+//! movePossible(opp))`), englishDraughts interp -5.3%, native +0.1%
+//! (`canCapture`); chess's king search unrolled cost native +24.5%, interp
+//! +2.2% (rg-jit runs it as a writing program trying the vertices one by
+//! one instead of a one-slot search that tests them 64 at a time).
 
 use std::collections::{HashMap, HashSet};
 
@@ -49,6 +55,9 @@ enum Act {
     Filter(Vec<bool>, usize),
     /// Accept (if `M[coord]` is a vertex, when that is not known).
     Accept(Option<usize>),
+    /// Any vertex of `targets` (`None`: all) becomes `coord`, from
+    /// `M[coord]` in `starts` (`None`: any vertex); `M` starts over.
+    Any(Option<Vec<bool>>, Option<Vec<bool>>, usize),
 }
 
 /// The unrolled automaton: its nodes (state, composed shift), edges
@@ -67,6 +76,8 @@ enum Kind {
     Maps(Vec<Map>),
     /// A test of the vertex.
     Filter(Vec<bool>),
+    /// A move to any vertex of the targets (`Shape::Uniform`).
+    Any(Option<Vec<bool>>, Option<Vec<bool>>),
 }
 
 /// The kind of every state's leaf (state 0: none), or `None` when some
@@ -79,12 +90,41 @@ fn kinds(nfa: &Nfa, relations: &[Relation]) -> Option<Vec<Option<Kind>>> {
             Leaf::Move(r) => match shape(&relations[*r]) {
                 Shape::Maps(maps) => Kind::Maps(maps),
                 Shape::Filter(f) => Kind::Filter(f),
+                Shape::Uniform { starts, targets } => Kind::Any(starts, targets),
                 _ => return None,
             },
             _ => return None,
         }));
     }
     Some(out)
+}
+
+/// Whether some any-vertex move of `nfa` is followed only by tests of the
+/// piece that fewer than a quarter of its targets pass on the board at the
+/// start (`initial`: the piece of every vertex). rg-jit searches such a
+/// pattern kept as it is (a one-slot search) by testing the vertices 64 at
+/// a time, but runs it unrolled (a program, which writes `coord`) one
+/// vertex at a time: chess's king search, where one vertex passes, cost
+/// native +24.5% unrolled.
+fn few_pass(nfa: &Nfa, kinds: &[Option<Kind>], initial: &[u32]) -> bool {
+    (1..nfa.states()).any(|v| {
+        let Some(Kind::Any(_, targets)) = &kinds[v] else {
+            return false;
+        };
+        let mut pieces: Vec<u32> = Vec::new();
+        for &u in &nfa.next[v] {
+            match &kinds[u as usize] {
+                Some(Kind::On(set)) => pieces.extend(set),
+                _ => return false,
+            }
+        }
+        let to = |w: usize| targets.as_ref().is_none_or(|t| t[w]);
+        let all = (0..initial.len()).filter(|&w| to(w)).count();
+        let pass = (0..initial.len())
+            .filter(|&w| to(w) && pieces.contains(&initial[w]))
+            .count();
+        !pieces.is_empty() && pass * 4 < all
+    })
 }
 
 /// The unrolled form of `nfa` (`vertices`: the board's size), or `None`
@@ -142,6 +182,9 @@ fn unroll(nfa: &Nfa, kinds: &[Option<Kind>], vertices: usize) -> Option<Product>
                     }
                     Kind::Filter(f) => acts.push((v, mm, Act::Filter(f.clone(), mm))),
                     Kind::On(set) => acts.push((v, mm, Act::On(set.clone(), mm))),
+                    Kind::Any(starts, targets) => {
+                        acts.push((v, 0, Act::Any(starts.clone(), targets.clone(), mm)))
+                    }
                 }
             }
         }
@@ -196,6 +239,9 @@ impl Emitter<'_> {
         let Some(kinds) = kinds(nfa, &self.low.relations) else {
             return Ok(None);
         };
+        if few_pass(nfa, &kinds, &self.d.initial) {
+            return Ok(None);
+        }
         let Some(p) = unroll(nfa, &kinds, self.d.vertices.len()) else {
             return Ok(None);
         };
@@ -236,6 +282,19 @@ impl Emitter<'_> {
                 Act::Accept(Some(m)) => {
                     let pos = at(self, *m);
                     vec![cmp(pos, null(), false)]
+                }
+                Act::Any(starts, targets, m) => {
+                    let mut steps = Vec::new();
+                    if let Some(f) = starts {
+                        let test = self.d.vertex_test(f);
+                        let pos = at(self, *m);
+                        steps.push(cmp(Expr::name(&test).at(pos), Expr::name("1"), true));
+                    } else if *m != 0 {
+                        let pos = at(self, *m);
+                        steps.push(cmp(pos, null(), false));
+                    }
+                    steps.push(self.any_vertex(targets.as_deref()));
+                    steps
                 }
             };
             self.created.insert(src.clone());
