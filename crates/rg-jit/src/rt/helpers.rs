@@ -331,12 +331,20 @@ pub(super) fn visit_in(
             seen.insert(h, node, &st[lo as usize..hi as usize], tags)
         }
         Guard::Repeat(i) => {
-            vars.clear();
+            let slots = &t.repeat_slots[i as usize];
             let mut h = tag_hash.rotate_left(29) ^ node_mix;
-            for &s in &t.repeat_slots[i as usize] {
-                vars.push(st[s as usize]);
+            for &s in slots {
                 h = h.wrapping_add(t.hash_mul[s as usize].wrapping_mul(st[s as usize] as u64));
             }
+            let vars = match slots[..] {
+                // (One slot, as most: no copy.)
+                [s] => std::slice::from_ref(&st[s as usize]),
+                _ => {
+                    vars.clear();
+                    vars.extend(slots.iter().map(|&s| st[s as usize]));
+                    &vars[..]
+                }
+            };
             seen.insert(raw::mix(h), node, vars, tags)
         }
         Guard::None => Ok(true),
