@@ -4,7 +4,7 @@
 //! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest] [rows]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest] [rows] [ab] [on]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
 //! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
 //! played by the interpreter instead of the default engine;
@@ -14,7 +14,9 @@
 //! `digest`: no timing, a hash of every output of `ROUNDS` x 1000 steps
 //! (seeds 0..), both ways of stepping, for comparing two builds' outputs;
 //! `rows`: whether writing the frame's rows between engine calls slows
-//! the engine, see [`rows_between`]).
+//! the engine, see [`rows_between`]; with `--features ab`: `ab`, the batch
+//! timed with `gg_env::batch::ab()` off and on in turn, `ROUNDS` pairs, see
+//! `ab`; `on`, the other modes with it on, e.g. for callgrind or `digest`).
 //!
 //! The batch is warmed up first until its games have ended once on
 //! average (300 steps when `SECONDS` = 0). With `SECONDS` = 0 it runs a fixed amount of work instead (1000 steps of
@@ -50,6 +52,17 @@ fn main() {
     if flag("rows") {
         with_game!(&game, g => rows_between(g, envs, rounds));
         return;
+    }
+    if flag("ab") {
+        #[cfg(feature = "ab")]
+        with_game!(&game, g => ab(g, seconds, envs, rounds, fused));
+        #[cfg(not(feature = "ab"))]
+        eprintln!("ab: build with --features ab");
+        return;
+    }
+    #[cfg(feature = "ab")]
+    if flag("on") {
+        gg_env::batch::AB.store(true, std::sync::atomic::Ordering::Relaxed);
     }
     if flag("digest") {
         with_game!(&game, g => digest(g, envs, rounds));
@@ -318,4 +331,59 @@ fn rows_between<G: Spec>(g: &G, envs: usize, rounds: usize) {
             (both - writes) / alone
         );
     }
+}
+
+/// In-process A/B (feature `ab`): the batch (fused or not) stepped for
+/// `seconds` of CPU time with `gg_env::batch::AB` off and on in turn
+/// (ABBA), `rounds` pairs, after its games have ended once on average;
+/// prints the median of the pairs' on/off rate ratios, best/best, the
+/// extremes and the best rate off.
+#[cfg(feature = "ab")]
+fn ab<G: Spec>(g: &G, seconds: f64, envs: usize, rounds: usize, fused: bool) {
+    use std::sync::atomic::Ordering;
+    let mut b = Batch::new(g, envs, 1, 1).expect("batch");
+    let mut f = Frame::default();
+    b.reset_into(&mut f).expect("reset");
+    while b.counts().1 < envs as u64 {
+        b.step_random_into(&mut f).expect("step");
+    }
+    let rate = |on: bool, b: &mut Batch<G>, f: &mut Frame| {
+        gg_env::batch::AB.store(on, Ordering::Relaxed);
+        let (s0, _) = b.counts();
+        let start = cpu_time();
+        while (cpu_time() - start).as_secs_f64() < seconds {
+            for _ in 0..10 {
+                if fused {
+                    b.step_random_into(f).expect("step");
+                } else {
+                    let a = b.random_actions();
+                    b.step_into(&a, f).expect("step");
+                }
+            }
+        }
+        (b.counts().0 - s0) as f64 / (cpu_time() - start).as_secs_f64()
+    };
+    let (mut ratios, mut best) = (Vec::new(), [0.0f64; 2]);
+    for k in 0..rounds.max(1) {
+        let order = if k % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        let mut r = [0.0; 2];
+        for on in order {
+            r[on as usize] = rate(on, &mut b, &mut f);
+            best[on as usize] = best[on as usize].max(r[on as usize]);
+        }
+        ratios.push(r[1] / r[0]);
+    }
+    ratios.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "on/off median {:.3} best/best {:.3} (min {:.3} max {:.3}; off best {:.0} states/s)",
+        ratios[ratios.len() / 2],
+        best[1] / best[0],
+        ratios[0],
+        ratios[ratios.len() - 1],
+        best[0]
+    );
 }

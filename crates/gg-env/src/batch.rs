@@ -17,6 +17,26 @@ use crate::decision::{Decision, StepError};
 use crate::spec::Spec;
 use gg_core::Turn;
 
+/// The switch of in-process timing experiments (feature `ab`): code under
+/// test takes one variant or the other by [`ab`], and `batch_bench GAME
+/// SECONDS ENVS PAIRS [fused] ab` (built with `--features ab`) times the
+/// batch with it off and on in turn, in one process (ABBA): a 2% step
+/// shows there, unlike in runs of two binaries on the shared machine.
+#[cfg(feature = "ab")]
+#[doc(hidden)]
+pub static AB: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the A/B switch is on (`AB`; always `false` without the
+/// feature `ab`).
+#[doc(hidden)]
+#[inline(always)]
+pub fn ab() -> bool {
+    #[cfg(feature = "ab")]
+    return AB.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "ab"))]
+    false
+}
+
 /// Masks of at most this many actions are cleared whole before they are
 /// written (a few cache lines, one `memset`; their [`Frame::mask_set`]
 /// lists stay empty), longer ones entry by entry: hex (243 actions, ~60

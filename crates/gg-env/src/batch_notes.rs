@@ -305,3 +305,27 @@
 //!   row shows and rewriting the planes where the board differs, turn
 //!   starts included (a second board per game): breakthrough 0.959,
 //!   englishDraughts 0.961, hex 0.929, chess 1.054 (medians of 16 pairs).
+//! - Session 21: the A/B switch of session 20 is kept, behind the feature
+//!   `ab` ([`crate::batch::ab`], always `false` without it; `batch_bench
+//!   GAME 0.25 256 20 fused ab`, built with `--features ab`): an A/A run
+//!   (nothing reads it) under load 9 read medians 1.011-1.021, best/best
+//!   0.987-1.003.
+//! - Tried and dropped (session 21): patching a turn start's observation
+//!   too, from what the row showed before the move was played (the
+//!   worker's copy of the board with the prefix's pieces, taken before an
+//!   action that may complete the move, then the planes rewritten where
+//!   the new board differs): callgrind batch instructions breakthrough
+//!   +1.3%, chess +0.5%, hex -0.1%, ticTacToe -2.6%: the copy and the
+//!   comparison cost about what writing the planes whole does.
+//! - Where the bar stands at the end of session 21 (`scripts/vec-vs-bench.py
+//!   --fused --seconds 3 --rounds 3`, 256 games, load 8-10): ticTacToe
+//!   0.64, connect4 0.62, breakthrough 0.54, chess 0.58, reversi 0.84,
+//!   englishDraughts 0.53, hex 0.59, geomean 0.61 (0.62 at the start of
+//!   the session at load 1.1-1.3). Still open: keys written by the move
+//!   generator (`fill_keys` is 6-8% of the batch's time on breakthrough,
+//!   englishDraughts and ticTacToe in perf), which needs a keyed
+//!   `NativeWalker::legal_moves` in rbg-engine and a branch per recorded
+//!   move in rbg-jit (or a second rules function) so that playouts do not
+//!   pay for it; masks of large action spaces (englishDraughts 3,201,
+//!   chess 5,505) miss the cache on each entry set or cleared (perf puts
+//!   a fifth of englishDraughts' own batch-loop samples on those stores).
