@@ -35,6 +35,7 @@ mod keeper;
 mod names;
 mod pattern;
 mod regex;
+mod simulate;
 mod sure;
 mod unique;
 mod unroll;

@@ -18,7 +18,16 @@
 //!   of pattern `p` (which modifies nothing) is mirrored, leaf by equal
 //!   leaf, by a walk of the rules from the state into a sure state
 //!   (reversi's pass `R ->> ... + {! R} ->>`): if `p` holds the rules' walk
-//!   completes, else the test does.
+//!   completes, else the test does. The rules' walk may put pieces between
+//!   the equal leaves where no later test reads them (`simulate.rs`);
+//! - or, by induction, such a `{! p}` whose mirrored walks end in sure
+//!   states or in states proved together, each such walk emptying a square
+//!   of a set of pieces the walks never put (draughts' further jumps
+//!   `(jump)* {! jump} ->>`: each jump takes a piece, so the jumps end).
+//!
+//! A switch entered only after `{? p}`, where the walks of `p` are mirrored
+//! from the switch, needs no check either (draughts' `{? canCapture} ->me`
+//! followed by the captures).
 //!
 //! Callgrind instructions per playout (`rbg --engine native|interp bench`,
 //! seed 1) against the always-legal rule and the `{? p} + {! p}` pair
@@ -26,14 +35,13 @@
 //! the end of a move), reversi native -6.6% (no check of the next player),
 //! englishDraughts interp -2.0%; see commits 3865bb0 and 7197ec3.
 
-use std::collections::HashMap;
-
 use rbg_lang::ast::{Arith, CmpOp};
 
 use crate::arith::{compare, eval, inputs, Input};
 use crate::board::{shape, Relation, Shape};
 use crate::decls::Decls;
-use crate::regex::{Leaf, Lowered, Nfa};
+use crate::regex::{Leaf, Lowered};
+use crate::simulate::{mirrored, Goal};
 
 /// Most pattern tests in one chain of the tautology rule.
 const MAX_CHAIN: usize = 3;
@@ -41,9 +49,6 @@ const MAX_CHAIN: usize = 3;
 /// Most assignments (of patterns' truth, the vertex, variables' values)
 /// one tautology may try.
 const MAX_ASSIGNMENTS: u64 = 1 << 14;
-
-/// Most (pattern state, rules state) pairs one mirrored pattern may take.
-const MAX_PAIRS: usize = 1 << 14;
 
 /// Per state of `low.rules`: whether a move surely completes from it;
 /// `maynull[s]`: `coord` may be `null` at state `s`.
@@ -69,33 +74,153 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
         }
         Leaf::Move(_) | Leaf::Pattern(..) => false,
     };
+    let vertices = d.vertices.len();
     let mut sure = vec![false; n];
     loop {
-        let mut changed = false;
-        for s in 0..n as u32 {
-            if sure[s as usize] {
-                continue;
+        loop {
+            let mut changed = false;
+            for s in 0..n as u32 {
+                if sure[s as usize] {
+                    continue;
+                }
+                let ok = |t: u32| is_switch(t) || sure[t as usize];
+                let next = &nfa.next[s as usize];
+                let goal = Goal {
+                    sure: &sure,
+                    maynull,
+                    hyp: None,
+                };
+                let yes = next.iter().any(|&t| always(t) && ok(t))
+                    || (!maynull[s as usize] && tautology(low, d, s, &ok))
+                    || next.iter().any(|&t| match nfa.leaf(t) {
+                        Leaf::Pattern(true, k) => {
+                            ok(t)
+                                && mirrored(
+                                    &low.patterns[*k],
+                                    nfa,
+                                    s,
+                                    &goal,
+                                    &low.relations,
+                                    vertices,
+                                )
+                        }
+                        _ => false,
+                    });
+                if yes {
+                    sure[s as usize] = true;
+                    changed = true;
+                }
             }
-            let ok = |t: u32| is_switch(t) || sure[t as usize];
-            let next = &nfa.next[s as usize];
-            let yes = next.iter().any(|&t| always(t) && ok(t))
-                || (!maynull[s as usize] && tautology(low, d, s, &ok))
-                || next.iter().any(|&t| match nfa.leaf(t) {
-                    Leaf::Pattern(true, k) => {
-                        ok(t) && mirrored(&low.patterns[*k], nfa, s, &sure, maynull)
-                    }
-                    _ => false,
-                });
-            if yes {
-                sure[s as usize] = true;
-                changed = true;
+            if !changed {
+                break;
             }
         }
-        if !changed {
+        let proved = by_induction(low, d, &sure, maynull);
+        if !proved.iter().any(|&b| b) {
             break;
         }
+        for (s, b) in sure.iter_mut().zip(proved) {
+            *s |= b;
+        }
     }
-    sure
+    // A switch entered only after `{? p}` where `p`'s walks are mirrored
+    // by the rules from the switch: `p` held, so a move completes.
+    let goal = Goal {
+        sure: &sure,
+        maynull,
+        hyp: None,
+    };
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for s in 0..n as u32 {
+        for &t in &nfa.next[s as usize] {
+            preds[t as usize].push(s);
+        }
+    }
+    let assured: Vec<bool> = (0..n as u32)
+        .map(|t| {
+            let k = match preds[t as usize]
+                .first()
+                .map(|&u| (u > 0).then(|| nfa.leaf(u)))
+            {
+                Some(Some(Leaf::Pattern(false, k))) => *k,
+                _ => return false,
+            };
+            is_switch(t)
+                && !sure[t as usize]
+                && preds[t as usize]
+                    .iter()
+                    .all(|&u| u > 0 && nfa.leaf(u) == &Leaf::Pattern(false, k))
+                && mirrored(&low.patterns[k], nfa, t, &goal, &low.relations, vertices)
+        })
+        .collect();
+    sure.iter().zip(assured).map(|(&a, b)| a || b).collect()
+}
+
+/// The states not yet `sure` that hold by induction: a hypothesis set
+/// `H` of states each with a `{! q}` into a switch or a sure state, where
+/// every accepting walk of `q` is mirrored by the rules into sure states
+/// or, decreasing the count of squares holding pieces of `T`, into `H`
+/// (`simulate.rs`), `T` the pieces no walk from `H` puts before a switch;
+/// the greatest such set.
+fn by_induction(low: &Lowered, d: &Decls, sure: &[bool], maynull: &[bool]) -> Vec<bool> {
+    let nfa = &low.rules;
+    let n = nfa.states();
+    let is_switch = |s: u32| s > 0 && matches!(nfa.leaf(s), Leaf::Switch(..));
+    let ok = |t: u32| is_switch(t) || sure[t as usize];
+    let negated = |s: u32| {
+        nfa.next[s as usize]
+            .iter()
+            .filter_map(|&t| match nfa.leaf(t) {
+                Leaf::Pattern(true, k) if ok(t) => Some(*k),
+                _ => None,
+            })
+            .collect::<Vec<usize>>()
+    };
+    let mut hyp: Vec<bool> = (0..n as u32)
+        .map(|s| !sure[s as usize] && !maynull[s as usize] && !negated(s).is_empty())
+        .collect();
+    loop {
+        // The pieces put from `H` before a switch.
+        let mut put = vec![false; d.pieces.len()];
+        let mut seen = vec![false; n];
+        let mut stack: Vec<u32> = (0..n as u32).filter(|&s| hyp[s as usize]).collect();
+        while let Some(s) = stack.pop() {
+            for &t in &nfa.next[s as usize] {
+                if is_switch(t) || std::mem::replace(&mut seen[t as usize], true) {
+                    continue;
+                }
+                if let Leaf::Off(x, _) = nfa.leaf(t) {
+                    put[*x as usize] = true;
+                }
+                stack.push(t);
+            }
+        }
+        let t: Vec<bool> = put.iter().map(|&b| !b).collect();
+        let goal = Goal {
+            sure,
+            maynull,
+            hyp: Some((&hyp, &t)),
+        };
+        let keep: Vec<bool> = (0..n as u32)
+            .map(|s| {
+                hyp[s as usize]
+                    && negated(s).iter().any(|&k| {
+                        mirrored(
+                            &low.patterns[k],
+                            nfa,
+                            s,
+                            &goal,
+                            &low.relations,
+                            d.vertices.len(),
+                        )
+                    })
+            })
+            .collect();
+        if keep == hyp {
+            return hyp;
+        }
+        hyp = keep;
+    }
 }
 
 /// A test that changes nothing, as a chain of the tautology rule reads it.
@@ -207,65 +332,6 @@ fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool) -> bool
             }
             digits[i] = 0;
             i += 1;
-        }
-    }
-}
-
-/// Whether every accepting walk of `pattern` (modifying nothing) is
-/// mirrored by a walk of `rules` from state `s` through equal leaves into a
-/// sure state where `coord` is a vertex: the greatest simulation of the
-/// pattern's states by the rules' states, from (start, `s`).
-fn mirrored(pattern: &Nfa, rules: &Nfa, s: u32, sure: &[bool], maynull: &[bool]) -> bool {
-    let modifies = pattern
-        .leaves
-        .iter()
-        .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..) | Leaf::Switch(..)));
-    if modifies {
-        return false;
-    }
-    // The pairs reachable from (0, s) through equal leaves.
-    let mut ids: HashMap<(u32, u32), usize> = HashMap::from([((0, s), 0)]);
-    let mut pairs = vec![(0u32, s)];
-    let mut succ: Vec<Vec<Vec<usize>>> = Vec::new();
-    let mut i = 0;
-    while i < pairs.len() {
-        let (p, q) = pairs[i];
-        let mut per: Vec<Vec<usize>> = Vec::new();
-        for &p2 in &pattern.next[p as usize] {
-            let mut alts = Vec::new();
-            for &q2 in &rules.next[q as usize] {
-                if pattern.leaf(p2) != rules.leaf(q2) {
-                    continue;
-                }
-                let id = *ids.entry((p2, q2)).or_insert_with(|| {
-                    pairs.push((p2, q2));
-                    pairs.len() - 1
-                });
-                alts.push(id);
-            }
-            per.push(alts);
-        }
-        succ.push(per);
-        if pairs.len() > MAX_PAIRS {
-            return false;
-        }
-        i += 1;
-    }
-    // Drop pairs that fail, to the greatest fixpoint.
-    let mut holds: Vec<bool> = pairs
-        .iter()
-        .map(|&(p, q)| !pattern.finals[p as usize] || (sure[q as usize] && !maynull[q as usize]))
-        .collect();
-    loop {
-        let mut changed = false;
-        for i in 0..pairs.len() {
-            if holds[i] && !succ[i].iter().all(|alts| alts.iter().any(|&j| holds[j])) {
-                holds[i] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            return holds[0];
         }
     }
 }

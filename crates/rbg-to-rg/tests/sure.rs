@@ -74,3 +74,37 @@ fn covering_vertex_tests_and_comparisons_need_no_check() {
     assert_eq!(checks(&game(turn, "({$ s < 2} + {$ s == 2})")), 1);
     assert_eq!(checks(&game(turn, "({$ s < 1} + {$ s == 2})")), 2);
 }
+
+/// A one-row game of jumps over `o`: the keeper gives `p` a capture
+/// (`jump`, pieces put between equal tests) when `{? find}` holds, else a
+/// step.
+fn jumps(find: &str, jump: &str) -> String {
+    format!(
+        "#players = p(1)
+#pieces = e, x, o
+#variables =
+#board = rectangle(up, down, left, right, [x, o, e, o, e, x, o, e, e])
+#rules = (
+    {{? (left* + right*) {find}}} ->p (left* + right*) {jump} ->>
+  + {{! (left* + right*) {find}}} ->p (left* + right*) {{x}} [e] right {{e}} [x] ->>
+  )*"
+    )
+}
+
+#[test]
+fn a_capture_after_its_test_needs_no_check() {
+    let find = "{x} right {o} right {e}";
+    // Each further jump empties an `o`: the jumps end, so a move completes
+    // where `find` held; only the step is checked.
+    let jump =
+        "{x} [e] right {o} [e] right {e} (right {o} [e] right {e})* {! right {o} right {e}} [x]";
+    assert_eq!(checks(&jumps(find, jump)), 1);
+    // Jumps that leave the `o`s: no measure decreases, both are checked.
+    let keep = "{x} [e] right {o} right {e} (right {o} right {e})* {! right {o} right {e}} [x]";
+    assert_eq!(checks(&jumps(find, keep)), 2);
+    // The walk reads back the square it emptied (`left {x}` fails there):
+    // no move where `find` holds, the game ends by the check.
+    let back = "{x} right {o} left {x}";
+    let reads = "{x} [e] right {o} left {x} [x]";
+    assert_eq!(checks(&jumps(back, reads)), 2);
+}

@@ -1,0 +1,249 @@
+//! Walks of a pattern mirrored by walks of the rules (`sure.rs`): every
+//! accepting walk of pattern `p` (which modifies nothing), started where
+//! the rules are at state `s`, is matched leaf by equal leaf by a walk of
+//! the rules from `s` into a state where a move surely completes.
+//!
+//! Between the equal leaves the rules' walk may put pieces (a state whose
+//! only continuation is `[x]` takes it, as draughts' `{opp} [empty]`), as
+//! long as no later test of the walk can read a square it changed and
+//! fail there: a test of pieces not containing `x` must be at a vertex that
+//! no composition of the shifts taken since the change leads back to
+//! (nested patterns after a change are not mirrored).
+//!
+//! A walk may also end in a state of a hypothesis set `H` (states proved
+//! together, by induction): where the walk's changes never put a piece of a
+//! set `T` and put some piece outside `T` right after a test of pieces in
+//! `T` at the same vertex, the number of squares holding pieces of `T`
+//! decreases strictly along it (draughts' jumps: `T` the opponent's pieces,
+//! each jump empties one), so it cannot go on for ever.
+
+use std::collections::HashMap;
+
+use crate::board::Relation;
+use crate::regex::{Leaf, Nfa};
+
+/// Most (pattern state, rules state, changes) pairs one mirrored pattern
+/// may take.
+const MAX_PAIRS: usize = 1 << 14;
+
+/// Most distinct compositions of shifts since a change one pattern tracks.
+const MAX_SHIFTS: usize = 256;
+
+/// Most pieces put in a row by one mirrored walk between equal leaves.
+const MAX_PUTS: usize = 8;
+
+/// Where a mirrored walk may end.
+pub(crate) struct Goal<'a> {
+    /// States from which a move surely completes.
+    pub sure: &'a [bool],
+    /// States where `coord` may be `null`.
+    pub maynull: &'a [bool],
+    /// The hypothesis set `H` and the pieces `T` (a mask over pieces) whose
+    /// count every walk into `H` decreases.
+    pub hyp: Option<(&'a [bool], &'a [bool])>,
+}
+
+/// One pair of the simulation.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Pair {
+    p: u32,
+    q: u32,
+    /// The pieces put since `s`, each with the composed shifts (an index
+    /// into the relations) from its vertex to the current one.
+    puts: Vec<(u32, usize)>,
+    /// A piece outside `T` was put right after a test of pieces of `T`.
+    dec: bool,
+    /// A piece of `T` was put.
+    inc: bool,
+}
+
+/// Interned compositions of shifts.
+struct Shifts<'a> {
+    relations: &'a [Relation],
+    all: Vec<Relation>,
+    ids: HashMap<Relation, usize>,
+}
+
+impl Shifts<'_> {
+    fn id(&mut self, r: Relation) -> Option<usize> {
+        if let Some(&id) = self.ids.get(&r) {
+            return Some(id);
+        }
+        if self.all.len() == MAX_SHIFTS {
+            return None;
+        }
+        self.all.push(r.clone());
+        self.ids.insert(r, self.all.len() - 1);
+        Some(self.all.len() - 1)
+    }
+
+    fn identity(&mut self, n: usize) -> Option<usize> {
+        self.id((0..n as u32).map(|v| vec![v]).collect())
+    }
+
+    /// `d` then relation `r`.
+    fn then(&mut self, d: usize, r: usize) -> Option<usize> {
+        let rel = &self.relations[r];
+        let composed: Relation = self.all[d]
+            .iter()
+            .map(|ws| {
+                let mut out: Vec<u32> = ws.iter().flat_map(|&w| rel[w as usize].clone()).collect();
+                out.sort_unstable();
+                out.dedup();
+                out
+            })
+            .collect();
+        self.id(composed)
+    }
+
+    /// Whether `d` may lead some vertex back to itself.
+    fn may_return(&self, d: usize) -> bool {
+        self.all[d]
+            .iter()
+            .enumerate()
+            .any(|(v, ws)| ws.contains(&(v as u32)))
+    }
+}
+
+/// Whether every accepting walk of `pattern` is mirrored by a walk of
+/// `rules` from state `s` that ends as `goal` allows, `coord` a vertex
+/// there: the greatest simulation of the pattern's states by the rules'
+/// states, from (start, `s`). `relations`: the leaves' shifts; `vertices`:
+/// the board's size.
+pub(crate) fn mirrored(
+    pattern: &Nfa,
+    rules: &Nfa,
+    s: u32,
+    goal: &Goal,
+    relations: &[Relation],
+    vertices: usize,
+) -> bool {
+    let modifies = pattern
+        .leaves
+        .iter()
+        .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..) | Leaf::Switch(..)));
+    if modifies {
+        return false;
+    }
+    let in_t = |piece: u32| goal.hyp.is_some_and(|(_, t)| t[piece as usize]);
+    let all_t = |set: &[u32]| goal.hyp.is_some() && set.iter().all(|&x| in_t(x));
+    let mut shifts = Shifts {
+        relations,
+        all: Vec::new(),
+        ids: HashMap::new(),
+    };
+    let Some(identity) = shifts.identity(vertices) else {
+        return false;
+    };
+    // The pieces a state whose only continuation puts one puts, in a row.
+    let settle = |pair: &mut Pair| -> bool {
+        for _ in 0..MAX_PUTS {
+            let next = &rules.next[pair.q as usize];
+            let [u] = next[..] else {
+                return true;
+            };
+            let Leaf::Off(x, _) = rules.leaf(u) else {
+                return true;
+            };
+            if pair.q > 0 {
+                if let Leaf::On(set) = rules.leaf(pair.q) {
+                    pair.dec |= all_t(set) && !in_t(*x);
+                }
+            }
+            pair.inc |= in_t(*x);
+            pair.puts.push((*x, identity));
+            pair.q = u;
+        }
+        false
+    };
+    let mut first = Pair {
+        p: 0,
+        q: s,
+        puts: Vec::new(),
+        dec: false,
+        inc: false,
+    };
+    if !settle(&mut first) {
+        return false;
+    }
+    // The pairs reachable from the first through equal leaves.
+    let mut ids: HashMap<Pair, usize> = HashMap::from([(first.clone(), 0)]);
+    let mut pairs = vec![first];
+    let mut succ: Vec<Vec<Vec<usize>>> = Vec::new();
+    let mut i = 0;
+    while i < pairs.len() {
+        let pair = pairs[i].clone();
+        let mut per: Vec<Vec<usize>> = Vec::new();
+        for &p2 in &pattern.next[pair.p as usize] {
+            let leaf = pattern.leaf(p2);
+            // The changes as the pattern's leaf leaves them, or `None` when
+            // the leaf may read one that makes it fail.
+            let puts: Option<Vec<(u32, usize)>> = match leaf {
+                Leaf::Move(r) => pair
+                    .puts
+                    .iter()
+                    .map(|&(x, d)| Some((x, shifts.then(d, *r)?)))
+                    .collect(),
+                Leaf::On(set) => pair
+                    .puts
+                    .iter()
+                    .all(|&(x, d)| set.contains(&x) || !shifts.may_return(d))
+                    .then(|| pair.puts.clone()),
+                Leaf::Pattern(..) => pair.puts.is_empty().then(Vec::new),
+                _ => Some(pair.puts.clone()),
+            };
+            let mut alts = Vec::new();
+            if let Some(puts) = puts {
+                for &q2 in &rules.next[pair.q as usize] {
+                    if leaf != rules.leaf(q2) {
+                        continue;
+                    }
+                    let mut next = Pair {
+                        p: p2,
+                        q: q2,
+                        puts: puts.clone(),
+                        ..pair
+                    };
+                    if !settle(&mut next) {
+                        continue;
+                    }
+                    next.puts.sort_unstable();
+                    next.puts.dedup();
+                    let id = *ids.entry(next.clone()).or_insert_with(|| {
+                        pairs.push(next);
+                        pairs.len() - 1
+                    });
+                    alts.push(id);
+                }
+            }
+            per.push(alts);
+        }
+        succ.push(per);
+        if pairs.len() > MAX_PAIRS {
+            return false;
+        }
+        i += 1;
+    }
+    // Drop pairs that fail, to the greatest fixpoint.
+    let ends = |pair: &Pair| {
+        let q = pair.q as usize;
+        !goal.maynull[q]
+            && (goal.sure[q] || goal.hyp.is_some_and(|(h, _)| h[q] && pair.dec && !pair.inc))
+    };
+    let mut holds: Vec<bool> = pairs
+        .iter()
+        .map(|pair| !pattern.finals[pair.p as usize] || ends(pair))
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in 0..pairs.len() {
+            if holds[i] && !succ[i].iter().all(|alts| alts.iter().any(|&j| holds[j])) {
+                holds[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return holds[0];
+        }
+    }
+}
