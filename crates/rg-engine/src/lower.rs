@@ -292,6 +292,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             &mut program,
         )
     };
+    let (any_filters, any_filter_list) = program::any_filters(&program);
     let goal_slots = l.player_slots(g.goals)?;
     let visible = l.player_slots(g.visible)?;
     let visible_one = g.symbols.get("1").map_or(u16::MAX, |s| s.0 as u16);
@@ -379,6 +380,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         switch_ranges,
         programs,
         program,
+        any_filters,
+        any_filter_list,
         dense_size,
         local_size,
         cyclic,

@@ -107,6 +107,72 @@ pub struct Program {
 /// No instruction (a placeholder while laying out).
 const NONE: u32 = u32::MAX;
 
+/// The comparisons that filter the symbols of an any-assignment of a
+/// program for the interpreter (`walk/program.rs`): those its subtree
+/// starts with (siblings, each a comparison). A symbol for which all of
+/// them fail would reach its `Retry` with no effect, so it is skipped
+/// unwritten. Generalises [`Step::Any`]'s `filter` (one comparison, the
+/// target's only edge), which `rg-jit` reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnyFilter {
+    /// The comparisons' instructions: `Tables::any_filter_list[first ..
+    /// first + count]` (none: `count` 0).
+    pub first: u32,
+    /// See `first`.
+    pub count: u32,
+    /// The table when every comparison is [`Step::IndImm`] of the
+    /// assigned slot through it (`board[x] == c`, one read per symbol),
+    /// else [`NO_TABLE`].
+    pub table: u32,
+}
+
+/// [`AnyFilter::table`] of comparisons of other shapes.
+pub const NO_TABLE: u32 = u32::MAX;
+
+/// Per instruction of `program`, its [`AnyFilter`] (`count` 0 but for
+/// any-assignments), and the list they index.
+pub fn any_filters(program: &[Ins]) -> (Vec<AnyFilter>, Vec<u32>) {
+    let mut list = Vec::new();
+    let filters = program
+        .iter()
+        .enumerate()
+        .map(|(at, ins)| {
+            let start = list.len();
+            let retry = ins.skip.wrapping_sub(1) as usize;
+            let slot = match ins.step {
+                Step::Any(Place::Slot(s), ..) if !ins.accept => Some(s),
+                Step::Any(..) if !ins.accept => None,
+                _ => return AnyFilter::default(),
+            };
+            if !matches!(program.get(retry), Some(i) if i.step == Step::Retry) {
+                return AnyFilter::default();
+            }
+            let mut i = at + 1;
+            while i < retry && program[i].step.is_comparison() {
+                list.push(i as u32);
+                i = program[i].skip as usize;
+            }
+            if i != retry {
+                list.truncate(start);
+                return AnyFilter::default();
+            }
+            let tables = list[start..]
+                .iter()
+                .map(|&i| match program[i as usize].step {
+                    Step::IndImm(s, table, ..) if Some(s) == slot => table,
+                    _ => NO_TABLE,
+                });
+            let table = tables.reduce(|a, b| if a == b { a } else { NO_TABLE });
+            AnyFilter {
+                first: start as u32,
+                count: (list.len() - start) as u32,
+                table: table.unwrap_or(NO_TABLE),
+            }
+        })
+        .collect();
+    (filters, list)
+}
+
 enum Task {
     /// Lay out an edge and its subtree (edge index, writes before it).
     Edge(u32, u32),

@@ -10,7 +10,7 @@ use rg_lang::types::Ty;
 
 use crate::layout::KeyTables;
 use crate::maps::MapPlan;
-use crate::program::{Ins, Program};
+use crate::program::{AnyFilter, Ins, Program};
 use crate::sealed::Sealed;
 
 /// A value the walk reads: a symbol.
@@ -359,6 +359,11 @@ pub struct Tables {
     pub programs: Vec<Option<Program>>,
     /// The programs' instructions.
     pub program: Vec<Ins>,
+    /// Per instruction of `program`, the comparisons filtering its
+    /// any-assignment's symbols (`program::any_filters`).
+    pub any_filters: Vec<AnyFilter>,
+    /// See `any_filters`.
+    pub any_filter_list: Vec<u32>,
     /// Per ray ([`Edge::cyclic`]): the slot, and the offset in
     /// [`Tables::fun`] of a table that is 1 for the values whose visits
     /// are checked.

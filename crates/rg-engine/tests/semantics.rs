@@ -449,3 +449,49 @@ fn a_checked_node_entered_by_tags_of_a_variable_keys_on_the_others() {
         assert_eq!(perft1(&every), want, "{write}");
     }
 }
+
+#[test]
+fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
+    // `? c0 -> cacc` as a program (it writes): some `w` or some `b` with an
+    // empty square after it. Both comparisons of `c1` filter the symbols
+    // of `pos = V(*)` (`program::any_filters`); a symbol passing either is
+    // taken, so a board with only `b`s has the move too.
+    let boards = [
+        ("{ 0: w, 1: e, :e }", 1),
+        ("{ 0: b, 1: e, :e }", 1),
+        ("{ 0: e, 3: b, :e }", 1),
+        ("{ 0: w, 1: b, 2: w, :b }", 0),
+        ("{ :e }", 0),
+    ];
+    for (board, want) in boards {
+        let head = format!(
+            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
+             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
+             begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+             k, end: ;\nc0, c1: pos = V(*);\nc1, c2: board[pos] == w;\nc1, c3: board[pos] == b;\n\
+             c2, c4: board[pos] = e;\nc4, c5: pos = next[pos];\nc5, cacc: board[pos] == e;\n\
+             c3, c6: board[pos] = e;\nc6, c7: pos = next[pos];\nc7, cacc: board[pos] == e;\n"
+        );
+        let g = game(&head);
+        let t = g.tables();
+        assert!(t.programs.iter().any(Option::is_some), "a program");
+        let filtered: Vec<u32> = t
+            .any_filters
+            .iter()
+            .map(|f| f.count)
+            .filter(|&n| n > 0)
+            .collect();
+        assert_eq!(
+            filtered,
+            [2],
+            "one any-assignment filtered by two comparisons"
+        );
+        assert_eq!(perft1(&g), want, "{board}");
+        let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
+        assert_eq!(
+            perft1(&GameModel::with_every_check(checked).unwrap()),
+            want,
+            "{board}"
+        );
+    }
+}

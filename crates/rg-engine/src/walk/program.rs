@@ -3,10 +3,20 @@
 //! choices, writes undone through the walk's log.
 
 use super::*;
-use crate::program::{Program, Step};
+use crate::program::{Program, Step, NO_TABLE};
 use crate::seen::{Seen, MAX_KEYS};
 use crate::tables::{Operand, Tables};
 use crate::RunError;
+
+/// The value of an operand, a computed read's commonest shape
+/// (`f[board[x]]`) inline.
+#[inline(always)]
+fn operand(t: &Tables, st: &[u16], o: Operand) -> u16 {
+    match o {
+        Operand::Read(i) => read_computed(t, st, i),
+        o => read(t, st, o),
+    }
+}
 
 /// Whether a comparison step of a program holds.
 #[inline(always)]
@@ -16,7 +26,7 @@ fn compare(t: &Tables, st: &[u16], step: &Step) -> bool {
         Step::IndTab(s, table, s2, table2, eq) => {
             (read(t, st, Operand::Ind(s, table)) == read(t, st, Operand::Tab(s2, table2))) == eq
         }
-        Step::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+        Step::Cmp(a, b, eq) => (operand(t, st, a) == operand(t, st, b)) == eq,
         _ => unreachable!("not a comparison"),
     }
 }
@@ -52,7 +62,7 @@ impl Walker {
                     (read(t, st, Operand::Ind(s, table)) == read(t, st, Operand::Tab(s2, table2)))
                         == eq
                 }
-                Step::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
+                Step::Cmp(a, b, eq) => (operand(t, st, a) == operand(t, st, b)) == eq,
                 Step::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
                 Step::Reach(c, positive) => self.check(t, st, c)? == positive,
                 Step::Assign(p, v) => {
@@ -102,24 +112,60 @@ impl Walker {
     #[inline]
     pub(super) fn advance(&mut self, t: &Tables, st: &mut [u16], at: usize) -> usize {
         let ins = &t.program[at];
-        let Step::Any(_, (start, len), filter) = ins.step else {
+        let Step::Any(_, (start, len), _) = ins.step else {
             unreachable!("choices are any-assignments")
         };
         let syms = &t.any_syms[start as usize..(start + len) as usize];
         let (_, left, slot) = *self.choices.last().expect("an open choice");
         let mut left = left.min(len);
-        let found = if filter {
-            let cmp = &t.program[at + 1].step;
+        let f = t.any_filters[at];
+        let found = if f.count > 0 {
+            // Symbols that fail every comparison the subtree starts with
+            // are skipped (`program::any_filters`).
+            let tests = &t.any_filter_list[f.first as usize..(f.first + f.count) as usize];
             let old = st[slot as usize];
-            let found = loop {
-                if left == 0 {
-                    break false;
+            let found = match *tests {
+                [one] => {
+                    let cmp = &t.program[one as usize].step;
+                    loop {
+                        if left == 0 {
+                            break false;
+                        }
+                        left -= 1;
+                        st[slot as usize] = syms[left as usize];
+                        if compare(t, st, cmp) {
+                            break true;
+                        }
+                    }
                 }
-                left -= 1;
-                st[slot as usize] = syms[left as usize];
-                if compare(t, st, cmp) {
-                    break true;
-                }
+                _ if f.table != NO_TABLE => loop {
+                    // `board[x] == c` for each: one read of the square.
+                    if left == 0 {
+                        break false;
+                    }
+                    left -= 1;
+                    let at = t.fun[(f.table + syms[left as usize] as u32) as usize];
+                    let x = st[at as usize];
+                    if tests.iter().any(|&i| match t.program[i as usize].step {
+                        Step::IndImm(.., v, eq) => (x == v) == eq,
+                        _ => unreachable!("`program::any_filters` checked"),
+                    }) {
+                        break true;
+                    }
+                },
+                _ => loop {
+                    if left == 0 {
+                        break false;
+                    }
+                    left -= 1;
+                    st[slot as usize] = syms[left as usize];
+                    if tests
+                        .iter()
+                        .any(|&i| compare(t, st, &t.program[i as usize].step))
+                    {
+                        break true;
+                    }
+                },
             };
             st[slot as usize] = old;
             found
