@@ -203,6 +203,17 @@
 //!   (32% of its instructions, interpreted) are code: callgrind
 //!   instructions per playout reversi -25.5%, amazons -0.7%; alternated
 //!   (6 x 1 s) reversi 1.25.
+//! - Computed reads of maps (`Fast::General`, e.g. reversi's
+//!   `dec[counters[board[coord]]]`) as code where every key keeps the
+//!   offset in bounds (`safe::native_read`), not a call to
+//!   `rg_engine::raw::read`: reversi -4.9% instructions, alternated 1.03.
+//!   Tried and dropped: the move walks' untagged `Guard::Full` keys probed
+//!   by one generated function per key shape (`lo .. hi`) called from every
+//!   such check: no gain, since the 8 translations' move walks check no
+//!   such node in playouts (reversi's hot move-walk checks, 42% of its
+//!   instructions, are 110 tagged one-slot `@repeat` keys, which need the
+//!   tag sequence's number: `Prefixes`); a native tag-sequence number (the
+//!   prefix table probed by generated code at each tag push) is next.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

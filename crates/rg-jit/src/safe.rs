@@ -11,7 +11,7 @@
 //! a place tests for it); edges, nodes, checks and any-assignment ranges
 //! are in range.
 
-use rg_engine::raw::{Fast, Next, Op, Operand, Place, Step, Tables, NO_EDGE, NO_SLOT};
+use rg_engine::raw::{Fast, Mem, Next, Op, Operand, Place, Step, Tables, NO_EDGE, NO_SLOT};
 
 struct Facts<'a> {
     t: &'a Tables,
@@ -129,6 +129,40 @@ impl Facts<'_> {
             "an any-assignment's symbols",
         )
     }
+}
+
+/// Whether computed read `i` (`Fast::General`) can be code: its keys'
+/// operands hold the facts, their key tables exist, and the largest offset
+/// any symbols as keys give is inside its memory (else Rust reads it).
+pub(crate) fn native_read(t: &Tables, i: u32) -> bool {
+    let symbols = t.symbols as usize;
+    let slots = t.initial.len();
+    let f = Facts { t, symbols, slots };
+    let Some(a) = t.reads.get(i as usize) else {
+        return false;
+    };
+    let Some(steps) = t
+        .steps
+        .get(a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize)
+    else {
+        return false;
+    };
+    let mut max = a.base as u64;
+    for s in steps {
+        let keys = t
+            .keys
+            .table
+            .get(s.table as usize..s.table as usize + symbols);
+        match (f.operand(s.key), keys.and_then(|k| k.iter().max())) {
+            (Ok(()), Some(&k)) => max += k as u64 * s.stride as u64,
+            _ => return false,
+        }
+    }
+    let len = match a.mem {
+        Mem::State => slots,
+        Mem::Const => t.consts.len(),
+    };
+    max < len as u64
 }
 
 /// Verifies the tables' facts for a game of `symbols` symbols.

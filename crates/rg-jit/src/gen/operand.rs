@@ -5,7 +5,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDef};
-use rg_engine::raw::{Fast, Operand, Place, NO_SLOT};
+use rg_engine::raw::{Fast, Mem, Operand, Place, NO_SLOT};
 
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
@@ -112,6 +112,7 @@ impl Gen<'_, '_> {
                     let a = self.b.ins().iadd_imm(off, self.t.consts.as_ptr() as i64);
                     self.b.ins().uload16(I32, FLAGS, a, 0)
                 }
+                Fast::General if crate::safe::native_read(self.t, i) => self.read(i),
                 Fast::General => {
                     let zero = self.b.ins().iconst(I32, 0);
                     let i = self.b.ins().iconst(I32, i as i64);
@@ -119,6 +120,40 @@ impl Gen<'_, '_> {
                 }
             },
         }
+    }
+
+    /// Computed read `i` ([`crate::safe::native_read`]): its root's
+    /// first slot plus per key step the key's index in its set (a key
+    /// outside the set reads the default entry) times the step's stride,
+    /// read from the semistate or the constants (I32).
+    fn read(&mut self, i: u32) -> Value {
+        let t = self.t;
+        let a = t.reads[i as usize];
+        let mut off = None;
+        for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
+            let k = self.operand(s.key);
+            let k = self.b.ins().uextend(I64, k);
+            let k = self.b.ins().ishl_imm(k, 1);
+            let keys = t.keys.table.as_ptr() as i64 + 2 * s.table as i64;
+            let at = self.b.ins().iadd_imm(k, keys);
+            let x = self.b.ins().uload16(I32, FLAGS, at, 0);
+            let x = self.b.ins().uextend(I64, x);
+            let x = self.b.ins().imul_imm(x, 2 * s.stride as i64);
+            off = Some(match off {
+                None => x,
+                Some(o) => self.b.ins().iadd(o, x),
+            });
+        }
+        let mem = match a.mem {
+            Mem::State => self.st(),
+            Mem::Const => self.b.ins().iconst(I64, t.consts.as_ptr() as i64),
+        };
+        let at = match off {
+            Some(o) => self.b.ins().iadd(mem, o),
+            None => mem,
+        };
+        let at = self.b.ins().iadd_imm(at, 2 * a.base as i64);
+        self.b.ins().uload16(I32, FLAGS, at, 0)
     }
 
     /// The slot a place denotes: a constant, or a value (a key outside the
