@@ -64,7 +64,8 @@ struct Frame {
     /// Edges `first .. next` are still to be tried, last first.
     next: u32,
     first: u32,
-    /// Symbols of the any-assignment at edge `next` still to be tried.
+    /// Symbols of the any-assignment at edge `next` still to be tried,
+    /// or `run.rs`'s `PRE` flag: edge `next - 1` passed its test.
     sub: u32,
     log: u32,
     tags: u32,
