@@ -35,6 +35,13 @@
 //! - the record keeping a slot written again at once (a ray's
 //!   `coord = go[coord]`) once, in a loop that looks ahead instead of
 //!   one `extend`: amazons +13.9%, breakthrough +8.5%, hex +6.3%;
+//! - the moves' record sharing a prefix with the walk recorded before
+//!   (the log holding each write's new value, the walk the lowest log
+//!   length since its last record, `Effects` per walk only the writes
+//!   past it and their number, applied from the walks before): amazons
+//!   -3.9%, but hex +8.5%, ticTacToe +5.8%, connect4 +4.9%,
+//!   breakthrough +4.8% (a record's fixed cost grew, 46 -> 73
+//!   instructions in hex, and the walk's by the low mark);
 //! - a frame with no edge left popped before the walk's state is
 //!   restored (the frame below restores as much): amazons -3.3%,
 //!   breakthrough -2.2%, englishDraughts -1.6%, hex -1.0%, chess -0.6%,
