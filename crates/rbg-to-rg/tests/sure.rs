@@ -4,7 +4,7 @@
 //! after `R + {! R}` with `R` a walk of the rules equal to the pattern. The
 //! translation keeps the RBG game's perft either way.
 
-use gg_core::perft::perft;
+mod checked;
 
 /// A three-square row; `keeper`: what the keeper runs after `p`'s move,
 /// `turn`: `p`'s move.
@@ -22,15 +22,7 @@ fn game(turn: &str, keeper: &str) -> String {
 /// (`? cN -> cacc`), after its perft is checked against the RBG engine's
 /// to depth 4.
 fn checks(text: &str) -> usize {
-    let game = rbg_lang::parse_str(text).unwrap();
-    let rg_text = rbg_to_rg::translate_text(&game).unwrap();
-    let rg = rg_engine::GameModel::from_text(&rg_text).unwrap();
-    let rbg = rbg_engine::GameModel::new(game).unwrap();
-    for depth in 0..=4 {
-        let want = perft(&rbg, depth).unwrap();
-        let got = perft(&rg, depth).unwrap();
-        assert_eq!(got.leaves, want.leaves, "depth {depth}\n{rg_text}");
-    }
+    let rg_text = checked::translated(text, 4);
     let mut starts: Vec<&str> = rg_text
         .lines()
         .filter_map(|l| l.split_once(": ? c")?.1.split_once(" -> cacc"))

@@ -4,7 +4,7 @@
 //! vertices at the start. The translation keeps the RBG game's perft
 //! either way.
 
-use gg_core::perft::perft;
+mod checked;
 
 /// The translation of a one-row game whose keeper ends it when `pattern`
 /// fails, after its perft is checked against the RBG engine's to depth 4.
@@ -16,16 +16,7 @@ fn translated(row: &str, pattern: &str) -> String {
 #board = rectangle(up, down, left, right, [{row}])
 #rules = (->p (left* + right*) {{e}} [x] ->> {{? {pattern}}})*"
     );
-    let game = rbg_lang::parse_str(&text).unwrap();
-    let rg_text = rbg_to_rg::translate_text(&game).unwrap();
-    let rg = rg_engine::GameModel::from_text(&rg_text).unwrap();
-    let rbg = rbg_engine::GameModel::new(game).unwrap();
-    for depth in 0..=4 {
-        let want = perft(&rbg, depth).unwrap();
-        let got = perft(&rg, depth).unwrap();
-        assert_eq!(got.leaves, want.leaves, "depth {depth}\n{rg_text}");
-    }
-    rg_text
+    checked::translated(&text, 4)
 }
 
 /// Whether the translation moves `coord` by a shift (a pattern kept as it
