@@ -129,7 +129,11 @@ fn give<T>(shelf: &Mutex<Vec<T>>, v: T) {
 
 /// The last buffer put on `shelf` (the default when there is none).
 fn take<T: Default>(shelf: &Mutex<Vec<T>>) -> T {
-    shelf.lock().ok().and_then(|mut s| s.pop()).unwrap_or_default()
+    shelf
+        .lock()
+        .ok()
+        .and_then(|mut s| s.pop())
+        .unwrap_or_default()
 }
 
 impl Pool {
