@@ -31,6 +31,19 @@ fn compare(t: &Tables, st: &[u16], step: &Step) -> bool {
     }
 }
 
+/// Steps `left` down to the next symbol of `syms` below it that passes
+/// the test; whether there is one.
+#[inline(always)]
+fn next_passing(syms: &[u16], left: &mut u32, mut passes: impl FnMut(u16) -> bool) -> bool {
+    while *left > 0 {
+        *left -= 1;
+        if passes(syms[*left as usize]) {
+            return true;
+        }
+    }
+    false
+}
+
 impl Walker {
     /// Decides a check by its program (`program.rs`).
     pub(super) fn program<const WRITES: bool>(
@@ -127,45 +140,25 @@ impl Walker {
             let found = match *tests {
                 [one] => {
                     let cmp = &t.program[one as usize].step;
-                    loop {
-                        if left == 0 {
-                            break false;
-                        }
-                        left -= 1;
-                        st[slot as usize] = syms[left as usize];
-                        if compare(t, st, cmp) {
-                            break true;
-                        }
-                    }
+                    next_passing(syms, &mut left, |x| {
+                        st[slot as usize] = x;
+                        compare(t, st, cmp)
+                    })
                 }
-                _ if f.table != NO_TABLE => loop {
-                    // `board[x] == c` for each: one read of the square.
-                    if left == 0 {
-                        break false;
-                    }
-                    left -= 1;
-                    let at = t.fun[(f.table + syms[left as usize] as u32) as usize];
-                    let x = st[at as usize];
-                    if tests.iter().any(|&i| match t.program[i as usize].step {
-                        Step::IndImm(.., v, eq) => (x == v) == eq,
+                // `board[x] == c` for each: one read of the square.
+                _ if f.table != NO_TABLE => next_passing(syms, &mut left, |x| {
+                    let v = st[t.fun[(f.table + x as u32) as usize] as usize];
+                    tests.iter().any(|&i| match t.program[i as usize].step {
+                        Step::IndImm(.., c, eq) => (v == c) == eq,
                         _ => unreachable!("`program::any_filters` checked"),
-                    }) {
-                        break true;
-                    }
-                },
-                _ => loop {
-                    if left == 0 {
-                        break false;
-                    }
-                    left -= 1;
-                    st[slot as usize] = syms[left as usize];
-                    if tests
+                    })
+                }),
+                _ => next_passing(syms, &mut left, |x| {
+                    st[slot as usize] = x;
+                    tests
                         .iter()
                         .any(|&i| compare(t, st, &t.program[i as usize].step))
-                    {
-                        break true;
-                    }
-                },
+                }),
             };
             st[slot as usize] = old;
             found
