@@ -329,3 +329,16 @@
 //!   pay for it; masks of large action spaces (englishDraughts 3,201,
 //!   chess 5,505) miss the cache on each entry set or cleared (perf puts
 //!   a fifth of englishDraughts' own batch-loop samples on those stores).
+//! - Session 22: the piece planes of boards whose number of vertices is
+//!   not a multiple of eight are written eight vertices at a time with a
+//!   last chunk overlapping the one before it (`rbg::planes_by_chunk`):
+//!   the compiler's loop ended each plane with a branch per leftover
+//!   vertex on the board's piece, which the interleaved games mispredict
+//!   (perf put a tenth of tic-tac-toe's batch loop on it). Callgrind batch
+//!   instructions ticTacToe -2.1%, connect4 -2.5%, hex -0.2%; time (one
+//!   process, 16 ABBA pairs) ticTacToe 1.06, connect4 1.08-1.09, hex
+//!   1.01. Boards of 64 vertices keep the compiler's loop (no leftover;
+//!   the chunked loop took +0.4..+0.6% instructions there, chess 0.99).
+//!   Tried and dropped: the variables multiplied by their bound's inverse
+//!   instead of divided (perf put 9% of tic-tac-toe's batch loop after the
+//!   division; skid): time 0.997 ticTacToe, 0.994 connect4.

@@ -258,8 +258,9 @@ impl Spec for GameModel {
     #[inline]
     fn observe(&self, view: View<'_, Self>, _viewer: usize, out: &mut [f32]) {
         let nv = self.num_vertices() as usize;
-        let (planes, rest) = out.split_at_mut(self.description().pieces.len() * nv);
-        write_planes(view.state.board(), nv, planes);
+        let pieces = self.description().pieces.len();
+        let (planes, rest) = out.split_at_mut(pieces * nv);
+        write_planes(view.state.board(), nv, pieces, planes);
         let (moved, rest) = rest.split_at_mut(nv);
         moved.fill(0.0);
         for a in view.prefix {
@@ -272,19 +273,73 @@ impl Spec for GameModel {
 /// Writes the piece planes, `planes[p * nv + v] = (board[v] == p)` for
 /// `nv` vertices, with AVX2 where the processor has it (half the
 /// instructions of the SSE2 code that is the baseline of x86-64).
-fn write_planes(board: &[u32], nv: usize, planes: &mut [f32]) {
+fn write_planes(board: &[u32], nv: usize, pieces: usize, planes: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2 (tested just above).
-        return unsafe { write_planes_avx2(board, nv, planes) };
+        return unsafe { write_planes_avx2(board, nv, pieces, planes) };
     }
     planes_body(board, nv, planes)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn write_planes_avx2(board: &[u32], nv: usize, planes: &mut [f32]) {
+fn write_planes_avx2(board: &[u32], nv: usize, pieces: usize, planes: &mut [f32]) {
+    if !nv.is_multiple_of(8) {
+        return planes_by_chunk(board, nv, pieces, planes);
+    }
     planes_body(board, nv, planes)
+}
+
+/// The piece planes of a board whose number of vertices is not a multiple
+/// of eight, eight vertices at a time (32 per loop step), plane by plane:
+/// a plane's last chunk overlaps the one before it, so no vertex is
+/// written one by one (the compiler's loop ends with a branch per vertex
+/// on the board's piece, mispredicted: tic-tac-toe and connect4 lost about
+/// 6% of the batch's time there; on boards of 64 vertices it has no such
+/// end and fewer instructions). Boards of fewer than eight vertices go to
+/// [`planes_body`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn planes_by_chunk(board: &[u32], nv: usize, pieces: usize, planes: &mut [f32]) {
+    use std::arch::x86_64::*;
+    let (Some(board), Some(planes), true) =
+        (board.get(..nv), planes.get_mut(..pieces * nv), nv >= 8)
+    else {
+        return planes_body(board, nv, planes);
+    };
+    let one = _mm256_set1_ps(1.0);
+    let next = _mm256_set1_epi32(1);
+    let mut p = _mm256_setzero_si256();
+    let (src, mut dst) = (board.as_ptr(), planes.as_mut_ptr());
+    // SAFETY: every chunk read or written is eight values at `v` with
+    // `v + 8 <= nv`, of the board (`nv` values) or of the current plane
+    // (`nv` values at `dst`, `pieces` planes in all).
+    unsafe {
+        let chunk = |v: usize, p: __m256i| {
+            let b = _mm256_loadu_si256(src.add(v).cast());
+            _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, p)), one)
+        };
+        for _ in 0..pieces {
+            let mut v = 0;
+            while v + 32 <= nv {
+                _mm256_storeu_ps(dst.add(v), chunk(v, p));
+                _mm256_storeu_ps(dst.add(v + 8), chunk(v + 8, p));
+                _mm256_storeu_ps(dst.add(v + 16), chunk(v + 16, p));
+                _mm256_storeu_ps(dst.add(v + 24), chunk(v + 24, p));
+                v += 32;
+            }
+            while v + 8 <= nv {
+                _mm256_storeu_ps(dst.add(v), chunk(v, p));
+                v += 8;
+            }
+            if v < nv {
+                _mm256_storeu_ps(dst.add(nv - 8), chunk(nv - 8, p));
+            }
+            p = _mm256_add_epi32(p, next);
+            dst = dst.add(nv);
+        }
+    }
 }
 
 /// Plane by plane over the board slice: no clearing first, no bounds check
@@ -315,5 +370,30 @@ fn observe_values(view: &View<'_, GameModel>, out: &mut [f32]) {
     on_move.fill(0.0);
     if let Turn::Player(p) = view.turn {
         on_move[p] = 1.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The planes written eight vertices at a time (overlapping ends) equal
+    /// the plain loop's on boards of every size up to 70 vertices.
+    #[test]
+    fn planes_by_chunk_equal_the_plain_loop() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let pieces = 5;
+            for nv in 1..=70usize {
+                let board: Vec<u32> = (0..nv).map(|v| ((v * 7 + nv) % pieces) as u32).collect();
+                let mut plain = vec![0.5f32; pieces * nv];
+                planes_body(&board, nv, &mut plain);
+                let mut fast = vec![0.5f32; pieces * nv];
+                // SAFETY: the processor has AVX2 (tested above).
+                unsafe { write_planes_avx2(&board, nv, pieces, &mut fast) };
+                assert_eq!(plain, fast, "{nv} vertices");
+                assert_eq!(fast.iter().filter(|&&x| x == 1.0).count(), nv);
+            }
+        }
     }
 }
