@@ -413,14 +413,31 @@ pub(super) fn edge_nodes(t: &Tables) -> Vec<u32> {
 
 /// Per node, the number of its first resume block, for the nodes that can
 /// hold a frame (`begin`, where moves end, the targets of `Next::Frame`
-/// edges); `u32::MAX` for the others. A frame's `next` is its resume
-/// block's number.
+/// edges that move walks reach: nodes only checks search, such as a
+/// translation's copies of the rules, get no code, and what their walks
+/// keep does not burden the moves'); `u32::MAX` for the others. A frame's
+/// `next` is its resume block's number.
 pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
     let mut framed = vec![false; t.nodes.len()];
     framed[0] = true;
     for e in &t.edges {
-        if e.next == Next::Frame || matches!(e.op, Op::SetPlayer(_)) {
+        if matches!(e.op, Op::SetPlayer(_)) {
             framed[e.to as usize] = true;
+        }
+    }
+    // Move walks start at `begin` and where moves end.
+    let mut moving = framed.clone();
+    let mut stack: Vec<u32> = (0..t.nodes.len() as u32)
+        .filter(|&n| moving[n as usize])
+        .collect();
+    while let Some(n) = stack.pop() {
+        let info = t.nodes[n as usize];
+        for e in &t.edges[info.first as usize..info.end as usize] {
+            framed[e.to as usize] |= e.next == Next::Frame;
+            if !moving[e.to as usize] {
+                moving[e.to as usize] = true;
+                stack.push(e.to);
+            }
         }
     }
     let mut count = 0;
