@@ -316,6 +316,23 @@ impl Gen<'_, '_> {
         st
     }
 
+    /// The workspace and semistate as read in the current block, for
+    /// [`Gen::enter_loop`].
+    fn held(&mut self) -> (Value, Value) {
+        (self.ws(), self.st())
+    }
+
+    /// Goes on in `body`, a loop's body that the block of `held`
+    /// ([`Gen::held`]) dominates, with no call in the loop: the workspace
+    /// and semistate read there are used, not read again at each
+    /// iteration.
+    fn enter_loop(&mut self, body: Block, held: (Value, Value)) {
+        self.b.switch_to_block(body);
+        if self.params.is_none() {
+            self.cache = Some((body, held.0, Some(held.1)));
+        }
+    }
+
     /// Goes on in `cont`, whose only predecessor is the current block:
     /// the workspace and semistate read there hold.
     fn continue_in(&mut self, cont: Block) {

@@ -223,19 +223,24 @@ impl Gen<'_, '_> {
         let target = self.b.ins().uextend(I64, target);
         let log = self.ws_load(Off::LOG);
         let ll = self.ws_load(Off::LOG_LEN);
-        // Undo the log down to the frame's length.
-        let [lp, body, after] = self.blocks();
-        let cur = self.b.append_block_param(lp, I64);
-        self.b.ins().jump(lp, &[BlockArg::Value(ll)]);
-        self.b.switch_to_block(lp);
-        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, cur, target);
-        self.b.ins().brif(more, body, &[], after, &[]);
-        self.b.switch_to_block(body);
+        // Undo the log down to the frame's length, newest first (a loop
+        // entered where there is an entry).
+        let [pre, body, after] = self.blocks();
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ll, target);
+        self.b.ins().brif(more, pre, &[], after, &[]);
+        self.continue_in(pre);
+        let held = self.held();
+        let cur = self.b.append_block_param(body, I64);
+        self.b.ins().jump(body, &[BlockArg::Value(ll)]);
+        self.enter_loop(body, held);
         let dec = self.b.ins().iadd_imm(cur, -1);
         let off = self.b.ins().ishl_imm(dec, 3);
         let e = self.b.ins().iadd(log, off);
         self.undo_entry(e, 0);
-        self.b.ins().jump(lp, &[BlockArg::Value(dec)]);
+        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, dec, target);
+        self.b
+            .ins()
+            .brif(more, body, &[BlockArg::Value(dec)], after, &[]);
         self.b.switch_to_block(after);
         self.ws_store(target, Off::LOG_LEN);
         self.restore_tags(f);
