@@ -30,6 +30,7 @@ mod calc;
 mod checks;
 mod decls;
 mod emit;
+mod history;
 mod joins;
 mod keeper;
 mod names;

@@ -1,6 +1,6 @@
 //! The states of the rules' automaton from which a move surely completes
-//! (every state, whatever the game state: some walk from it reaches a
-//! switch). A switch into such a state needs no "has a move" check, and the
+//! (every state, whatever the game state a walk of the rules brings there:
+//! some walk from it reaches a switch). A switch into such a state needs no "has a move" check, and the
 //! check copy accepts on reaching one.
 //!
 //! A state is sure when one of its transitions is
@@ -23,7 +23,11 @@
 //! - or, by induction, such a `{! p}` whose mirrored walks end in sure
 //!   states or in states proved together, each such walk emptying a square
 //!   of a set of pieces the walks never put (draughts' further jumps
-//!   `(jump)* {! jump} ->>`: each jump takes a piece, so the jumps end).
+//!   `(jump)* {! jump} ->>`: each jump takes a piece, so the jumps end);
+//! - or, whatever the walk into the state, the squares it tested or
+//!   changed decide a walk from it into a switch or a sure state
+//!   (`history.rs`: amazons' arrow shot back toward the square its amazon
+//!   left).
 //!
 //! A switch entered only after `{? p}`, where the walks of `p` are mirrored
 //! from the switch, needs no check either (draughts' `{? canCapture} ->me`
@@ -46,6 +50,7 @@ use rbg_lang::ast::{Arith, CmpOp};
 use crate::arith::{compare, eval, inputs, Input};
 use crate::board::{shape, Relation, Shape};
 use crate::decls::Decls;
+use crate::history::History;
 use crate::regex::{Leaf, Lowered};
 use crate::simulate::{mirrored, Goal};
 
@@ -81,6 +86,7 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
         Leaf::Move(_) | Leaf::Pattern(..) => false,
     };
     let vertices = d.vertices.len();
+    let mut history = History::new(nfa, &low.relations, vertices);
     let mut sure = vec![false; n];
     loop {
         loop {
@@ -98,6 +104,8 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
                 };
                 let yes = next.iter().any(|&t| always(t) && ok(t))
                     || (!maynull[s as usize] && tautology(low, d, s, &ok))
+                    || (!maynull[s as usize]
+                        && history.proves(nfa, &low.relations, s, &ok, &always))
                     || next.iter().any(|&t| match nfa.leaf(t) {
                         Leaf::Pattern(true, k) => {
                             ok(t)
