@@ -342,3 +342,24 @@
 //!   Tried and dropped: the variables multiplied by their bound's inverse
 //!   instead of divided (perf put 9% of tic-tac-toe's batch loop after the
 //!   division; skid): time 0.997 ticTacToe, 0.994 connect4.
+//! - Tried and dropped (session 22): keys written by the generated code
+//!   as it records each move (a `RunMode::CollectKeyed` of rbg-jit, the
+//!   record and the first atom's key in a block of its own at each
+//!   switch, so that playouts run the same code; a keyed
+//!   `NativeWalker::legal_moves` and `Spec::legal_moves_keyed`, settle
+//!   skipping the listing at a turn's start). The first atom's action is
+//!   not known where a move is recorded, so the generated key takes the
+//!   same two dependent loads as [`Numbering::keys_at`](crate::Numbering::keys_at), and the
+//!   unoptimised Cranelift code reloads the workspace's fields: batch
+//!   instructions ticTacToe +0.2%, breakthrough +0.1%, hex +2.3%; time
+//!   (one process, 16 ABBA pairs, load 9) ticTacToe 0.968 (best/best
+//!   1.007), hex 1.017 (1.021), breakthrough 1.005 (1.010), connect4
+//!   1.011 (1.015): not worth a second record per switch. Also dropped:
+//!   `settle` reusing the keys `apply` listed when they are all the same
+//!   (instead of listing them again): -0.006% instructions.
+//! - Where the time goes that is left (perf, session 22): on tic-tac-toe
+//!   and englishDraughts the batch loop's hottest instructions are the
+//!   mask's `*m = true` after reading the entry (a fifth to a quarter of
+//!   the loop's samples; on englishDraughts' 3.2 KB masks, lines missed
+//!   since the game's last step), then the first reads of each game's
+//!   slot (its generator); `fill_keys` is 6% of the time on both.
