@@ -124,6 +124,26 @@ pub struct AnyFilter {
     /// assigned slot through it (`board[x] == c`, one read per symbol),
     /// else [`NO_TABLE`].
     pub table: u32,
+    /// With `table`: the values of the square that pass some comparison,
+    /// as bit `v - low` for `v` in `low .. low + 64` ...
+    pub pass: u64,
+    /// ... the lowest value compared with ...
+    pub low: u16,
+    /// ... and whether the values outside that range pass (some
+    /// comparison is `!=`).
+    pub outside: bool,
+}
+
+impl AnyFilter {
+    /// Whether value `v` of the square passes some comparison (a filter
+    /// with a table).
+    #[inline(always)]
+    pub fn passes(&self, v: u16) -> bool {
+        match v.wrapping_sub(self.low) {
+            d if d < 64 => self.pass >> d & 1 != 0,
+            _ => self.outside,
+        }
+    }
 }
 
 /// [`AnyFilter::table`] of comparisons of other shapes.
@@ -163,10 +183,33 @@ pub fn any_filters(program: &[Ins]) -> (Vec<AnyFilter>, Vec<u32>) {
                     _ => NO_TABLE,
                 });
             let table = tables.reduce(|a, b| if a == b { a } else { NO_TABLE });
+            let cmps = list[start..]
+                .iter()
+                .filter_map(|&i| match program[i as usize].step {
+                    Step::IndImm(.., v, eq) => Some((v, eq)),
+                    _ => None,
+                });
+            let low = cmps.clone().map(|(v, _)| v).min().unwrap_or(0);
+            let mut pass = 0u64;
+            let mut outside = false;
+            let mut table = table.unwrap_or(NO_TABLE);
+            for (v, eq) in cmps {
+                match (v - low, eq) {
+                    (d, _) if d >= 64 => table = NO_TABLE,
+                    (d, true) => pass |= 1 << d,
+                    (d, false) => {
+                        pass |= !(1 << d);
+                        outside = true;
+                    }
+                }
+            }
             AnyFilter {
                 first: start as u32,
                 count: (list.len() - start) as u32,
-                table: table.unwrap_or(NO_TABLE),
+                table,
+                pass,
+                low,
+                outside,
             }
         })
         .collect();
@@ -383,5 +426,44 @@ impl Layout<'_> {
         }
         tasks.extend((info.first..info.end).map(|e| Task::Edge(e, depth)));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `x = T(*)` (slot 0) whose subtree starts with the comparisons
+    /// `board[x] == v` / `!=` (table 10), then its `Retry` (at 4).
+    fn filter_of(cmps: [(u16, bool); 2]) -> AnyFilter {
+        let ins = |step, skip| Ins {
+            step,
+            skip,
+            depth: 0,
+            accept: false,
+        };
+        let program = [
+            ins(Step::Any(Place::Slot(0), (0, 4), false), 5),
+            ins(Step::IndImm(0, 10, cmps[0].0, cmps[0].1), 2),
+            ins(Step::IndImm(0, 10, cmps[1].0, cmps[1].1), 4),
+            ins(Step::Pass, 4),
+            ins(Step::Retry, 5),
+        ];
+        any_filters(&program).0[0]
+    }
+
+    #[test]
+    fn an_any_filters_values_are_those_passing_some_comparison() {
+        let f = filter_of([(7, true), (9, true)]);
+        assert_eq!((f.count, f.table), (2, 10));
+        let passing: Vec<u16> = (0..200).filter(|&v| f.passes(v)).collect();
+        assert_eq!(passing, [7, 9]);
+        // `!=` passes every other value, inside the mask's range or not.
+        let f = filter_of([(7, false), (9, true)]);
+        let failing: Vec<u16> = (0..200).filter(|&v| !f.passes(v)).collect();
+        assert_eq!(failing, [7]);
+        // Values 64 or more apart: no mask, the comparisons are tried.
+        assert_eq!(filter_of([(7, true), (71, true)]).table, NO_TABLE);
+        assert_eq!(filter_of([(7, true), (70, true)]).table, 10);
     }
 }

@@ -138,6 +138,10 @@ impl Walker {
             let tests = &t.any_filter_list[f.first as usize..(f.first + f.count) as usize];
             let old = st[slot as usize];
             let found = match *tests {
+                // `board[x] == c` for each: one read of the square.
+                _ if f.table != NO_TABLE => next_passing(syms, &mut left, |x| {
+                    f.passes(st[t.fun[(f.table + x as u32) as usize] as usize])
+                }),
                 [one] => {
                     let cmp = &t.program[one as usize].step;
                     next_passing(syms, &mut left, |x| {
@@ -145,14 +149,6 @@ impl Walker {
                         compare(t, st, cmp)
                     })
                 }
-                // `board[x] == c` for each: one read of the square.
-                _ if f.table != NO_TABLE => next_passing(syms, &mut left, |x| {
-                    let v = st[t.fun[(f.table + x as u32) as usize] as usize];
-                    tests.iter().any(|&i| match t.program[i as usize].step {
-                        Step::IndImm(.., c, eq) => (v == c) == eq,
-                        _ => unreachable!("`program::any_filters` checked"),
-                    })
-                }),
                 _ => next_passing(syms, &mut left, |x| {
                     st[slot as usize] = x;
                     tests
