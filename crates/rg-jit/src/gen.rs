@@ -75,6 +75,11 @@ struct Gen<'a, 'b> {
     /// its first to its end), numbered from the node's base
     /// ([`frame_bases`]) (parameter: the frame's address).
     resume: Vec<Block>,
+    /// Per resume block, where a backtrack resumes it: a block restoring
+    /// the key hash and version its node's walks keep, then resuming, or
+    /// the resume block itself (made by [`Gen::restoring`]; empty: not
+    /// yet).
+    restore: Vec<Block>,
     /// Per resume block: its node and `j`.
     rnode: Vec<(u32, u32)>,
     /// Per node, its first resume block (`u32::MAX`: never holds a frame).
@@ -182,6 +187,7 @@ pub(crate) fn emit(
         after: vec![Block::reserved_value(); t.edges.len()],
         edges,
         resume,
+        restore: Vec::new(),
         rnode,
         bases,
         edge_node,
@@ -230,6 +236,7 @@ pub(crate) fn emit(
             g.emit_push_at(n);
         }
     }
+    g.emit_restoring();
     g.b.switch_to_block(g.exit);
     let id = g.b.append_block_param(g.exit, I32);
     let r = g.b.ins().iadd_imm(id, 2);

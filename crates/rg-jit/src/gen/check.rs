@@ -169,6 +169,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         edges: Vec::new(),
         after: Vec::new(),
         resume: Vec::new(),
+        restore: Vec::new(),
         rnode: Vec::new(),
         bases: &[],
         edge_node: Vec::new(),

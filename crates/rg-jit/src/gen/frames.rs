@@ -63,7 +63,7 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(to_resume);
         let f = self.top_frame();
         let next = self.b.ins().iadd_imm(target, -(edges as i64));
-        self.dispatch(next, f);
+        self.dispatch(next, f, true);
         self.b.switch_to_block(to_push);
         let first = self.b.ins().iadd_imm(target, -(total as i64));
         let root = self.b.ins().iconst(I32, 0);
@@ -84,14 +84,15 @@ impl Gen<'_, '_> {
         let next = self.b.append_block_param(b, I32);
         let node = self.b.append_block_param(b, I32);
         self.b.switch_to_block(b);
+        self.here = self.keep;
         let f = self.push_frame(first, next, node);
-        self.dispatch(next, f);
+        self.dispatch(next, f, false);
     }
 
     /// The push of node `n`'s frame over all its edges (`n` not
     /// `@disjoint`), which goes on at its resume block directly.
     pub(super) fn emit_push_at(&mut self, n: u32) {
-        self.here = self.keep;
+        self.here = self.keep_at[n as usize];
         self.b.switch_to_block(self.push_at[n as usize]);
         let info = self.t.nodes[n as usize];
         let r = self.bases[n as usize] + info.end - info.first;
@@ -103,7 +104,9 @@ impl Gen<'_, '_> {
     }
 
     /// Pushes a frame (edges `first .. next`, `next` its resume block, at
-    /// node `node`) and returns its address.
+    /// node `node`) and returns its address; it holds the key hash and
+    /// version where the walks at hand keep them ([`Gen::here`]: those
+    /// through the node, or any walk).
     pub(super) fn push_frame(&mut self, first: Value, next: Value, node: Value) -> Value {
         let len = self.ws_load(Off::FRAMES_LEN);
         let cap = self.ws_load(Off::FRAMES_CAP);
@@ -125,9 +128,9 @@ impl Gen<'_, '_> {
         let tags = self.b.ins().ireduce(I32, tags);
         self.b.ins().store(FLAGS, tags, f, Off::F_TAGS);
         for (from, to, kept) in [
-            (Off::HASH, Off::F_HASH, self.keep.hash),
+            (Off::HASH, Off::F_HASH, self.here.hash),
             (Off::TAG_HASH, Off::F_TAG_HASH, true),
-            (Off::VERSION, Off::F_VERSION, self.keep.version),
+            (Off::VERSION, Off::F_VERSION, self.here.version),
         ] {
             if !kept {
                 continue;
@@ -139,16 +142,20 @@ impl Gen<'_, '_> {
     }
 
     /// Jumps to `R[next]` with the frame's address (the top frame's),
-    /// leaving the function for resume blocks of others.
-    pub(super) fn dispatch(&mut self, next: Value, f: Value) {
+    /// leaving the function for resume blocks of others; `restore`: after
+    /// a backtrack, through [`Gen::restoring`].
+    pub(super) fn dispatch(&mut self, next: Value, f: Value, restore: bool) {
         let arg = [BlockArg::Value(f)];
         let r0 = self.r0 as usize;
         let mine = self.resume[r0..]
             .iter()
             .take_while(|&&r| r != Block::reserved_value())
             .count();
-        let calls: Vec<_> = self.resume[r0..r0 + mine]
-            .to_vec()
+        let blocks = match restore {
+            true => self.restoring()[r0..r0 + mine].to_vec(),
+            false => self.resume[r0..r0 + mine].to_vec(),
+        };
+        let calls: Vec<_> = blocks
             .iter()
             .map(|&r| self.b.func.dfg.block_call(r, &arg))
             .collect();
@@ -160,6 +167,42 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(out);
         let id = self.b.ins().iadd_imm(next, self.t.edges.len() as i64);
         self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
+    }
+
+    /// Per resume block of this function, where a backtrack resumes it
+    /// (the key hash and version are restored from the frame as its node's
+    /// walks keep them: a frame is pushed with what they keep, and the
+    /// walks after its resumption go through nodes that keep at least
+    /// that); made once, when first asked for, and emitted by
+    /// [`Gen::emit_restoring`].
+    fn restoring(&mut self) -> &[Block] {
+        if self.restore.is_empty() {
+            let mut restore = self.resume.clone();
+            for (r, blk) in restore.iter_mut().enumerate() {
+                let keep = self.keep_at[self.rnode[r].0 as usize];
+                if *blk != Block::reserved_value() && (keep.hash || keep.version) {
+                    *blk = self.b.create_block();
+                    self.b.append_block_param(*blk, I64);
+                }
+            }
+            self.restore = restore;
+        }
+        &self.restore
+    }
+
+    /// The blocks of [`Gen::restoring`] that restore, then resume.
+    pub(super) fn emit_restoring(&mut self) {
+        for r in 0..self.restore.len() {
+            let blk = self.restore[r];
+            if blk == self.resume[r] {
+                continue;
+            }
+            self.b.switch_to_block(blk);
+            self.here = self.keep_at[self.rnode[r].0 as usize];
+            let f = self.b.block_params(blk)[0];
+            self.restore_hash(f);
+            self.b.ins().jump(self.resume[r], &[BlockArg::Value(f)]);
+        }
     }
 
     /// Undoes the log entry at `e + off`: its slot gets its old value.
@@ -244,9 +287,8 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(after);
         self.ws_store(target, Off::LOG_LEN);
         self.restore_tags(f);
-        self.restore_hash(f);
         let next = self.load(I32, f, Off::F_NEXT);
-        self.dispatch(next, f);
+        self.dispatch(next, f, true);
     }
 
     /// Resume block `r` of (node, `j`): the frame at `f` has edges
