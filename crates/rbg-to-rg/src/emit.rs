@@ -60,6 +60,9 @@ pub struct Emitter<'a> {
     /// `@disjoint` nodes and their edges' targets.
     pub disjoint: Vec<(String, Vec<Name>)>,
     pub(crate) created: std::collections::HashSet<String>,
+    /// The automaton being emitted: its fused shift states' walks
+    /// (`fuse.rs`) and its nodes' prefix.
+    fuse: (Vec<Option<crate::fuse::Walks>>, String),
 }
 
 fn skip() -> Label {
@@ -78,6 +81,7 @@ impl<'a> Emitter<'a> {
             copy_accept: "cacc".to_string(),
             disjoint: Vec::new(),
             created: Default::default(),
+            fuse: Default::default(),
         }
     }
 
@@ -202,8 +206,17 @@ impl<'a> Emitter<'a> {
             Mode::Copy => info.expect("main info").copy_states(nfa, &ends),
             _ => nfa.reachable(),
         };
+        self.fuse = match (mode, info) {
+            (Mode::Main | Mode::Copy, Some(info)) => (
+                crate::fuse::fusions(nfa, &self.low.relations, &reach, &info.commit),
+                prefix.to_string(),
+            ),
+            _ => Default::default(),
+        };
         for s in 0..nfa.states() as u32 {
-            if !reach[s as usize] {
+            if !reach[s as usize] || self.fuse.0.get(s as usize).is_some_and(Option::is_some) {
+                // (A fused shift state's walks are emitted by the
+                // transitions into it.)
                 continue;
             }
             self.created.insert(node(s));
@@ -285,6 +298,11 @@ impl<'a> Emitter<'a> {
         mode: Mode,
         info: Option<&Info>,
     ) -> Result<(), TranslateError> {
+        if let Some(Some(walks)) = self.fuse.0.get(t as usize).cloned() {
+            let prefix = self.fuse.1.clone();
+            self.fused_shifts(nfa, src, &walks, &|u| format!("{prefix}{u}"));
+            return Ok(());
+        }
         let leaf = nfa.leaf(t);
         let tagged = mode == Mode::Main && info.is_some_and(|i| i.ctx[t as usize] & PLAYER != 0);
         let mut steps: Vec<Step> = Vec::new();

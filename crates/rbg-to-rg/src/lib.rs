@@ -13,7 +13,8 @@
 //!    piece counters (when read), variables, and constant tables for the
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
-//!    checks (none where `sure.rs` shows a move surely completes); patterns by `pattern.rs` (a final test straight into the
+//!    checks (none where `sure.rs` shows a move surely completes); shifts
+//!    before tests of pieces fused with them (`fuse.rs`); patterns by `pattern.rs` (a final test straight into the
 //!    accepting node), or unrolled by `unroll.rs` where they only shift and
 //!    test (tests of `board[M[coord]]` for the shifts `M` taken, nothing
 //!    assigned).
@@ -30,6 +31,7 @@ mod calc;
 mod checks;
 mod decls;
 mod emit;
+mod fuse;
 mod history;
 mod joins;
 mod keeper;
