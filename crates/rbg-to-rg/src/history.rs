@@ -30,6 +30,7 @@
 use std::collections::HashMap;
 
 use crate::board::Relation;
+use crate::intern::Capped;
 use crate::regex::{Leaf, Nfa};
 
 /// A partial map of vertices.
@@ -56,8 +57,7 @@ const MAX_WALK: usize = 4;
 
 /// Per state: the minimal fact sets of the walks of the rules into it.
 pub(crate) struct History {
-    maps: Vec<Map>,
-    ids: HashMap<Map, u32>,
+    maps: Capped<Map>,
     /// Per state: the sets (empty: not reached, or nothing known).
     sets: Vec<Vec<Vec<Fact>>>,
     /// The maps of the facts a shift by relation `r` leaves, per map.
@@ -70,8 +70,7 @@ impl History {
     /// The facts of `rules`' states; `relations`: the shifts' relations.
     pub(crate) fn new(rules: &Nfa, relations: &[Relation], vertices: usize) -> History {
         let mut h = History {
-            maps: Vec::new(),
-            ids: HashMap::new(),
+            maps: Capped::new(MAX_MAPS),
             sets: vec![Vec::new(); rules.states()],
             shifted: HashMap::new(),
             identity: 0,
@@ -105,15 +104,7 @@ impl History {
     }
 
     fn intern(&mut self, m: Map) -> Option<u32> {
-        if let Some(&id) = self.ids.get(&m) {
-            return Some(id);
-        }
-        if self.maps.len() == MAX_MAPS {
-            return None;
-        }
-        self.maps.push(m.clone());
-        self.ids.insert(m, self.maps.len() as u32 - 1);
-        Some(self.maps.len() as u32 - 1)
+        self.maps.id(m).map(|id| id as u32)
     }
 
     /// Map `f` after a shift by relation `r`: `f ∘ r⁻¹`, if a partial

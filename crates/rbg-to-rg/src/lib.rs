@@ -33,6 +33,7 @@ mod decls;
 mod emit;
 mod fuse;
 mod history;
+mod intern;
 mod joins;
 mod keeper;
 mod names;

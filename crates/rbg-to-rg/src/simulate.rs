@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 
 use crate::board::Relation;
+use crate::intern::Capped;
 use crate::regex::{Leaf, Nfa};
 
 /// Most (pattern state, rules state, changes) pairs one mirrored pattern
@@ -60,25 +61,12 @@ struct Pair {
 /// Interned compositions of shifts.
 struct Shifts<'a> {
     relations: &'a [Relation],
-    all: Vec<Relation>,
-    ids: HashMap<Relation, usize>,
+    all: Capped<Relation>,
 }
 
 impl Shifts<'_> {
-    fn id(&mut self, r: Relation) -> Option<usize> {
-        if let Some(&id) = self.ids.get(&r) {
-            return Some(id);
-        }
-        if self.all.len() == MAX_SHIFTS {
-            return None;
-        }
-        self.all.push(r.clone());
-        self.ids.insert(r, self.all.len() - 1);
-        Some(self.all.len() - 1)
-    }
-
     fn identity(&mut self, n: usize) -> Option<usize> {
-        self.id((0..n as u32).map(|v| vec![v]).collect())
+        self.all.id((0..n as u32).map(|v| vec![v]).collect())
     }
 
     /// `d` then relation `r`.
@@ -93,7 +81,7 @@ impl Shifts<'_> {
                 out
             })
             .collect();
-        self.id(composed)
+        self.all.id(composed)
     }
 
     /// Whether `d` may lead some vertex back to itself.
@@ -129,8 +117,7 @@ pub(crate) fn mirrored(
     let all_t = |set: &[u32]| goal.hyp.is_some() && set.iter().all(|&x| in_t(x));
     let mut shifts = Shifts {
         relations,
-        all: Vec::new(),
-        ids: HashMap::new(),
+        all: Capped::new(MAX_SHIFTS),
     };
     let Some(identity) = shifts.identity(vertices) else {
         return false;
