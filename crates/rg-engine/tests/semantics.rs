@@ -16,6 +16,22 @@ fn perft1(g: &GameModel) -> u64 {
     perft(g, 1, Counting::Walks).unwrap().leaves
 }
 
+/// `body`'s game, and the same game with every node checked (the
+/// reference's rule, `GameModel::with_every_check`).
+fn with_every_check(body: &str) -> (GameModel, GameModel) {
+    let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{body}")).unwrap();
+    (game(body), GameModel::with_every_check(checked).unwrap())
+}
+
+/// Four squares in a cycle (`next`) holding `e`, `w` or `b` as `board`
+/// says, a variable `pos`, then `rules`.
+fn four_squares(board: &str, rules: &str) -> String {
+    format!(
+        "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
+         const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n{rules}"
+    )
+}
+
 /// The moves (tag texts) of the first real decision.
 fn first_moves(g: &GameModel) -> Vec<String> {
     let mut r = g.reasoner();
@@ -258,11 +274,9 @@ fn a_check_drops_states_with_seen_keys_also_on_one_path() {
             true,
         ),
     ] {
-        let text = format!("{HEAD}{head}{tail}");
         let want = if holds { 2 } else { 1 };
-        assert_eq!(perft1(&game(&format!("{head}{tail}"))), want, "{tail}");
-        let (_, checked) = rg_lang::parse_str(&text).unwrap();
-        let every = GameModel::with_every_check(checked).unwrap();
+        let (g, every) = with_every_check(&format!("{head}{tail}"));
+        assert_eq!(perft1(&g), want, "{tail}");
         assert_eq!(perft1(&every), want, "{tail}");
     }
 }
@@ -279,10 +293,8 @@ fn walks_meeting_after_one_choice_merge_within_that_choice_only() {
                 begin, s: player = x;\ns, p0: k = V(*);\np0, p: $$ k;\n\
                 p, q: v = f[k];\np, q: v = g[k];\nq, r: $$ v;\nr, e: player = keeper;\ne, end: ;\n";
     for (pragma, want) in [("", 5), ("@repeat q : ;\n", 3), ("@repeat q : v;\n", 5)] {
-        let text = format!("{HEAD}{head}{pragma}");
-        assert_eq!(perft1(&game(&format!("{head}{pragma}"))), want, "{pragma}");
-        let (_, checked) = rg_lang::parse_str(&text).unwrap();
-        let every = GameModel::with_every_check(checked).unwrap();
+        let (g, every) = with_every_check(&format!("{head}{pragma}"));
+        assert_eq!(perft1(&g), want, "{pragma}");
         assert_eq!(perft1(&every), want, "{pragma}");
     }
 }
@@ -298,11 +310,9 @@ fn walks_meeting_after_choices_between_merge_within_the_first_choice_only() {
                 begin, s: player = x;\ns, p0: k = V(*);\np0, p: $$ k;\n\
                 p, a: v = f[k];\np, b: v = g[k];\na, q: ;\na, c: v = 2;\nc, q: ;\n\
                 b, q: ;\nb, d: v = 0;\nd, q: ;\nq, r: $$ v;\nr, e: player = keeper;\ne, end: ;\n";
-    let g = game(head);
+    let (g, every) = with_every_check(head);
     assert!(g.tables().nodes.iter().any(|n| n.relay), "relays");
     assert_eq!(perft1(&g), 8);
-    let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
-    let every = GameModel::with_every_check(checked).unwrap();
     assert_eq!(perft1(&every), 8);
 }
 
@@ -336,16 +346,12 @@ fn one_slot_checks_search_node_and_value_pairs() {
     // reaches the `b` on 3, from 3 it meets the empty 0. With no `b` the
     // ray circles forever: no square has the move.
     let game_with = |board: &str| {
-        let head = format!(
-            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
-             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
-             begin, s: player = x;\ns, t: pos = V(*);\nt, u: ? r0 -> racc;\nu, v: $$ pos;\n\
+        with_every_check(&four_squares(
+            board,
+            "begin, s: player = x;\ns, t: pos = V(*);\nt, u: ? r0 -> racc;\nu, v: $$ pos;\n\
              v, k: player = keeper;\nk, end: ;\n\
-             r0, r1: pos = next[pos];\nr1, r0: board[pos] == w;\nr1, racc: board[pos] == b;\n"
-        );
-        let text = format!("{HEAD}{head}");
-        let (_, checked) = rg_lang::parse_str(&text).unwrap();
-        (game(&head), GameModel::with_every_check(checked).unwrap())
+             r0, r1: pos = next[pos];\nr1, r0: board[pos] == w;\nr1, racc: board[pos] == b;\n",
+        ))
     };
     for (board, want) in [("{ 0: e, 1: w, 2: w, :b }", 3), ("{ 0: w, :w }", 0)] {
         let (g, every) = game_with(board);
@@ -370,25 +376,18 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
         ("{ 0: b, :w }", 0),
     ];
     for (board, want) in boards {
-        let head = format!(
-            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
-             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
-             begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+        let (g, every) = with_every_check(&four_squares(
+            board,
+            "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
              k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
-             q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
-        );
-        let g = game(&head);
+             q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n",
+        ));
         assert!(
             g.tables().one_slot.iter().any(|&s| s != u32::MAX),
             "a one-slot check"
         );
         assert_eq!(perft1(&g), want, "{board}");
-        let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
-        assert_eq!(
-            perft1(&GameModel::with_every_check(checked).unwrap()),
-            want,
-            "{board}"
-        );
+        assert_eq!(perft1(&every), want, "{board}");
     }
 }
 
@@ -407,9 +406,7 @@ fn rays_check_only_the_values_on_a_cycle_of_their_map() {
              r, r2: board[pos] == w;\nr2, r: pos = next[pos];\nr2, o: $$ pos;\n\
              o, k: player = keeper;\nk, end: ;\n"
         );
-        let text = format!("{HEAD}{head}");
-        let (_, checked) = rg_lang::parse_str(&text).unwrap();
-        (game(&head), GameModel::with_every_check(checked).unwrap())
+        with_every_check(&head)
     };
     for (board, want) in [("{ :w }", 16), ("{ 3: b, :w }", 6)] {
         let (g, every) = game_with(board);
@@ -435,9 +432,7 @@ fn a_checked_node_entered_by_tags_of_a_variable_keys_on_the_others() {
              begin, s: player = x;\ns, p1: b = A(*);\ns, p2: ;\np1, q: $$ a;\np2, q: $$ a;\n\
              q, r: {write};\nr, k: player = keeper;\nk, end: ;\n"
         );
-        let text = format!("{HEAD}{head}");
-        let (_, checked) = rg_lang::parse_str(&text).unwrap();
-        (game(&head), GameModel::with_every_check(checked).unwrap())
+        with_every_check(&head)
     };
     for (write, want, r_checked) in [("b = 0", 1, true), ("a = 1", 2, false)] {
         let (g, every) = game_with(write);
@@ -464,15 +459,13 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
         ("{ :e }", 0),
     ];
     for (board, want) in boards {
-        let head = format!(
-            "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
-             const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n\
-             begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+        let (g, every) = with_every_check(&four_squares(
+            board,
+            "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
              k, end: ;\nc0, c1: pos = V(*);\nc1, c2: board[pos] == w;\nc1, c3: board[pos] == b;\n\
              c2, c4: board[pos] = e;\nc4, c5: pos = next[pos];\nc5, cacc: board[pos] == e;\n\
-             c3, c6: board[pos] = e;\nc6, c7: pos = next[pos];\nc7, cacc: board[pos] == e;\n"
-        );
-        let g = game(&head);
+             c3, c6: board[pos] = e;\nc6, c7: pos = next[pos];\nc7, cacc: board[pos] == e;\n",
+        ));
         let t = g.tables();
         assert!(t.programs.iter().any(Option::is_some), "a program");
         let filtered: Vec<u32> = t
@@ -487,11 +480,6 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
             "one any-assignment filtered by two comparisons"
         );
         assert_eq!(perft1(&g), want, "{board}");
-        let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{head}")).unwrap();
-        assert_eq!(
-            perft1(&GameModel::with_every_check(checked).unwrap()),
-            want,
-            "{board}"
-        );
+        assert_eq!(perft1(&every), want, "{board}");
     }
 }
