@@ -323,21 +323,33 @@ impl Gen<'_, '_> {
         st
     }
 
-    /// The workspace and semistate as read in the current block, for
-    /// [`Gen::enter_loop`].
-    fn held(&mut self) -> (Value, Value) {
-        (self.ws(), self.st())
-    }
-
-    /// Goes on in `body`, a loop's body that the block of `held`
-    /// ([`Gen::held`]) dominates, with no call in the loop: the workspace
-    /// and semistate read there are used, not read again at each
-    /// iteration.
-    fn enter_loop(&mut self, body: Block, held: (Value, Value)) {
+    /// A do-while loop over an I64 counter, entered only where `enter`
+    /// (an integer, nonzero) holds, with the counter at `start`: `step`
+    /// emits one iteration on the counter (making no call) and gives the
+    /// next counter and whether to go on (I8); code goes on after the
+    /// loop. The workspace and semistate are read once, before the loop,
+    /// not at each iteration.
+    fn do_while(
+        &mut self,
+        enter: Value,
+        start: Value,
+        step: impl FnOnce(&mut Self, Value) -> (Value, Value),
+    ) {
+        let [pre, body, done] = self.blocks();
+        self.b.ins().brif(enter, pre, &[], done, &[]);
+        self.continue_in(pre);
+        let held = (self.ws(), self.st());
+        let i = self.b.append_block_param(body, I64);
+        self.b.ins().jump(body, &[BlockArg::Value(start)]);
         self.b.switch_to_block(body);
         if self.params.is_none() {
             self.cache = Some((body, held.0, Some(held.1)));
         }
+        let (next, more) = step(self, i);
+        self.b
+            .ins()
+            .brif(more, body, &[BlockArg::Value(next)], done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// Goes on in `cont`, whose only predecessor is the current block:

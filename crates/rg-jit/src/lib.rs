@@ -223,7 +223,7 @@
 //!   0.37-0.38 s; instructions amazons -3.3%, others equal.
 //! - The record's copy of an unknown log and the backtrack's undo loop
 //!   read the semistate's address once, before the loop (entered where
-//!   there is an entry, `Gen::enter_loop`), not at each entry: amazons
+//!   there is an entry, `Gen::do_while`), not at each entry: amazons
 //!   -8.9% instructions per playout, breakthrough -4.3%, chess -1.3%.
 //! - Frames hold the key hash and version only where the walks through
 //!   their node keep them (`Gen::emit_push_at`), and a backtrack restores

@@ -297,29 +297,19 @@ impl Gen<'_, '_> {
                 }
             }
             None => {
-                // A loop entered where there is an entry.
-                let [pre, body, done] = self.blocks();
-                self.b.ins().brif(len, pre, &[], done, &[]);
-                self.continue_in(pre);
-                let held = self.held();
                 let log = log.expect("read where the log is not known");
-                let i = self.b.append_block_param(body, I64);
                 let zero = self.b.ins().iconst(I64, 0);
-                self.b.ins().jump(body, &[BlockArg::Value(zero)]);
-                self.enter_loop(body, held);
-                let off = self.b.ins().ishl_imm(i, 3);
-                let src = self.b.ins().iadd(log, off);
-                let slot = self.load(I32, src, 0);
-                let val = self.slot_at(slot);
-                let d = self.b.ins().iadd(dst, off);
-                self.b.ins().store(FLAGS, slot, d, 0);
-                self.b.ins().store(FLAGS, val, d, 4);
-                let i1 = self.b.ins().iadd_imm(i, 1);
-                let more = self.b.ins().icmp(IntCC::NotEqual, i1, len);
-                self.b
-                    .ins()
-                    .brif(more, body, &[BlockArg::Value(i1)], done, &[]);
-                self.b.switch_to_block(done);
+                self.do_while(len, zero, |g, i| {
+                    let off = g.b.ins().ishl_imm(i, 3);
+                    let src = g.b.ins().iadd(log, off);
+                    let slot = g.load(I32, src, 0);
+                    let val = g.slot_at(slot);
+                    let d = g.b.ins().iadd(dst, off);
+                    g.b.ins().store(FLAGS, slot, d, 0);
+                    g.b.ins().store(FLAGS, val, d, 4);
+                    let i1 = g.b.ins().iadd_imm(i, 1);
+                    (i1, g.b.ins().icmp(IntCC::NotEqual, i1, len))
+                });
             }
         }
         let off = self.b.ins().ishl_imm(len, 3);

@@ -266,25 +266,15 @@ impl Gen<'_, '_> {
         let target = self.b.ins().uextend(I64, target);
         let log = self.ws_load(Off::LOG);
         let ll = self.ws_load(Off::LOG_LEN);
-        // Undo the log down to the frame's length, newest first (a loop
-        // entered where there is an entry).
-        let [pre, body, after] = self.blocks();
+        // Undo the log down to the frame's length, newest first.
         let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ll, target);
-        self.b.ins().brif(more, pre, &[], after, &[]);
-        self.continue_in(pre);
-        let held = self.held();
-        let cur = self.b.append_block_param(body, I64);
-        self.b.ins().jump(body, &[BlockArg::Value(ll)]);
-        self.enter_loop(body, held);
-        let dec = self.b.ins().iadd_imm(cur, -1);
-        let off = self.b.ins().ishl_imm(dec, 3);
-        let e = self.b.ins().iadd(log, off);
-        self.undo_entry(e, 0);
-        let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, dec, target);
-        self.b
-            .ins()
-            .brif(more, body, &[BlockArg::Value(dec)], after, &[]);
-        self.b.switch_to_block(after);
+        self.do_while(more, ll, |g, cur| {
+            let dec = g.b.ins().iadd_imm(cur, -1);
+            let off = g.b.ins().ishl_imm(dec, 3);
+            let e = g.b.ins().iadd(log, off);
+            g.undo_entry(e, 0);
+            (dec, g.b.ins().icmp(IntCC::UnsignedGreaterThan, dec, target))
+        });
         self.ws_store(target, Off::LOG_LEN);
         self.restore_tags(f);
         let next = self.load(I32, f, Off::F_NEXT);
