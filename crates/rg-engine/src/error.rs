@@ -44,10 +44,12 @@ pub enum RunError {
         /// Where.
         node: u32,
     },
-    /// One enumeration visited more than `limit` states; the last one was
-    /// at `node`.
+    /// One enumeration went past one of its bounds (`bound`: which, `limit`:
+    /// its value); the walk was at `node` then.
     TooManyStates {
-        /// The bound.
+        /// Which bound.
+        bound: Bound,
+        /// Its value.
         limit: usize,
         /// Where.
         node: u32,
@@ -63,6 +65,26 @@ pub enum RunError {
     ForeignKey(u16),
     /// `player` holds this symbol, which is no player.
     NotAPlayer(u16),
+}
+
+/// The bounds one move enumeration keeps within, so an improper game (or
+/// one too large for the engine) gets an error instead of exhausting time
+/// or memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// States (keys) in the visited set.
+    States,
+    /// Symbols of the variables copied into the visited set's keys.
+    KeySymbols,
+    /// Distinct tag sequences met.
+    TagSequences,
+    /// Choices nested on the current walk.
+    Frames,
+    /// Edges followed one after another without a choice (cycles of
+    /// `@unique` nodes).
+    Steps,
+    /// Assignments on the current walk.
+    Assignments,
 }
 
 impl fmt::Display for RunError {
@@ -87,9 +109,23 @@ impl fmt::Display for RunError {
             RunError::EndlessWalk { limit, .. } => {
                 write!(f, "a move walk emitted more than {limit} tags")
             }
-            RunError::TooManyStates { limit, .. } => {
-                write!(f, "an enumeration visited more than {limit} states")
-            }
+            RunError::TooManyStates { bound, limit, .. } => match bound {
+                Bound::States => write!(f, "an enumeration visited more than {limit} states"),
+                Bound::KeySymbols => write!(
+                    f,
+                    "an enumeration's visited states hold more than {limit} symbols together"
+                ),
+                Bound::TagSequences => write!(
+                    f,
+                    "an enumeration met more than {limit} distinct tag sequences"
+                ),
+                Bound::Frames => write!(f, "a walk nested more than {limit} choices"),
+                Bound::Steps => write!(
+                    f,
+                    "a walk followed more than {limit} edges without a choice"
+                ),
+                Bound::Assignments => write!(f, "a walk made more than {limit} assignments"),
+            },
             RunError::MovesTooLarge(n) => write!(
                 f,
                 "a state's moves hold more than {n} tags and assignments together"
@@ -159,6 +195,9 @@ impl GameModel {
                 "improper game: `player` is `{}`, not a player",
                 self.symbol_name(*s)
             ),
+            RunError::TooManyStates { .. } | RunError::MovesTooLarge(_) => {
+                format!("game too large for the engine, or improper: {e}")
+            }
             e => format!("improper game: {e}"),
         }
     }

@@ -66,7 +66,7 @@ pub mod raw {
 use std::fmt;
 use std::sync::Arc;
 
-pub use error::RunError;
+pub use error::{Bound, RunError};
 pub use moves::{Change, Effects, MoveList, Sink};
 use rg_lang::checked::CheckedGame;
 use rg_lang::types::Sym;

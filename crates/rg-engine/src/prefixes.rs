@@ -65,6 +65,7 @@ impl Prefixes {
         }
         if self.count as usize >= MAX_PREFIXES {
             return Err(RunError::TooManyStates {
+                bound: crate::error::Bound::TagSequences,
                 limit: MAX_PREFIXES,
                 node,
             });

@@ -13,6 +13,7 @@
 
 use std::mem::offset_of;
 
+use crate::error::Bound;
 use crate::RunError;
 
 /// At most this many keys per check's enumeration.
@@ -205,9 +206,17 @@ impl Seen {
             i = (i + 1) & mask;
         }
         let len = self.arena_len as usize;
-        if self.count as usize >= self.limit || len + vars.len() > MAX_ARENA {
+        if self.count as usize >= self.limit {
             return Err(RunError::TooManyStates {
+                bound: Bound::States,
                 limit: self.limit,
+                node,
+            });
+        }
+        if len + vars.len() > MAX_ARENA {
+            return Err(RunError::TooManyStates {
+                bound: Bound::KeySymbols,
+                limit: MAX_ARENA,
                 node,
             });
         }
@@ -307,8 +316,32 @@ mod tests {
         for i in 0..3 {
             assert!(s.insert(i << 32, 0, &[i as u16], 0).unwrap());
         }
-        assert!(s.insert(9 << 32, 0, &[9], 0).is_err());
+        let err = s.insert(9 << 32, 0, &[9], 0).unwrap_err();
+        assert_eq!(err.to_string(), "an enumeration visited more than 3 states");
         s.clear(MAX_KEYS);
         assert_eq!(s.room, 32);
+    }
+
+    /// Keys of many variables fill the arena before the key limit: the
+    /// error names the arena's bound, not the keys'.
+    #[test]
+    fn the_arena_bounds_the_keys_symbols() {
+        let mut s = Seen::default();
+        s.clear(MAX_MOVE_KEYS);
+        let vars = vec![0u16; MAX_ARENA / 16];
+        for i in 0..16u16 {
+            let mut key = vars.clone();
+            key[0] = i;
+            assert!(s.insert(u64::from(i) << 32, 0, &key, 0).unwrap());
+        }
+        let err = s.insert(99 << 32, 0, &vars, 1).unwrap_err();
+        assert!(
+            matches!(err, RunError::TooManyStates { bound: Bound::KeySymbols, limit, .. } if limit == MAX_ARENA),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "an enumeration's visited states hold more than 16777216 symbols together"
+        );
     }
 }

@@ -190,11 +190,24 @@ pub struct Walker {
     counted_tags: u32,
 }
 
+/// The error of a walk past [`MAX_STEPS`] single edges or past [`MAX_LOG`]
+/// assignments (at `node`).
+#[cold]
+#[inline(never)]
+fn too_long(steps: usize, node: u32) -> RunError {
+    let (bound, limit) = match steps > MAX_STEPS {
+        true => (crate::error::Bound::Steps, MAX_STEPS),
+        false => (crate::error::Bound::Assignments, MAX_LOG),
+    };
+    RunError::TooManyStates { bound, limit, node }
+}
+
 /// The error of a walk past [`MAX_FRAMES`] nested choices (at `node`).
 #[cold]
 #[inline(never)]
 fn too_many_frames(node: u32) -> RunError {
     RunError::TooManyStates {
+        bound: crate::error::Bound::Frames,
         limit: MAX_FRAMES,
         node,
     }

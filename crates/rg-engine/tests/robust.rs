@@ -58,8 +58,12 @@ fn unique_cycle_is_an_error_not_a_hang() {
         let start = std::time::Instant::now();
         let err = perft(&game, 1, Counting::Walks).unwrap_err();
         assert!(
-            matches!(err, rg_engine::RunError::TooManyStates { limit, .. } if limit == 1 << 25),
+            matches!(err, rg_engine::RunError::TooManyStates { bound: rg_engine::Bound::Steps, limit, .. } if limit == 1 << 25),
             "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "a walk followed more than 33554432 edges without a choice"
         );
         assert!(
             start.elapsed().as_secs_f64() < 20.0,
@@ -93,6 +97,11 @@ fn moves_too_large_to_hold_are_an_error() {
     assert!(
         err.to_string().contains("moves hold more than 8388608"),
         "{err}"
+    );
+    assert_eq!(
+        game.error_text(&err),
+        "game too large for the engine, or improper: \
+         a state's moves hold more than 8388608 tags and assignments together"
     );
     // A tenth of the tags fits: 10,000 moves.
     let small = text.replace("c100, c101: $ a;", "c100, c1000: ;");

@@ -532,10 +532,7 @@ impl Walker {
                         if c.next & code::COUNT != 0 {
                             self.steps += 1;
                             if self.steps > MAX_STEPS || self.log.len() > MAX_LOG {
-                                return Err(RunError::TooManyStates {
-                                    limit: MAX_STEPS,
-                                    node: c.to,
-                                });
+                                return Err(too_long(self.steps, c.to));
                             }
                         }
                         edge = next;

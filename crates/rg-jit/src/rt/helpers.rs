@@ -6,7 +6,7 @@ use rg_engine::raw::{
     self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_MOVE_KEYS,
     MAX_RECORDED, MAX_STEPS, MAX_TAGS,
 };
-use rg_engine::{RunError, Sink};
+use rg_engine::{Bound, RunError, Sink};
 
 use super::*;
 
@@ -259,6 +259,7 @@ pub(super) fn grow(frames: &mut Vec<Frame>, node: u32) -> Result<(), RunError> {
     let n = frames.len();
     if n >= MAX_FRAMES {
         return Err(RunError::TooManyStates {
+            bound: Bound::Frames,
             limit: MAX_FRAMES,
             node,
         });
@@ -298,6 +299,7 @@ pub(crate) unsafe extern "C" fn fail(ws: *mut Ws, _: *mut u16, kind: u32, b: u32
             node: b,
         },
         FAIL_STEPS => RunError::TooManyStates {
+            bound: Bound::Steps,
             limit: MAX_STEPS,
             node: b,
         },
