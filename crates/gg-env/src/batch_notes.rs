@@ -363,3 +363,40 @@
 //!   the loop's samples; on englishDraughts' 3.2 KB masks, lines missed
 //!   since the game's last step), then the first reads of each game's
 //!   slot (its generator); `fill_keys` is 6% of the time on both.
+//! - Where the time goes (session 23; callgrind `batch_bench GAME 0 64 1
+//!   [batch] fused`, per state over the 1000 measured steps): ticTacToe
+//!   batch 1,711 instructions against playouts' 1,014 (ratio 0.59; time
+//!   0.62: on the small games instructions are the cost), the engine 839
+//!   of them (restarts clone the initial turn instead of listing it); the
+//!   batch's own 872 are spread over some twenty items of 10-150 each:
+//!   keys 146 (`fill_keys`, 17 instructions per move in `keys_at`'s
+//!   loop plus the call), piece planes 119, the rest of the observation
+//!   ~75, masks ~55, restarts 45, the loop's own indexing and glue ~250.
+//!   breakthrough: 7,350 against 5,380 (ratio 0.73, time 0.55: there the
+//!   cost is the rate, not the count); `--branch-sim=yes` counts 64
+//!   against 46 mispredicted conditional branches per state (the batch's
+//!   own ~19: loop exits over keys in `fill_keys` and the step loop, the
+//!   turn start / mid-move tests), and `--cache-sim=yes` ~15 L1 misses per
+//!   action on ticTacToe (each game's slot, keys, moves, board and rows,
+//!   evicted by the other 255 games; L2 hits).
+//! - Tried and dropped (session 23): masks of at most `WHOLE_MASK` actions
+//!   written whole from a bit set of the keys (one register up to 64
+//!   actions, else eight words on the stack; 32 bits spread to 32 bytes
+//!   with AVX2, 16 for shorter masks, the last chunk overlapping; repeats
+//!   told by a popcount), no `memset` and no entry read (perf put 15% of
+//!   ticTacToe's step-loop samples on the store after that read):
+//!   digests identical, batch instructions ticTacToe +4.7%, time (one
+//!   process, 16 ABBA pairs, load 10-11) ticTacToe 0.978, connect4 0.944,
+//!   breakthrough 0.966, hex 0.949, reversi 0.988: the read is not where
+//!   the time goes (as with session 18's bit set). Also dropped: the
+//!   planes of boards whose vertex count is not a multiple of eight in
+//!   one loop of eight-vertex chunks (no 32-vertex unrolling): batch
+//!   instructions ticTacToe -0.34%, connect4 +0.15%, hex -0.14%; the step
+//!   loop taking each game's rows from zipped iterators
+//!   (`chunks_exact_mut`) instead of indexing them: ticTacToe +3.4%,
+//!   connect4 +2.5%, hex +1.5%, breakthrough +1.4%.
+//! - The Python layer (session 23): `step_random` on a one-game ticTacToe
+//!   `VecEnv` takes 1.45 us per call; perf puts 14% of it (~0.2 us, 0.5%
+//!   of a 256-game ticTacToe step) in rust-numpy's borrow tracking
+//!   (`try_readwrite` to make the arrays read-only), the rest in creating
+//!   the five arrays and their owners: not where the bar is lost.
