@@ -400,3 +400,11 @@
 //!   of a 256-game ticTacToe step) in rust-numpy's borrow tracking
 //!   (`try_readwrite` to make the arrays read-only), the rest in creating
 //!   the five arrays and their owners: not where the bar is lost.
+//! - Tried and dropped (session 23): prefetching the next game's engine
+//!   state (its board, piece counts, variables and piece lists, a
+//!   `State::prefetch` hint through a `Spec` hook) before stepping each
+//!   game, which the earlier prefetches (moves, keys, rows) left out:
+//!   digests identical; time (one process, 30 ABBA pairs, 0.2 s each, load
+//!   6-7) breakthrough 1.032 (best/best 1.018), hex 1.020 (1.016),
+//!   englishDraughts 0.992 (0.992), ticTacToe 0.984 (0.985); 16 pairs:
+//!   chess 1.029 (0.902), connect4 1.045 (1.018): within the noise.
