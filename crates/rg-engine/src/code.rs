@@ -245,7 +245,7 @@ pub fn lower(edges: &[Edge], fast: &[Fast], counted: bool) -> Result<Vec<Code>, 
 }
 
 /// The specialised form of `op`.
-fn kind(op: &Op, fast: &[Fast]) -> Kind {
+pub(crate) fn kind(op: &Op, fast: &[Fast]) -> Kind {
     match *op {
         Op::Skip => Kind::Skip,
         Op::Tag(s) => Kind::Tag(s),

@@ -345,9 +345,11 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         true => vec![crate::code::Pre::NONE; lowered.len()],
         false => l.pre_tests(&lowered),
     };
+    let leaves = program::leaves(&program, &programs, &speculated, &l.fast);
     let code = crate::sealed::Sealed::new(
         (lowered, pres),
         (&edges, &acts),
+        leaves,
         &l.fun,
         &hash_mul,
         initial.len(),

@@ -23,7 +23,9 @@
 //! - every filter of an any-assignment read through a sealed table
 //!   ([`Filter::Ind`]) is the comparison of a kept instruction;
 //! - every edge's test ([`Sealed::pre`]) is a comparison whose operands
-//!   pass the same checks as an instruction's.
+//!   pass the same checks as an instruction's;
+//! - every leaf check's instruction ([`Sealed::leaf`]) is such a
+//!   comparison (or a no-op), and goes on forward inside its check's range.
 //!
 //! The walk checks once, where it starts, that the semistate has at least
 //! [`Sealed::slots`] slots; the `unsafe` methods below then need only
@@ -60,6 +62,7 @@
 //! the loop's layout).
 
 use crate::code::{is_cmp, Code, Kind, Pre, DEAD};
+use crate::program::Leaf;
 use crate::tables::{Act, Edge, Op, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
 
@@ -87,6 +90,10 @@ pub struct Sealed {
     /// Per edge, the test it must pass when taken from a frame
     /// ([`Sealed::pre`]; a comparison of kept operands, or none).
     pres: Box<[Pre]>,
+    /// The leaf checks' instructions ([`Sealed::leaf`]) ...
+    leaves: Box<[Leaf]>,
+    /// ... and per check its range of them (verified), if it is one.
+    leaf_ranges: Box<[Option<(u32, u32)>]>,
 }
 
 /// How the walk takes an edge from a frame: an any-assignment's symbols
@@ -179,6 +186,7 @@ impl Sealed {
     pub(crate) fn new(
         (mut code, mut pres): (Vec<Code>, Vec<Pre>),
         (edges, acts): (&[Edge], &[Act]),
+        (leaves, mut leaf_ranges): (Vec<Leaf>, Vec<Option<(u32, u32)>>),
         fun: &[u32],
         hash_mul: &[u64],
         slots: usize,
@@ -250,6 +258,20 @@ impl Sealed {
                 _ => Ok(pick(e, act, &code)),
             })
             .collect::<Result<_, _>>()?;
+        for r in &mut leaf_ranges {
+            // Each instruction a verified comparison or a no-op, each jump
+            // forward and inside the range (so the run ends).
+            let ok = |&(start, end): &(u32, u32)| {
+                end as usize <= leaves.len()
+                    && (start..end).all(|i| {
+                        let l = &leaves[i as usize];
+                        (l.kind == Kind::Skip || is_cmp(l.kind) && sealed(l.kind))
+                            && l.skip > i
+                            && l.skip <= end
+                    })
+            };
+            *r = r.filter(ok);
+        }
         // (`skip_tags` takes continuations from `code`: in range too.)
         let untagged = skip_tags(&code);
         Ok(Sealed {
@@ -262,7 +284,41 @@ impl Sealed {
             slots,
             picks,
             pres: pres.into_boxed_slice(),
+            leaves: leaves.into_boxed_slice(),
+            leaf_ranges: leaf_ranges.into_boxed_slice(),
         })
+    }
+
+    /// The instructions of check `c` if it is a leaf check
+    /// (`program::leaves`), to run with [`Sealed::leaf`].
+    #[inline(always)]
+    pub fn leaf_range(&self, c: u32) -> Option<(u32, u32)> {
+        self.leaf_ranges[c as usize]
+    }
+
+    /// Whether the leaf check of instructions `start .. end` (a
+    /// [`Sealed::leaf_range`]) holds in `st`: its comparisons in order,
+    /// each going on with the next when it holds (or accepting), past its
+    /// subtree when it fails.
+    #[inline]
+    pub(crate) fn leaf(&self, st: &[u16], (start, end): (u32, u32)) -> bool {
+        assert!(st.len() >= self.slots, "a semistate of the game");
+        let mut pc = start;
+        while pc < end {
+            // SAFETY: `new` verified `start .. end` within `leaves` and
+            // each jump forward to at most `end`.
+            let l = unsafe { self.leaves.get_unchecked(pc as usize) };
+            // SAFETY: a comparison `new` verified; `st` checked above.
+            let holds = l.kind == Kind::Skip || unsafe { self.holds(st, l.kind) };
+            if !holds {
+                pc = l.skip;
+            } else if l.accept {
+                return true;
+            } else {
+                pc += 1;
+            }
+        }
+        false
     }
 
     /// The instructions, one per edge of [`Tables::edges`](crate::tables::Tables::edges).

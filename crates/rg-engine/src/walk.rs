@@ -129,6 +129,11 @@ struct Ahead {
 /// The target of a move enumeration (none).
 const NO_TARGET: u32 = u32::MAX;
 
+/// [`Walker`]'s `direct` of a leaf check (slots are fewer:
+/// `layout::MAX_SLOTS`).
+const LEAF: u32 = NO_SLOT - 1;
+const _: () = assert!(crate::layout::MAX_SLOTS < LEAF as usize);
+
 /// A reusable walk workspace (one per thread).
 #[derive(Clone, Default)]
 pub struct Walker {
@@ -162,7 +167,8 @@ pub struct Walker {
     /// another (a cycle back to it) leaves the outer visit's stamps intact.
     stamp_log: Vec<(u32, u64)>,
     /// Per check: the slot of a one-slot check that goes straight to its
-    /// search (no probe, no program, never speculated), else [`NO_SLOT`].
+    /// search (no probe, no program, never speculated), [`LEAF`] for a
+    /// leaf check (`program::leaves`), else [`NO_SLOT`].
     direct: Vec<u32>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
@@ -222,6 +228,7 @@ impl Walker {
             stamps: vec![0; t.local_size as usize],
             direct: (0..t.checks.len())
                 .map(|c| match t.one_slot[c] {
+                    _ if t.code.leaf_range(c as u32).is_some() => LEAF,
                     s if t.probes[c].is_none()
                         && t.programs[c].is_none()
                         && t.speculated[c] == NO_NODE =>

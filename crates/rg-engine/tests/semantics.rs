@@ -483,3 +483,30 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
         assert_eq!(perft1(&every), want, "{board}");
     }
 }
+
+#[test]
+fn a_leaf_check_tries_each_branch_of_its_comparisons() {
+    // `? c0 -> cacc` compares only (a leaf check, `program::leaves`): a
+    // `w` with an empty square after it, or a `b` with a `w` after it. A
+    // failing comparison goes on with the other branch.
+    let boards = [
+        ("{ 0: w, 1: e, :e }", 1),
+        ("{ 0: w, 1: b, :e }", 0),
+        ("{ 0: b, 1: w, :e }", 1),
+        ("{ 0: b, 1: e, :e }", 0),
+        ("{ :e }", 0),
+    ];
+    for (board, want) in boards {
+        let (g, every) = with_every_check(&four_squares(
+            board,
+            "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+             k, end: ;\nc0, c1: board[pos] == w;\nc1, cacc: board[next[pos]] == e;\n\
+             c0, c2: board[pos] == b;\nc2, c3: board[next[pos]] == w;\nc3, cacc: ;\n",
+        ));
+        let t = g.tables();
+        let leaf = (0..t.checks.len() as u32).any(|c| t.code.leaf_range(c).is_some());
+        assert!(leaf, "a leaf check");
+        assert_eq!(perft1(&g), want, "{board}");
+        assert_eq!(perft1(&every), want, "{board}");
+    }
+}

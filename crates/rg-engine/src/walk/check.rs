@@ -47,6 +47,21 @@ impl Walker {
             return Ok(result);
         }
         let slot = self.direct[c as usize];
+        if slot == LEAF {
+            // Comparisons only: the same errors, then its instructions,
+            // without the kept semistate (a cache of the same result).
+            let start = t.checks[c as usize].start;
+            if self.active.contains(&start) {
+                return Err(RunError::RecursiveCheck(start));
+            }
+            if self.active.len() >= MAX_CHECK_DEPTH {
+                return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+            }
+            let range = t.code.leaf_range(c).expect("a leaf check");
+            let r = t.code.leaf(st, range);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
         if slot != NO_SLOT {
             // A one-slot check: the same errors as below, then its search
             // (which nests no check: no `active` entry), without the kept
