@@ -408,3 +408,10 @@
 //!   6-7) breakthrough 1.032 (best/best 1.018), hex 1.020 (1.016),
 //!   englishDraughts 0.992 (0.992), ticTacToe 0.984 (0.985); 16 pairs:
 //!   chess 1.029 (0.902), connect4 1.045 (1.018): within the noise.
+//! - Tried and dropped (session 23): `RbgIds::keys_at` reading the keys
+//!   at a fixed stride when every move of the list is equally long
+//!   (checked over `ends` in one pass; then no `ends` read or clamp per
+//!   move, `atoms[d..].iter().step_by(len)`): digests identical, batch
+//!   instructions ticTacToe +2.9%, connect4 +2.5%, hex +1.2%,
+//!   breakthrough +1.1% (the check and the strided iterator cost more
+//!   than the clamped loop saves).
