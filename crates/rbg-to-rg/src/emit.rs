@@ -62,7 +62,7 @@ pub struct Emitter<'a> {
     pub(crate) created: std::collections::HashSet<String>,
     /// The automaton being emitted: its fused shift states' walks
     /// (`fuse.rs`) and its nodes' prefix.
-    fuse: (Vec<Option<crate::fuse::Walks>>, String),
+    pub(crate) fuse: (crate::fuse::Fusion, String),
 }
 
 fn skip() -> Label {
@@ -207,14 +207,19 @@ impl<'a> Emitter<'a> {
             _ => nfa.reachable(),
         };
         self.fuse = match (mode, info) {
-            (Mode::Main | Mode::Copy, Some(info)) => (
-                crate::fuse::fusions(nfa, &self.low.relations, &reach, &info.commit),
-                prefix.to_string(),
-            ),
+            (Mode::Main | Mode::Copy, Some(info)) => {
+                let fixed = info.fixed(nfa, mode, &ends);
+                (
+                    crate::fuse::fusions(nfa, &self.low.relations, &reach, &info.commit, &fixed),
+                    prefix.to_string(),
+                )
+            }
             _ => Default::default(),
         };
+        let fused =
+            |f: &crate::fuse::Fusion, t: u32| f.walks.get(t as usize).is_some_and(Option::is_some);
         for s in 0..nfa.states() as u32 {
-            if !reach[s as usize] || self.fuse.0.get(s as usize).is_some_and(Option::is_some) {
+            if !reach[s as usize] || fused(&self.fuse.0, s) {
                 // (A fused shift state's walks are emitted by the
                 // transitions into it.)
                 continue;
@@ -238,7 +243,12 @@ impl<'a> Emitter<'a> {
                     continue;
                 }
             }
+            let lazy = self.fuse.0.lazy.get(s as usize).copied().unwrap_or(false);
             for &t in &nfa.next[s as usize] {
+                if lazy && fused(&self.fuse.0, t) {
+                    // (Taken from the lazy test's nodes, `fuse.rs`.)
+                    continue;
+                }
                 let src = self.source(node(s), maynull[s as usize], nfa.leaf(t));
                 self.transition(nfa, &src, t, &node(t), mode, info)?;
             }
@@ -298,7 +308,7 @@ impl<'a> Emitter<'a> {
         mode: Mode,
         info: Option<&Info>,
     ) -> Result<(), TranslateError> {
-        if let Some(Some(walks)) = self.fuse.0.get(t as usize).cloned() {
+        if let Some(Some(walks)) = self.fuse.0.walks.get(t as usize).cloned() {
             let prefix = self.fuse.1.clone();
             self.fused_shifts(nfa, src, &walks, &|u| format!("{prefix}{u}"));
             return Ok(());
@@ -585,6 +595,24 @@ impl Info {
             tagged_since_start: post,
             tagged_within: within,
         }
+    }
+
+    /// The states of `nfa` emitted in `mode` whose node is entered from
+    /// outside the automaton or emitted in its own way (`ends`: the
+    /// copy's accepting states).
+    fn fixed(&self, nfa: &Nfa, mode: Mode, ends: &[bool]) -> Vec<bool> {
+        let mut fixed = match mode {
+            Mode::Copy => (0..nfa.states())
+                .map(|s| ends[s] || self.checked[s])
+                .collect(),
+            _ => self.commit.clone(),
+        };
+        for s in (0..nfa.states()).filter(|&s| self.commit[s]) {
+            for &t in &nfa.next[s] {
+                fixed[t as usize] = true;
+            }
+        }
+        fixed
     }
 
     /// The main states the copy needs: those reachable from a checked move

@@ -14,7 +14,9 @@
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
 //!    checks (none where `sure.rs` shows a move surely completes); shifts
-//!    before tests of pieces fused with them (`fuse.rs`); patterns by `pattern.rs` (a final test straight into the
+//!    before tests of pieces fused with them, and rays of such tests walked
+//!    with `coord` moved only where they stop (`fuse.rs`); patterns by
+//!    `pattern.rs` (a final test straight into the
 //!    accepting node), or unrolled by `unroll.rs` where they only shift and
 //!    test (tests of `board[M[coord]]` for the shifts `M` taken, nothing
 //!    assigned).
