@@ -415,3 +415,17 @@
 //!   instructions ticTacToe +2.9%, connect4 +2.5%, hex +1.2%,
 //!   breakthrough +1.1% (the check and the strided iterator cost more
 //!   than the clamped loop saves).
+//! - Tried and dropped (session 24): the keys and the mask of a turn's
+//!   start in one pass (`Numbering::keys_mask_at`; the batch zeroing a
+//!   short mask before the step and passing it down `apply_candidate` ->
+//!   `play` -> `start_turn` -> `settle` -> `fill_keys`, mid-move keys
+//!   writing it after listing, the batch's `write_mask` only where the
+//!   step did not): digests identical, batch instructions (`batch_bench
+//!   GAME 0 64 1 batch fused`) ticTacToe +1.9%, connect4 +1.4%,
+//!   breakthrough +1.3%. The separate mask loop it removes costs ~4
+//!   instructions per key, but the fused loop took ~6 more per move than
+//!   `keys_at`'s (register pressure; the same loop over a pre-sized
+//!   `out` instead of `extend` was worse, ticTacToe +3.6%), and the mask
+//!   argument added ~10 per state to `play` and `settle`. Time (two
+//!   binaries, 6 ABBA pairs of 1 s, 256 games, load 6-7) ticTacToe 0.986
+//!   (best/best 1.011), connect4 0.974 (0.984).
