@@ -429,3 +429,9 @@
 //!   argument added ~10 per state to `play` and `settle`. Time (two
 //!   binaries, 6 ABBA pairs of 1 s, 256 games, load 6-7) ticTacToe 0.986
 //!   (best/best 1.011), connect4 0.974 (0.984).
+//! - Session 24: `draw_chance` and `Decision::prefix` inlined (each step
+//!   called both out of line: ~18 and ~8 instructions per call in games
+//!   without chance): digests identical, batch instructions ticTacToe
+//!   -0.84%, connect4 -0.56%, breakthrough -0.14%; time (two binaries,
+//!   8 ABBA pairs of 1 s, 256 games, load 6-8) medians 0.992-1.001
+//!   (ticTacToe, connect4, hex, breakthrough): within the noise.

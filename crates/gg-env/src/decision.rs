@@ -421,6 +421,7 @@ impl<G: Spec> Decision<G> {
     }
 
     /// Atoms fixed so far in this turn (the candidates' common prefix).
+    #[inline]
     pub fn prefix(&self) -> &[G::Atom] {
         if self.depth == 0 {
             return &[];
