@@ -308,8 +308,11 @@ impl Sealed {
             // SAFETY: `new` verified `start .. end` within `leaves` and
             // each jump forward to at most `end`.
             let l = unsafe { self.leaves.get_unchecked(pc as usize) };
-            // SAFETY: a comparison `new` verified; `st` checked above.
-            let holds = l.kind == Kind::Skip || unsafe { self.holds(st, l.kind) };
+            let holds = match l.kind {
+                Kind::Skip => true,
+                // SAFETY: a comparison `new` verified; `st` checked above.
+                k => unsafe { self.holds(st, k) },
+            };
             if !holds {
                 pc = l.skip;
             } else if l.accept {

@@ -41,11 +41,46 @@ fn probe(t: &Tables, st: &mut [u16], p: &Probe) -> bool {
 
 impl Walker {
     /// Evaluates check `c` in the current semistate (memoised per version).
+    /// Inline: the memo's answer, and a leaf check outside any other
+    /// (which meets no error), come without a call. Callgrind instructions
+    /// per playout (`rbg --engine interp bench`, seed 1) on translations,
+    /// against the call for every check: hex -6.8%, reversi -6.7%,
+    /// ticTacToe -4.3%, breakthrough -4.0%, amazons -3.1%, chess -1.7%,
+    /// englishDraughts -0.3%, connect4 +0.6%.
+    #[inline(always)]
     pub(super) fn check(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
         let (version, result) = self.memo[c as usize];
         if version == self.version {
             return Ok(result);
         }
+        if self.direct[c as usize] == LEAF && self.active.is_empty() {
+            let range = t.code.leaf_range(c).expect("a leaf check");
+            let r = t.code.leaf(st, range);
+            self.memo[c as usize] = (self.version, r);
+            return Ok(r);
+        }
+        self.decide(t, st, c)
+    }
+
+    /// [`Walker::check`] as a call (for loops that call it rarely: a
+    /// program's nested checks; inlined there, HRG reversi +2.5%).
+    #[inline(never)]
+    pub(super) fn check_call(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        c: u32,
+    ) -> Result<bool, RunError> {
+        let (version, result) = self.memo[c as usize];
+        if version == self.version {
+            return Ok(result);
+        }
+        self.decide(t, st, c)
+    }
+
+    /// [`Walker::check`] past its memo.
+    #[inline(never)]
+    fn decide(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
         let slot = self.direct[c as usize];
         if slot == LEAF {
             // Comparisons only: the same errors, then its instructions,

@@ -77,7 +77,7 @@ impl Walker {
                 }
                 Step::Cmp(a, b, eq) => (operand(t, st, a) == operand(t, st, b)) == eq,
                 Step::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,
-                Step::Reach(c, positive) => self.check(t, st, c)? == positive,
+                Step::Reach(c, positive) => self.check_call(t, st, c)? == positive,
                 Step::Assign(p, v) => {
                     let v = read(t, st, v);
                     let slot = place(t, st, p)?;
