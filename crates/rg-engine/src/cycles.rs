@@ -219,7 +219,7 @@ fn on_cycles(f: &[u32]) -> Vec<bool> {
 /// `player` assignments (where move walks end; a check's walk that follows
 /// one back into a component enters it by an entry edge) (iterative
 /// Kosaraju).
-fn components(nodes: &[NodeInfo], edges: &[Edge]) -> Vec<u32> {
+pub fn components(nodes: &[NodeInfo], edges: &[Edge]) -> Vec<u32> {
     let n = nodes.len();
     // Finishing order of a depth-first search.
     let mut order = Vec::with_capacity(n);

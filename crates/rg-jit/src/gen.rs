@@ -44,7 +44,7 @@ mod visit;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;
-use parts::{chains, edge_nodes, parents, Chain};
+use parts::{early_pops, edge_nodes, frames, Chain};
 pub(crate) use parts::{frame_bases, Keep, Parts};
 pub(crate) use program::{emit_writing, nested, writing};
 pub(crate) use search::{emit_search, search};
@@ -98,11 +98,14 @@ struct Gen<'a, 'b> {
     /// Per check, its generated function (leaf pure checks).
     pures: &'a [Option<FuncRef>],
     /// Per edge, what it runs on relative to the top frame
-    /// ([`chains`]).
+    /// ([`frames`]).
     chain: Vec<Option<Chain>>,
     /// Per node, what its frames run on relative to the frame below
-    /// ([`parents`]).
+    /// ([`frames`]).
     parent: Vec<Option<Chain>>,
+    /// Per node, whether its frame is popped before its last edge
+    /// ([`early_pops`]).
+    early: Vec<bool>,
     /// What of the bookkeeping to keep (`gen/parts.rs` `keep`): in any walk (the
     /// shared frame push and backtrack), per node, and at the node whose
     /// code is being generated.
@@ -175,8 +178,8 @@ pub(crate) fn emit(
     let r0 = rnode.iter().position(|&(n, _)| mine(n)).unwrap_or(0) as u32;
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
     let exit = b.create_block();
-    let chain = chains(t, bases, &edge_node);
-    let parent = parents(t, bases, &edge_node, &chain);
+    let early = early_pops(t, bases);
+    let (chain, parent) = frames(t, bases, &edge_node, &early);
     let mut g = Gen {
         t,
         b,
@@ -198,6 +201,7 @@ pub(crate) fn emit(
         pures,
         chain,
         parent,
+        early,
         keep: parts.keep.0,
         keep_at: parts.keep.1.clone(),
         here: parts.keep.0,

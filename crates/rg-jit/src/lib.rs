@@ -231,6 +231,20 @@
 //!   no longer for every frame where any walk keeps them: amazons -5.8%
 //!   instructions, breakthrough -2.8%, englishDraughts -1.7%; connect4
 //!   +0.4%, reversi and chess +0.2% (a jump more where a node keeps them).
+//! - A frame is popped before its last edge (its first) is taken, where
+//!   its node is on no cycle, is not `@disjoint` and that edge is no
+//!   any-assignment (`gen::parts::early_pops`; the root's pop undoes the
+//!   log at the walk's end): what follows the edge backtracks onto the
+//!   frame below, directly where its node's parent chain is known
+//!   (`gen::parts::frames`), no longer through a resume and a pop:
+//!   instructions per playout (translations) englishDraughts -3.2%,
+//!   ticTacToe -2.8%, connect4 -2.8%, reversi -1.6%, breakthrough -1.5%,
+//!   chess -1.4%, hex -0.7%, amazons +0.1%; alternated (4 x 1 s) connect4
+//!   1.05, chess 1.02, englishDraughts 1.02, ticTacToe 1.01. With nodes
+//!   on cycles too (amazons' rays): amazons -7.1%, ticTacToe -4.3%,
+//!   englishDraughts -3.8%, but an improper walk round a cycle then no
+//!   longer pushes frames, and `MAX_FRAMES` no longer bounds it (a random
+//!   game's walk did not end).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

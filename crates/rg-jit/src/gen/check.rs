@@ -180,6 +180,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         pures: &[],
         chain: Vec::new(),
         parent: Vec::new(),
+        early: Vec::new(),
         keep: super::Keep::ALL,
         keep_at: Vec::new(),
         here: super::Keep::ALL,

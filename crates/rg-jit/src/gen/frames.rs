@@ -255,6 +255,10 @@ impl Gen<'_, '_> {
         let [done, some] = self.blocks();
         self.b.ins().brif(len, some, &[], done, &[]);
         self.b.switch_to_block(done);
+        // (The root frame may be popped before its last edge: what that
+        // edge's walk wrote is undone here.)
+        let zero = self.b.ins().iconst(I64, 0);
+        self.undo_log_to(zero);
         let zero = self.b.ins().iconst(I32, 0);
         self.ret(zero);
         self.b.switch_to_block(some);
@@ -264,9 +268,16 @@ impl Gen<'_, '_> {
         let f = self.b.ins().iadd(frames, off);
         let target = self.load(I32, f, Off::F_LOG);
         let target = self.b.ins().uextend(I64, target);
+        self.undo_log_to(target);
+        self.restore_tags(f);
+        let next = self.load(I32, f, Off::F_NEXT);
+        self.dispatch(next, f, true);
+    }
+
+    /// Undoes the log down to length `target` (I64), newest first.
+    fn undo_log_to(&mut self, target: Value) {
         let log = self.ws_load(Off::LOG);
         let ll = self.ws_load(Off::LOG_LEN);
-        // Undo the log down to the frame's length, newest first.
         let more = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ll, target);
         self.do_while(more, ll, |g, cur| {
             let dec = g.b.ins().iadd_imm(cur, -1);
@@ -276,9 +287,6 @@ impl Gen<'_, '_> {
             (dec, g.b.ins().icmp(IntCC::UnsignedGreaterThan, dec, target))
         });
         self.ws_store(target, Off::LOG_LEN);
-        self.restore_tags(f);
-        let next = self.load(I32, f, Off::F_NEXT);
-        self.dispatch(next, f, true);
     }
 
     /// Resume block `r` of (node, `j`): the frame at `f` has edges
@@ -326,6 +334,15 @@ impl Gen<'_, '_> {
             }
             self.b.switch_to_block(take);
             let i = j - 1;
+            if i == info.first && self.early[n as usize] {
+                // The frame's last edge: popped first (its edge's chain
+                // is its node's parent, `gen::parts::frames`).
+                let len = self.ws_load(Off::FRAMES_LEN);
+                let len = self.b.ins().iadd_imm(len, -1);
+                self.ws_store(len, Off::FRAMES_LEN);
+                self.jump_edge(i);
+                return;
+            }
             let prev = self.b.ins().iconst(I32, r as i64 - 1);
             self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
             if self.filter(i as usize).is_some() {

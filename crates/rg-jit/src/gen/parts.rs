@@ -2,7 +2,7 @@
 //! walk's split into functions ([`Parts`]), where a walk may start
 //! ([`roots`]), what the walks through each node keep ([`Keep`]), the undo
 //! log's length on entry ([`log_lengths`]), the known chains a frame pops
-//! onto ([`chains`], [`parents`]) and each node's resume blocks
+//! onto ([`frames`]) and each node's resume blocks
 //! ([`frame_bases`]).
 
 use rg_engine::raw::{self, Next, Op, Place, Tables, NO_SLOT};
@@ -147,15 +147,79 @@ impl Parts {
     }
 }
 
+/// Per node, whether its frame is popped before its last edge (its first)
+/// is taken, so that what follows that edge backtracks onto the frame
+/// below at once: nodes holding frames but `@disjoint` ones (whose first
+/// edge left is the frame's), those whose first edge is an any-assignment
+/// (the frame holds its symbols) and those on a cycle (a walk round a
+/// cycle is bounded by the frames it pushes, `MAX_FRAMES`, as the
+/// interpreter's).
+pub(super) fn early_pops(t: &Tables, bases: &[u32]) -> Vec<bool> {
+    let comp = raw::components(&t.nodes, &t.edges);
+    let mut size = vec![0u32; t.nodes.len()];
+    for &c in &comp {
+        size[c as usize] += 1;
+    }
+    t.nodes
+        .iter()
+        .enumerate()
+        .map(|(n, info)| {
+            let edges = &t.edges[info.first as usize..info.end as usize];
+            let cyclic = size[comp[n] as usize] > 1
+                || edges
+                    .iter()
+                    .any(|e| e.to as usize == n && !matches!(e.op, Op::SetPlayer(_)));
+            bases[n] != u32::MAX
+                && !info.disjoint
+                && !cyclic
+                && !edges.is_empty()
+                && !matches!(edges[0].op, Op::AssignAny(..))
+        })
+        .collect()
+}
+
+/// The chains of the edges ([`chains`]) and the chains the nodes' frames
+/// pop onto ([`parents`]), each given the other: the first edge of a node
+/// whose frame is popped before it ([`early_pops`]) runs on the frame
+/// below, on its node's parent chain. From no parent known, each round
+/// knows more (a parent, once known, stays: every chain it agrees with
+/// stays), and every round's answer holds; at most one round per node.
+pub(super) fn frames(
+    t: &Tables,
+    bases: &[u32],
+    edge_node: &[u32],
+    early: &[bool],
+) -> (Vec<Option<Chain>>, Vec<Option<Chain>>) {
+    let mut parent = vec![None; t.nodes.len()];
+    let mut chain = chains(t, bases, edge_node, early, &parent);
+    for _ in 0..=t.nodes.len() {
+        let next = parents(t, bases, edge_node, &chain);
+        if next == parent {
+            break;
+        }
+        parent = next;
+        chain = chains(t, bases, edge_node, early, &parent);
+    }
+    (chain, parent)
+}
+
 /// Per edge, the top frame's resume block and what the path from the
 /// frame pushed, when they are known: for the edges of a node holding
 /// frames that no edge reaches inline (entered only from the node's resume
-/// blocks, on the frame's state), and along inline chains from them into
-/// nodes without frames reached from one edge only. Such an edge
+/// blocks, on the frame's state; a first edge taken after its frame's pop
+/// on the frame below, where its node's `parent` chain is known), and along
+/// inline chains from them into nodes without frames reached from one edge
+/// only. Such an edge
 /// backtracks by undoing what it knows and jumping to the resume block
 /// (nothing to undo: a failing comparison or check resumes the frame at
 /// once) instead of the generic backtrack.
-pub(super) fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option<Chain>> {
+pub(super) fn chains(
+    t: &Tables,
+    bases: &[u32],
+    edge_node: &[u32],
+    early: &[bool],
+    parent: &[Option<Chain>],
+) -> Vec<Option<Chain>> {
     // Inline entries from the edges move walks can take.
     let reached = walked(t, bases);
     let mut inline_in = vec![0u32; t.edges.len()];
@@ -169,12 +233,18 @@ pub(super) fn chains(t: &Tables, bases: &[u32], edge_node: &[u32]) -> Vec<Option
     for (i, &n) in edge_node.iter().enumerate() {
         let base = bases[n as usize];
         if base != u32::MAX && inline_in[i] == 0 {
-            chain[i] = Some(Chain {
-                resume: base + i as u32 - t.nodes[n as usize].first,
-                logs: 0,
-                tags: 0,
-            });
-            work.push(i);
+            let first = t.nodes[n as usize].first;
+            chain[i] = match i as u32 == first && early[n as usize] {
+                true => parent[n as usize],
+                false => Some(Chain {
+                    resume: base + i as u32 - first,
+                    logs: 0,
+                    tags: 0,
+                }),
+            };
+            if chain[i].is_some() {
+                work.push(i);
+            }
         }
     }
     while let Some(i) = work.pop() {
@@ -240,8 +310,8 @@ pub(super) fn parents(
 /// ([`parents`]).
 fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
     let edge_node = edge_nodes(t);
-    let chain = chains(t, bases, &edge_node);
-    parents(t, bases, &edge_node, &chain)
+    frames(t, bases, &edge_node, &early_pops(t, bases))
+        .1
         .iter()
         .zip(bases)
         .map(|(p, &base)| base != u32::MAX && p.is_none())
