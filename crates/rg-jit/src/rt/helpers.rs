@@ -3,8 +3,8 @@
 //! checks, moves' records, tags, map operations, growing buffers, errors.
 
 use rg_engine::raw::{
-    self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_MOVE_KEYS,
-    MAX_RECORDED, MAX_STEPS, MAX_TAGS,
+    self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_LOG,
+    MAX_MOVE_KEYS, MAX_RECORDED, MAX_STEPS, MAX_TAGS,
 };
 use rg_engine::{Bound, RunError, Sink};
 
@@ -286,7 +286,8 @@ pub(crate) unsafe extern "C" fn clear_slot_marks(ws: *mut Ws, _: *mut u16, _: u3
 
 /// Kinds of error the generated code detects itself.
 pub(crate) const FAIL_TAGS: u32 = 0;
-/// Too many steps along single edges (`@unique` cycles).
+/// Too many steps along single edges (`@unique` cycles), or too many
+/// assignments along them (the workspace's steps tell which).
 pub(crate) const FAIL_STEPS: u32 = 1;
 /// A key outside a map's keys (`b`: the key).
 pub(crate) const FAIL_KEY: u32 = 2;
@@ -298,9 +299,15 @@ pub(crate) unsafe extern "C" fn fail(ws: *mut Ws, _: *mut u16, kind: u32, b: u32
             limit: MAX_TAGS,
             node: b,
         },
-        FAIL_STEPS => RunError::TooManyStates {
+        // (As the interpreter's `too_long`.)
+        FAIL_STEPS if (*ws).steps as usize > MAX_STEPS => RunError::TooManyStates {
             bound: Bound::Steps,
             limit: MAX_STEPS,
+            node: b,
+        },
+        FAIL_STEPS => RunError::TooManyStates {
+            bound: Bound::Assignments,
+            limit: MAX_LOG,
             node: b,
         },
         _ => RunError::ForeignKey(b as u16),
