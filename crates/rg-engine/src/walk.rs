@@ -196,11 +196,12 @@ pub struct Walker {
     counted_tags: u32,
 }
 
-/// The error of a walk past [`MAX_STEPS`] single edges or past [`MAX_LOG`]
-/// assignments (at `node`).
+/// The error of a walk that went past [`MAX_STEPS`] single edges (`steps`
+/// of them) or past [`MAX_LOG`] assignments (at `node`); the native
+/// engine's too.
 #[cold]
 #[inline(never)]
-fn too_long(steps: usize, node: u32) -> RunError {
+pub fn too_long(steps: usize, node: u32) -> RunError {
     let (bound, limit) = match steps > MAX_STEPS {
         true => (crate::error::Bound::Steps, MAX_STEPS),
         false => (crate::error::Bound::Assignments, MAX_LOG),

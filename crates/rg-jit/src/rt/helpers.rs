@@ -3,8 +3,8 @@
 //! checks, moves' records, tags, map operations, growing buffers, errors.
 
 use rg_engine::raw::{
-    self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_LOG,
-    MAX_MOVE_KEYS, MAX_RECORDED, MAX_STEPS, MAX_TAGS,
+    self, Guard, Op, Operand, Place, Seen, Tables, EMPTY, MAX_FRAMES, MAX_KEYS, MAX_MOVE_KEYS,
+    MAX_RECORDED, MAX_TAGS,
 };
 use rg_engine::{Bound, RunError, Sink};
 
@@ -299,17 +299,7 @@ pub(crate) unsafe extern "C" fn fail(ws: *mut Ws, _: *mut u16, kind: u32, b: u32
             limit: MAX_TAGS,
             node: b,
         },
-        // (As the interpreter's `too_long`.)
-        FAIL_STEPS if (*ws).steps as usize > MAX_STEPS => RunError::TooManyStates {
-            bound: Bound::Steps,
-            limit: MAX_STEPS,
-            node: b,
-        },
-        FAIL_STEPS => RunError::TooManyStates {
-            bound: Bound::Assignments,
-            limit: MAX_LOG,
-            node: b,
-        },
+        FAIL_STEPS => raw::too_long((*ws).steps as usize, b),
         _ => RunError::ForeignKey(b as u16),
     };
     (*ws).fail(e)
