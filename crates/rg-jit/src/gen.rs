@@ -98,10 +98,10 @@ struct Gen<'a, 'b> {
     /// Per check, its generated function (leaf pure checks).
     pures: &'a [Option<FuncRef>],
     /// Per edge, what it runs on relative to the top frame
-    /// ([`frames`]).
+    /// ([`parts::frames`]).
     chain: Vec<Option<Chain>>,
     /// Per node, what its frames run on relative to the frame below
-    /// ([`frames`]).
+    /// ([`parts::frames`]).
     parent: Vec<Option<Chain>>,
     /// Per node, whether its frame is popped before its last edge
     /// ([`early_pops`]).
