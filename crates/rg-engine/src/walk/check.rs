@@ -54,10 +54,7 @@ impl Walker {
             return Ok(result);
         }
         if self.direct[c as usize] == LEAF && self.active.is_empty() {
-            let range = t.code.leaf_range(c).expect("a leaf check");
-            let r = t.code.leaf(st, range);
-            self.memo[c as usize] = (self.version, r);
-            return Ok(r);
+            return Ok(self.leaf(t, st, c));
         }
         self.decide(t, st, c)
     }
@@ -78,6 +75,16 @@ impl Walker {
         self.decide(t, st, c)
     }
 
+    /// Runs leaf check `c`'s instructions and memoises the answer (its
+    /// errors already ruled out).
+    #[inline(always)]
+    fn leaf(&mut self, t: &Tables, st: &[u16], c: u32) -> bool {
+        let range = t.code.leaf_range(c).expect("a leaf check");
+        let r = t.code.leaf(st, range);
+        self.memo[c as usize] = (self.version, r);
+        r
+    }
+
     /// [`Walker::check`] past its memo.
     #[inline(never)]
     fn decide(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
@@ -92,10 +99,7 @@ impl Walker {
             if self.active.len() >= MAX_CHECK_DEPTH {
                 return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
             }
-            let range = t.code.leaf_range(c).expect("a leaf check");
-            let r = t.code.leaf(st, range);
-            self.memo[c as usize] = (self.version, r);
-            return Ok(r);
+            return Ok(self.leaf(t, st, c));
         }
         if slot != NO_SLOT {
             // A one-slot check: the same errors as below, then its search
