@@ -4,6 +4,7 @@
 
 use rg_engine::perft::{perft, Counting};
 use rg_engine::playout::Playouts;
+use rg_engine::raw::Tables;
 use rg_engine::{GameModel, MoveList, Mover, RunError};
 
 const HEAD: &str = "type Player = {x, y};\ntype Score = {0, 1};\n";
@@ -30,6 +31,18 @@ fn four_squares(board: &str, rules: &str) -> String {
         "type V = {{0, 1, 2, 3}};\ntype P = {{e, w, b}};\nvar pos: V = 0;\n\
          const next: V -> V = {{ 0: 1, 1: 2, 2: 3, :0 }};\nvar board: V -> P = {board};\n{rules}"
     )
+}
+
+/// For each `(board, leaves)`: `rules` on [`four_squares`] with `board`
+/// has tables of the expected `shape`, and it and the same game with every
+/// node checked have `leaves` moves at depth 1.
+fn on_four_squares(rules: &str, boards: &[(&str, u64)], shape: impl Fn(&Tables)) {
+    for &(board, want) in boards {
+        let (g, every) = with_every_check(&four_squares(board, rules));
+        shape(g.tables());
+        assert_eq!(perft1(&g), want, "{board}");
+        assert_eq!(perft1(&every), want, "{board}");
+    }
 }
 
 /// The moves (tag texts) of the first real decision.
@@ -345,24 +358,18 @@ fn one_slot_checks_search_node_and_value_pairs() {
     // (`shortcut.rs`: a search over (node, `pos`) pairs): from 0, 1 and 2 it
     // reaches the `b` on 3, from 3 it meets the empty 0. With no `b` the
     // ray circles forever: no square has the move.
-    let game_with = |board: &str| {
-        with_every_check(&four_squares(
-            board,
-            "begin, s: player = x;\ns, t: pos = V(*);\nt, u: ? r0 -> racc;\nu, v: $$ pos;\n\
-             v, k: player = keeper;\nk, end: ;\n\
-             r0, r1: pos = next[pos];\nr1, r0: board[pos] == w;\nr1, racc: board[pos] == b;\n",
-        ))
-    };
-    for (board, want) in [("{ 0: e, 1: w, 2: w, :b }", 3), ("{ 0: w, :w }", 0)] {
-        let (g, every) = game_with(board);
-        let t = g.tables();
-        assert!(
-            t.one_slot.iter().any(|&s| s != u32::MAX),
-            "a one-slot check"
-        );
-        assert_eq!(perft1(&g), want, "{board}");
-        assert_eq!(perft1(&every), want, "{board}");
-    }
+    on_four_squares(
+        "begin, s: player = x;\ns, t: pos = V(*);\nt, u: ? r0 -> racc;\nu, v: $$ pos;\n\
+         v, k: player = keeper;\nk, end: ;\n\
+         r0, r1: pos = next[pos];\nr1, r0: board[pos] == w;\nr1, racc: board[pos] == b;\n",
+        &[("{ 0: e, 1: w, 2: w, :b }", 3), ("{ 0: w, :w }", 0)],
+        |t| {
+            assert!(
+                t.one_slot.iter().any(|&s| s != u32::MAX),
+                "a one-slot check"
+            )
+        },
+    );
 }
 
 #[test]
@@ -370,25 +377,22 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
     // `? q0 -> qacc`: some square holds `b`, followed by `w`s and an empty
     // one (the any-assignment's symbols tested against `board[pos] == b`
     // first, as one table and one slot read: `walk::SymTest`).
-    let boards = [
-        ("{ 0: e, 1: w, 2: w, :b }", 1),
-        ("{ 0: w, 1: e, :w }", 0),
-        ("{ 0: b, :w }", 0),
-    ];
-    for (board, want) in boards {
-        let (g, every) = with_every_check(&four_squares(
-            board,
-            "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
-             k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
-             q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n",
-        ));
-        assert!(
-            g.tables().one_slot.iter().any(|&s| s != u32::MAX),
-            "a one-slot check"
-        );
-        assert_eq!(perft1(&g), want, "{board}");
-        assert_eq!(perft1(&every), want, "{board}");
-    }
+    on_four_squares(
+        "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+         k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
+         q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n",
+        &[
+            ("{ 0: e, 1: w, 2: w, :b }", 1),
+            ("{ 0: w, 1: e, :w }", 0),
+            ("{ 0: b, :w }", 0),
+        ],
+        |t| {
+            assert!(
+                t.one_slot.iter().any(|&s| s != u32::MAX),
+                "a one-slot check"
+            )
+        },
+    );
 }
 
 #[test]
@@ -451,37 +455,33 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
     // empty square after it. Both comparisons of `c1` filter the symbols
     // of `pos = V(*)` (`program::any_filters`); a symbol passing either is
     // taken, so a board with only `b`s has the move too.
-    let boards = [
-        ("{ 0: w, 1: e, :e }", 1),
-        ("{ 0: b, 1: e, :e }", 1),
-        ("{ 0: e, 3: b, :e }", 1),
-        ("{ 0: w, 1: b, 2: w, :b }", 0),
-        ("{ :e }", 0),
-    ];
-    for (board, want) in boards {
-        let (g, every) = with_every_check(&four_squares(
-            board,
-            "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
-             k, end: ;\nc0, c1: pos = V(*);\nc1, c2: board[pos] == w;\nc1, c3: board[pos] == b;\n\
-             c2, c4: board[pos] = e;\nc4, c5: pos = next[pos];\nc5, cacc: board[pos] == e;\n\
-             c3, c6: board[pos] = e;\nc6, c7: pos = next[pos];\nc7, cacc: board[pos] == e;\n",
-        ));
-        let t = g.tables();
-        assert!(t.programs.iter().any(Option::is_some), "a program");
-        let filtered: Vec<u32> = t
-            .any_filters
-            .iter()
-            .map(|f| f.count)
-            .filter(|&n| n > 0)
-            .collect();
-        assert_eq!(
-            filtered,
-            [2],
-            "one any-assignment filtered by two comparisons"
-        );
-        assert_eq!(perft1(&g), want, "{board}");
-        assert_eq!(perft1(&every), want, "{board}");
-    }
+    on_four_squares(
+        "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+         k, end: ;\nc0, c1: pos = V(*);\nc1, c2: board[pos] == w;\nc1, c3: board[pos] == b;\n\
+         c2, c4: board[pos] = e;\nc4, c5: pos = next[pos];\nc5, cacc: board[pos] == e;\n\
+         c3, c6: board[pos] = e;\nc6, c7: pos = next[pos];\nc7, cacc: board[pos] == e;\n",
+        &[
+            ("{ 0: w, 1: e, :e }", 1),
+            ("{ 0: b, 1: e, :e }", 1),
+            ("{ 0: e, 3: b, :e }", 1),
+            ("{ 0: w, 1: b, 2: w, :b }", 0),
+            ("{ :e }", 0),
+        ],
+        |t| {
+            assert!(t.programs.iter().any(Option::is_some), "a program");
+            let filtered: Vec<u32> = t
+                .any_filters
+                .iter()
+                .map(|f| f.count)
+                .filter(|&n| n > 0)
+                .collect();
+            assert_eq!(
+                filtered,
+                [2],
+                "one any-assignment filtered by two comparisons"
+            );
+        },
+    );
 }
 
 #[test]
@@ -489,24 +489,20 @@ fn a_leaf_check_tries_each_branch_of_its_comparisons() {
     // `? c0 -> cacc` compares only (a leaf check, `program::leaves`): a
     // `w` with an empty square after it, or a `b` with a `w` after it. A
     // failing comparison goes on with the other branch.
-    let boards = [
-        ("{ 0: w, 1: e, :e }", 1),
-        ("{ 0: w, 1: b, :e }", 0),
-        ("{ 0: b, 1: w, :e }", 1),
-        ("{ 0: b, 1: e, :e }", 0),
-        ("{ :e }", 0),
-    ];
-    for (board, want) in boards {
-        let (g, every) = with_every_check(&four_squares(
-            board,
-            "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
-             k, end: ;\nc0, c1: board[pos] == w;\nc1, cacc: board[next[pos]] == e;\n\
-             c0, c2: board[pos] == b;\nc2, c3: board[next[pos]] == w;\nc3, cacc: ;\n",
-        ));
-        let t = g.tables();
-        let leaf = (0..t.checks.len() as u32).any(|c| t.code.leaf_range(c).is_some());
-        assert!(leaf, "a leaf check");
-        assert_eq!(perft1(&g), want, "{board}");
-        assert_eq!(perft1(&every), want, "{board}");
-    }
+    on_four_squares(
+        "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+         k, end: ;\nc0, c1: board[pos] == w;\nc1, cacc: board[next[pos]] == e;\n\
+         c0, c2: board[pos] == b;\nc2, c3: board[next[pos]] == w;\nc3, cacc: ;\n",
+        &[
+            ("{ 0: w, 1: e, :e }", 1),
+            ("{ 0: w, 1: b, :e }", 0),
+            ("{ 0: b, 1: w, :e }", 1),
+            ("{ 0: b, 1: e, :e }", 0),
+            ("{ :e }", 0),
+        ],
+        |t| {
+            let leaf = (0..t.checks.len() as u32).any(|c| t.code.leaf_range(c).is_some());
+            assert!(leaf, "a leaf check");
+        },
+    );
 }
