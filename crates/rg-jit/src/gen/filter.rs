@@ -1,15 +1,18 @@
 //! Filtered any-assignments (`shortcut.rs` of rg-engine: `x = any`
-//! whose target's comparison rejects symbols before they are written):
-//! the resume block of such an edge finds the next symbol that passes.
-//! Where the comparison reads `x` only directly, its symbols are tested
-//! 64 at a time with `x` a constant (table reads folded: straight code,
-//! no branch per symbol) into a mask in the frame, taken highest bit
-//! first; otherwise one symbol after another in a loop.
+//! whose target's comparison, or whose target's choice between
+//! comparisons, rejects symbols before they are written): the resume
+//! block of such an edge finds the next symbol that passes. Where the
+//! comparisons read `x` only directly, its symbols are tested 64 at a
+//! time with `x` a constant (table reads folded: straight code, no branch
+//! per symbol) into a mask in the frame, taken highest bit first;
+//! otherwise one symbol after another in a loop.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
-use rg_engine::raw::{Fast, Op, Operand, Place, NO_EDGE};
+use std::ops::Range;
+
+use rg_engine::raw::{Act, Fast, Op, Operand, Place, NO_EDGE};
 
 use super::{Gen, FLAGS};
 use crate::rt::Off;
@@ -18,9 +21,18 @@ use crate::rt::Off;
 /// at a time (the masks' code grows with them).
 const MASKED_SYMBOLS: u32 = 256;
 
+/// Symbols times comparisons of a filtered any-assignment beyond which
+/// its symbols are tested one at a time.
+const MASKED_TESTS: u32 = 512;
+
 /// A filter: the any-assignment's slot and its comparison `a == b`
 /// (`eq`) or `a != b`.
 pub(super) type Filter = (u32, Operand, Operand, bool);
+
+/// The tests of a filtered any-assignment: its slot and the comparison
+/// edges of which one must hold (its [`Filter`]'s, or its target's choice
+/// between comparisons: `Act::AnyTests`).
+pub(super) type Tests = (u32, Range<u32>);
 
 impl Gen<'_, '_> {
     /// A filtered any-assignment (`shortcut.rs` of rg-engine) at edge
@@ -37,6 +49,35 @@ impl Gen<'_, '_> {
         match (e.op, self.t.edges[e.filter as usize].op) {
             (Op::AssignAny(Place::Slot(slot), _), Op::Cmp(a, b, eq)) => Some((slot, a, b, eq)),
             _ => None,
+        }
+    }
+
+    /// The tests of any-assignment edge `i` where some symbols are
+    /// skipped before they are taken: its [`Filter`]'s comparison, or the
+    /// comparisons of its target's choice (one must hold, `Act::AnyTests`:
+    /// the interpreter skips the others too).
+    pub(super) fn tests(&self, i: usize) -> Option<Tests> {
+        let e = self.t.edges[i];
+        let (Op::AssignAny(Place::Slot(slot), _), n) = (e.op, self.edge_node[i] as usize) else {
+            return None;
+        };
+        if self.bases[n] == u32::MAX {
+            return None;
+        }
+        if self.filter(i).is_some() {
+            return Some((slot, e.filter..e.filter + 1));
+        }
+        match self.t.acts[i] {
+            Act::AnyTests { first, count } if count > 0 => Some((slot, first..first + count)),
+            _ => None,
+        }
+    }
+
+    /// Comparison edge `k`'s operands and sense.
+    fn cmp(&self, k: u32) -> (Operand, Operand, bool) {
+        match self.t.edges[k as usize].op {
+            Op::Cmp(a, b, eq) => (a, b, eq),
+            _ => unreachable!("tests are comparisons (`Gen::tests`)"),
         }
     }
 
@@ -63,23 +104,45 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Whether filter `f`'s comparison reads its slot only directly.
-    fn direct(&self, (slot, a, b, _): Filter) -> bool {
-        self.reads_directly(a, slot) && self.reads_directly(b, slot)
+    /// Whether tests `f`'s comparisons read their slot only directly.
+    fn direct(&self, (slot, cmps): &Tests) -> bool {
+        cmps.clone().all(|k| {
+            let (a, b, _) = self.cmp(k);
+            self.reads_directly(a, *slot) && self.reads_directly(b, *slot)
+        })
     }
 
     /// Whether edge `i` is a filtered any-assignment whose symbols are
-    /// tested into masks ([`Gen::filter_masks`]): its comparison reads
-    /// the slot only directly, at most [`MASKED_SYMBOLS`] symbols, and its
-    /// node is not `@disjoint` (whose frames are pushed with no symbols
-    /// left: `sub` 0).
+    /// tested into masks ([`Gen::filter_masks`]): its comparisons read
+    /// the slot only directly, at most [`MASKED_SYMBOLS`] symbols (and
+    /// [`MASKED_TESTS`] symbols times comparisons), and its node is not
+    /// `@disjoint` (whose frames are pushed with no symbols left: `sub`
+    /// 0).
     fn masked(&self, i: usize) -> bool {
-        let (Some(f), Op::AssignAny(_, (_, len))) = (self.filter(i), self.t.edges[i].op) else {
+        let (Some(f), Op::AssignAny(_, (_, len))) = (self.tests(i), self.t.edges[i].op) else {
             return false;
         };
         len <= MASKED_SYMBOLS
+            && len * f.1.len() as u32 <= MASKED_TESTS
             && !self.t.nodes[self.edge_node[i] as usize].disjoint
-            && self.direct(f)
+            && self.direct(&f)
+    }
+
+    /// Whether one of comparisons `cmps` (`a == b` or `a != b`) holds
+    /// (I8), with the slot read as [`Gen::known`] where set.
+    pub(super) fn some_holds(&mut self, cmps: &[(Operand, Operand, bool)]) -> Value {
+        let holds: Vec<Value> = cmps
+            .iter()
+            .map(|&(a, b, eq)| {
+                let a = self.operand(a);
+                let b = self.operand(b);
+                let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+                self.b.ins().icmp(cc, a, b)
+            })
+            .collect();
+        holds[1..]
+            .iter()
+            .fold(holds[0], |x, &y| self.b.ins().bor(x, y))
     }
 
     /// Frame `f` goes on at filtered any-assignment `i` with all its
@@ -104,7 +167,7 @@ impl Gen<'_, '_> {
     /// `start`, frame `f`): the next symbol that passes goes on at the
     /// edge (the frame keeps the symbols below it), none at the block's
     /// next part (the current block when this returns).
-    pub(super) fn filter_resume(&mut self, j: u32, start: u32, filter: Filter, f: Value) {
+    pub(super) fn filter_resume(&mut self, j: u32, start: u32, filter: Tests, f: Value) {
         if self.masked(j as usize) {
             self.filter_masks(j, start, filter, f);
         } else {
@@ -124,7 +187,7 @@ impl Gen<'_, '_> {
     /// symbols of chunk `sub` (symbols `64 sub .. 64 sub + 64`) that pass
     /// and are left, and `sub` (the chunks before it still to test); the
     /// highest bit goes on, an empty mask tests the chunk below.
-    fn filter_masks(&mut self, j: u32, start: u32, (slot, a, b, eq): Filter, f: Value) {
+    fn filter_masks(&mut self, j: u32, start: u32, (slot, cmps): Tests, f: Value) {
         let Op::AssignAny(_, (_, len)) = self.t.edges[j as usize].op else {
             unreachable!("a filter is an any-assignment");
         };
@@ -180,7 +243,6 @@ impl Gen<'_, '_> {
                 blocks
             }
         };
-        let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
         for (k, &blk) in blocks.iter().enumerate() {
             if blk != compute {
                 enter(self, blk);
@@ -191,15 +253,32 @@ impl Gen<'_, '_> {
                 let sym = self.t.any_syms[(start + i) as usize];
                 let v = self.b.ins().iconst(I32, sym as i64);
                 self.known = Some((slot, v));
-                let x = self.operand(a);
-                let y = self.operand(b);
+                // One comparison's pass (I8) per comparison not decided
+                // at generation time; none: the symbol fails.
+                let mut passes = Vec::new();
+                let mut holds = false;
+                for c in cmps.clone() {
+                    let (a, b, eq) = self.cmp(c);
+                    let x = self.operand(a);
+                    let y = self.operand(b);
+                    match (self.konst(x), self.konst(y)) {
+                        (Some(x), Some(y)) => holds |= (x == y) == eq,
+                        _ => {
+                            let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+                            passes.push(self.b.ins().icmp(cc, x, y));
+                        }
+                    }
+                    if holds {
+                        break;
+                    }
+                }
                 self.known = None;
-                let pass = match (self.konst(x), self.konst(y)) {
-                    (Some(x), Some(y)) if (x == y) == eq => self.b.ins().iconst(I64, 1),
-                    (Some(_), Some(_)) => continue,
-                    _ => {
-                        let pass = self.b.ins().icmp(cc, x, y);
-                        self.b.ins().uextend(I64, pass)
+                let pass = match (holds, passes.split_first()) {
+                    (true, _) => self.b.ins().iconst(I64, 1),
+                    (false, None) => continue,
+                    (false, Some((&p, rest))) => {
+                        let p = rest.iter().fold(p, |p, &q| self.b.ins().bor(p, q));
+                        self.b.ins().uextend(I64, p)
                     }
                 };
                 let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
@@ -219,12 +298,12 @@ impl Gen<'_, '_> {
 
     /// [`Gen::filter_resume`] one symbol at a time (symbols `start ..
     /// start + sub` left): a loop over the symbols, last first, each
-    /// tested by the filter's comparison (read with the slot known as the
-    /// symbol where the comparison reads it only directly, else written
-    /// in place and the slot restored after it).
-    fn filter_loop(&mut self, j: u32, start: u32, filter: Filter, f: Value, sub: Value) {
-        let (slot, a, b, eq) = filter;
-        let old = match self.direct(filter) {
+    /// tested by the comparisons (read with the slot known as the symbol
+    /// where they read it only directly, else written in place and the
+    /// slot restored after them).
+    fn filter_loop(&mut self, j: u32, start: u32, tests: Tests, f: Value, sub: Value) {
+        let (slot, cmps) = tests.clone();
+        let old = match self.direct(&tests) {
             true => None,
             false => Some(self.slot(slot)),
         };
@@ -246,14 +325,12 @@ impl Gen<'_, '_> {
         } else {
             self.known = Some((slot, sym));
         }
-        let a = self.operand(a);
-        let b = self.operand(b);
+        let cmps: Vec<_> = cmps.map(|k| self.cmp(k)).collect();
+        let holds = self.some_holds(&cmps);
         self.known = None;
-        let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
-        let fails = self.b.ins().icmp(cc, a, b);
         self.b
             .ins()
-            .brif(fails, lp, &[BlockArg::Value(sub1)], pass, &[]);
+            .brif(holds, pass, &[], lp, &[BlockArg::Value(sub1)]);
         self.continue_in(pass);
         let restore = |g: &mut Self| {
             if let Some(old) = old {

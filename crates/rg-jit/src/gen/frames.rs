@@ -301,8 +301,8 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(blk);
         let op = self.t.edges.get(j as usize).map(|e| e.op);
         if let (true, Some(Op::AssignAny(_, (start, _)))) = (j < info.end, op) {
-            match self.filter(j as usize) {
-                Some(filter) => self.filter_resume(j, start, filter, f),
+            match self.tests(j as usize) {
+                Some(tests) => self.filter_resume(j, start, tests, f),
                 None => {
                     let sub = self.load(I32, f, Off::F_SUB);
                     let [more, none] = self.blocks();
@@ -345,7 +345,7 @@ impl Gen<'_, '_> {
             }
             let prev = self.b.ins().iconst(I32, r as i64 - 1);
             self.b.ins().store(FLAGS, prev, f, Off::F_NEXT);
-            if self.filter(i as usize).is_some() {
+            if self.tests(i as usize).is_some() {
                 // All its symbols left: its resume block finds the first
                 // that passes.
                 self.filter_enter(i, f);
