@@ -505,6 +505,9 @@ fn run_chunk<G: Spec>(
     let Worker { r, scratch } = w;
     let mut scores = vec![0.0f64; z.players];
     for (i, s) in slots.iter_mut().enumerate() {
+        // Whether the step completed a move and nothing else changed the
+        // state since (no chance move, no restart).
+        let mut moved = false;
         match actions {
             None => restart(initial, r, s)?,
             Some(step) => {
@@ -516,9 +519,11 @@ fn run_chunk<G: Spec>(
                 s.d.apply_candidate(r, j)?;
                 if s.d.at_turn_start() {
                     s.moves += 1;
+                    moved = s.d.turn() != Turn::Chance;
                     draw_chance(r, s)?;
                 }
                 if s.d.turn() == Turn::Over {
+                    moved = false;
                     norm.scores(game, s.d.base(), &mut scores);
                     for (o, &v) in out.rewards[i * z.players..].iter_mut().zip(&scores) {
                         *o = v as f32;
@@ -534,10 +539,16 @@ fn run_chunk<G: Spec>(
         };
         out.players[i] = p as i32;
         let obs = &mut out.obs[i * z.obs..(i + 1) * z.obs];
-        // Mid-move, the row shows this turn at an earlier depth (written
-        // by the game's last step into this frame): patched, without
-        // copying the state or writing the planes whole.
-        let patched = out.same && !s.d.at_turn_start() && s.d.patch_observation(game, s.shows, obs);
+        // The row shows this game's last step (written into this frame):
+        // mid-move, this turn at an earlier depth; after a move, the last
+        // turn with part of that move. Patched, without copying the state
+        // or writing the planes whole.
+        let patched = out.same
+            && if s.d.at_turn_start() {
+                moved && s.d.patch_turn_start(game, p, obs)
+            } else {
+                s.d.patch_observation(game, s.shows, obs)
+            };
         if !patched {
             s.d.observe(game, p, obs, scratch);
         }

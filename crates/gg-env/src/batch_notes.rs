@@ -435,3 +435,24 @@
 //!   -0.84%, connect4 -0.56%, breakthrough -0.14%; time (two binaries,
 //!   8 ABBA pairs of 1 s, 256 games, load 6-8) medians 0.992-1.001
 //!   (ticTacToe, connect4, hex, breakthrough): within the noise.
+//! - Session 25: a turn start's observation is patched from the move just
+//!   played ([`Spec::patch_turn_start`](crate::Spec::patch_turn_start)):
+//!   the row shows the last turn with part of that move, so only the
+//!   vertices of the move's atoms change in the piece planes (rewritten
+//!   from the new board, a column of `pieces` values each) and in the move
+//!   plane (cleared); the variables and the player on move are written
+//!   again. Where the keeper may put pieces away from the move's last
+//!   vertex ([`choosable::keeper_puts_away`](crate::choosable::keeper_puts_away):
+//!   connect4's drop, reversi's flips) the row is written whole. The move
+//!   is kept inline in the decision (at most four atoms): kept in a `Vec`
+//!   of its own, or as the last turn's move list with the buffers swapped
+//!   (no copy), tic-tac-toe ran 0.93-0.95 of the old time (callgrind's
+//!   cache simulation: +30% data L1 write misses, the engine writing its
+//!   next list into the colder buffer). Callgrind batch instructions
+//!   (`batch_bench GAME 0 64 1 batch fused`, the suite's games)
+//!   ticTacToe 108.70M -> 105.13M (-3.3%), hex 522.5M -> 500.7M (-4.2%),
+//!   breakthrough -0.9%, englishDraughts +0.2%, chess +0.03%; time (two
+//!   binaries alternated, `batch_bench GAME 0.7 256 1 batch fused`, 6-8
+//!   ABBA pairs, load 4-6, medians new/old) hex 1.045-1.066, chess 1.10,
+//!   breakthrough 1.04-1.06, ticTacToe 1.01, englishDraughts 0.96-1.03,
+//!   connect4 0.99 (not patched).

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use rbg_lang::ast::{Action, Rule};
 
 /// Who may be on move at a point of the rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Who {
     player: bool,
     keeper: bool,
@@ -149,6 +149,96 @@ pub fn player_modifiers(rules: &Rule) -> Vec<bool> {
     pass.out
 }
 
+/// Where a walk of the rules may be, for [`keeper_puts_away`]: who may
+/// be on move, and whether the position may have changed since the last
+/// player's move handed the turn to the keeper (or since the start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct At {
+    who: Who,
+    moved: bool,
+}
+
+impl At {
+    fn or(self, o: At) -> At {
+        At {
+            who: self.who.or(o.who),
+            moved: self.moved || o.moved,
+        }
+    }
+}
+
+/// The walk of [`keeper_puts_away`]: each part of the rules crossed once
+/// per state it is entered in (a few states at most), stars to their
+/// fixpoint.
+struct Walk {
+    memo: HashMap<(*const Rule, At), At>,
+    away: bool,
+}
+
+impl Walk {
+    fn walk(&mut self, r: &Rule, at: At) -> At {
+        if let Some(&x) = self.memo.get(&(r as *const Rule, at)) {
+            return x;
+        }
+        let out = match r {
+            Rule::Action(Action::Shift(_)) => At { moved: true, ..at },
+            Rule::Action(Action::Off(_)) => {
+                self.away |= at.who.keeper && at.moved;
+                at
+            }
+            Rule::Action(Action::Switch(to)) => {
+                // A player's `->>` hands the keeper the move's last vertex.
+                let by_player = at.who.player && !at.who.keeper;
+                At {
+                    who: Who {
+                        player: to.is_some(),
+                        keeper: to.is_none(),
+                    },
+                    moved: at.moved && !(to.is_none() && by_player),
+                }
+            }
+            Rule::Action(_) => at,
+            Rule::Concat(parts) => parts.iter().fold(at, |a, p| self.walk(p, a)),
+            Rule::Alt(parts) => parts
+                .iter()
+                .fold(At::default(), |acc, p| acc.or(self.walk(p, at))),
+            Rule::Star(body) => {
+                let mut s = at;
+                loop {
+                    let next = s.or(self.walk(body, s));
+                    if next == s {
+                        break s;
+                    }
+                    s = next;
+                }
+            }
+        };
+        self.memo.insert((r as *const Rule, at), out);
+        out
+    }
+}
+
+/// Whether the keeper may put a piece anywhere but on the vertex where the
+/// last player's move ended (its switch to the keeper): when not, a move
+/// changes the board only on its own atoms' vertices, and observations
+/// can be patched there. Conservative: the keeper's puts of the initial
+/// completion (never patched) count where a shift comes before them.
+pub fn keeper_puts_away(rules: &Rule) -> bool {
+    let mut w = Walk {
+        memo: HashMap::new(),
+        away: false,
+    };
+    let start = At {
+        who: Who {
+            player: false,
+            keeper: true,
+        },
+        moved: false,
+    };
+    w.walk(rules, start);
+    w.away
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +260,29 @@ mod tests {
             of(&g),
             [false, true, true, false, false, false, true, true, false]
         );
+    }
+
+    /// The keeper's puts right after a player's move (no shift between)
+    /// are on the move's last vertex; after a shift, or after the keeper's
+    /// own switch following a shift, they are not.
+    #[test]
+    fn keeper_puts_on_the_moves_vertex_or_away() {
+        let away = |rules: &str| {
+            let g = rbg_lang::parse_str(&format!("{HEAD}#rules = {rules}")).expect("valid game");
+            keeper_puts_away(&g.rules)
+        };
+        assert!(!away("->> (->a right [x] ->> [e] ->b left ->> [x])*"));
+        assert!(away("->> (->a right ->> left [x])*"));
+        assert!(away("->> (->a right ->> left ->> [x])*"));
+        // Shifts in the keeper's initial completion count (conservative).
+        assert!(away("->> right [x] ->a [x] ->>"));
+        assert!(!away("->> [x] ->a right [x] ->> [e] ->> {}"));
+        // The player's own puts are never the keeper's.
+        assert!(!away("->> (->a right [x] left [e] ->>)*"));
+        // Around a star: the keeper's second round puts after a shift.
+        assert!(away("->> ->a right ->> ([x] left)*"));
+        assert!(!away("->> ->a right ->> ([x] [e])*"));
+        assert!(!away("->> (->a right ->> [x] right ->b ->> left)*"));
     }
 
     #[test]

@@ -18,6 +18,10 @@ use gg_core::{MoveList, Reasoner, Turn};
 
 use crate::spec::{Numbering, Spec, View};
 
+/// Most atoms of a move kept for patching the next turn's observation
+/// ([`Decision::patch_turn_start`]).
+const LAST: usize = 4;
+
 /// Why an action cannot be applied.
 #[derive(Debug)]
 pub enum StepError<E> {
@@ -61,6 +65,11 @@ pub struct Decision<G: Spec> {
     distinct: bool,
     /// What the players remember of past moves ([`Spec::remember`]).
     memory: Vec<f32>,
+    /// The last move played (that led to `base`) when it has at most
+    /// [`LAST`] atoms, and its length, for patching observations
+    /// ([`Decision::patch_turn_start`]). Kept inline: a buffer of its own
+    /// (or the last turn's move list kept) missed the cache at every move.
+    last: Option<([G::Atom; LAST], usize)>,
     /// The game's numbering of choices.
     ids: Arc<G::Ids>,
 }
@@ -77,6 +86,7 @@ impl<G: Spec> Clone for Decision<G> {
             keys: self.keys.clone(),
             distinct: self.distinct,
             memory: self.memory.clone(),
+            last: self.last,
             ids: self.ids.clone(),
         }
     }
@@ -92,6 +102,7 @@ impl<G: Spec> Clone for Decision<G> {
         self.keys.clone_from(&o.keys);
         self.distinct = o.distinct;
         self.memory.clone_from(&o.memory);
+        self.last = o.last;
         if !Arc::ptr_eq(&self.ids, &o.ids) {
             self.ids = o.ids.clone();
         }
@@ -113,6 +124,7 @@ impl<G: Spec> Decision<G> {
             keys: Vec::new(),
             distinct: false,
             memory: vec![0.0; r.game().memory_len()],
+            last: None,
             ids,
         };
         d.start_turn(r)?;
@@ -325,6 +337,16 @@ impl<G: Spec> Decision<G> {
             r.game().remember(mv, &mut self.memory);
         }
         r.apply(&mut self.base, mv)?;
+        self.last = match mv {
+            [first, ..] if mv.len() <= LAST => {
+                let mut atoms = [*first; LAST];
+                for (o, &a) in atoms.iter_mut().zip(mv) {
+                    *o = a;
+                }
+                Some((atoms, mv.len()))
+            }
+            _ => None,
+        };
         self.start_turn(r)
     }
 
@@ -487,6 +509,31 @@ impl<G: Spec> Decision<G> {
     pub fn patch_observation(&self, game: &G, from: usize, out: &mut [f32]) -> bool {
         let prefix = self.prefix();
         from <= prefix.len() && game.patch_observation(&self.base, prefix, from, &self.ids, out)
+    }
+
+    /// Patches `out`, the observation of the last turn with the first
+    /// atoms of the move played since applied (at a turn's start, the same
+    /// player viewing), into this turn's ([`Spec::patch_turn_start`]);
+    /// `false` where the game cannot, or where atoms every move shares are
+    /// taken already (a prefix to show).
+    pub fn patch_turn_start(&self, game: &G, viewer: usize, out: &mut [f32]) -> bool {
+        let Some((atoms, len)) = &self.last else {
+            return false;
+        };
+        self.all
+            && self.depth == 0
+            && game.patch_turn_start(self.view_base(), viewer, &atoms[..*len], out)
+    }
+
+    /// The view of the turn's state with no move in progress.
+    fn view_base(&self) -> View<'_, G> {
+        View {
+            state: &self.base,
+            prefix: &[],
+            turn: self.turn,
+            memory: &self.memory,
+            ids: &self.ids,
+        }
     }
 
     /// What an observation is made from: the shown state (in `scratch` when

@@ -32,6 +32,10 @@ pub struct RbgIds {
     /// switch, [`PUTS_OTHER`] for anything else), for patching
     /// observations ([`Spec::patch_observation`]).
     puts: Vec<u32>,
+    /// Whether the keeper may put pieces away from the vertex where a
+    /// player's move ended ([`crate::choosable::keeper_puts_away`]): then
+    /// a move's atoms do not tell every vertex it changes.
+    keeper_puts: bool,
 }
 
 /// [`RbgIds::puts`] of a switch: no change an observation shows.
@@ -47,6 +51,7 @@ impl RbgIds {
             // Not the engine's modifiers (never seen): every one is a choice.
             chosen = vec![true; n as usize];
         }
+        let keeper_puts = crate::choosable::keeper_puts_away(&model.description().rules);
         let nv = model.num_vertices();
         let mut by_action = Vec::new();
         let mut actions = Vec::new();
@@ -91,12 +96,20 @@ impl RbgIds {
             end,
             actions,
             nv,
+            keeper_puts,
         }
     }
 
     /// Number of modifiers that are choices.
     pub fn num_choice_modifiers(&self) -> usize {
         self.actions.len()
+    }
+
+    /// Whether the keeper may put pieces away from the vertex where a
+    /// player's move ended (then a move's atoms do not tell every vertex it
+    /// changes, and observations at a turn's start are written whole).
+    pub fn keeper_puts(&self) -> bool {
+        self.keeper_puts
     }
 }
 
@@ -252,6 +265,42 @@ impl Spec for GameModel {
                 *x = 1.0;
             }
         }
+        true
+    }
+
+    /// The vertices of the move's atoms (those it put pieces on, and its
+    /// last, where the keeper may put more) rewritten in the piece planes
+    /// from the new board and cleared in the move plane; the variables and
+    /// the player on move written again. Not where the keeper may put
+    /// pieces elsewhere ([`RbgIds::keeper_puts`]).
+    fn patch_turn_start(
+        &self,
+        view: View<'_, Self>,
+        _viewer: usize,
+        last: &[ModApp],
+        out: &mut [f32],
+    ) -> bool {
+        let ids = view.ids;
+        if ids.keeper_puts || !view.prefix.is_empty() {
+            return false;
+        }
+        let nv = self.num_vertices() as usize;
+        let pieces = self.description().pieces.len();
+        let (planes, rest) = out.split_at_mut(pieces * nv);
+        let (moved, rest) = rest.split_at_mut(nv);
+        let board = view.state.board();
+        for a in last {
+            let v = a.vertex as usize;
+            if let Some(x) = moved.get_mut(v) {
+                *x = 0.0;
+            }
+            let on = board.get(v).copied().unwrap_or(u32::MAX);
+            let column = planes.iter_mut().skip(v).step_by(nv.max(1));
+            for (p, x) in column.enumerate() {
+                *x = if on == p as u32 { 1.0 } else { 0.0 };
+            }
+        }
+        observe_values(&view, rest);
         true
     }
 

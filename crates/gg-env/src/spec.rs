@@ -123,6 +123,22 @@ pub trait Spec: Game + Presented {
         let _ = (base, prefix, from, ids, out);
         false
     }
+
+    /// Patches `out`, which holds what `viewer` observed in the last turn
+    /// with the first atoms of `last` (the move that led to `view`'s
+    /// state) applied, into `viewer`'s observation of `view` (at a turn's
+    /// start, as [`Spec::observe`] would write it); `false` (with `out`
+    /// unchanged) where it cannot.
+    fn patch_turn_start(
+        &self,
+        view: View<'_, Self>,
+        viewer: usize,
+        last: &[Self::Atom],
+        out: &mut [f32],
+    ) -> bool {
+        let _ = (view, viewer, last, out);
+        false
+    }
 }
 
 /// What an observation is made from.
