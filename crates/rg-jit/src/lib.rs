@@ -265,6 +265,18 @@
 //!   instructions per playout englishDraughts -25.3%, chess -19.6%,
 //!   amazons +0.3%, the others equal; alternated (6 x 1 s, load ~6)
 //!   englishDraughts 1.30, chess 1.05.
+//!   Writing programs skip an any-assignment's symbols the same way
+//!   (`gen/program.rs`: rg-engine's `program::any_filters`, the
+//!   comparisons its subtree starts with, one of which must hold; the
+//!   symbol read as the slot where they read it only directly, else
+//!   written in place for them), before the symbol is written, logged
+//!   and hashed: englishDraughts -5.3%, chess -6.0%, breakthrough -0.7%,
+//!   amazons -0.6%, the others equal; alternated (6 x 1 s, load ~9)
+//!   englishDraughts 1.10, chess 1.05. Tried and dropped: those symbols
+//!   tested into a mask on entry (at most 64, table reads folded), taken
+//!   by `clz`: breakthrough +4.5%, chess +3.2%, reversi +3.9%,
+//!   englishDraughts -0.8% (these checks mostly stop at an early
+//!   symbol, so the mask's whole cost is mostly wasted).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

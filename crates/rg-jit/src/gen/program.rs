@@ -292,25 +292,53 @@ pub(crate) fn emit_writing(
                 g.b.switch_to_block(body);
                 let l1 = g.b.ins().iadd_imm(l, -1);
                 let sym = g.any_sym(s0, l1);
-                if filter {
-                    let cmp = t.program[i as usize + 1].step;
-                    let (a, b, eq) = comparison(cmp).flatten().expect("verified");
-                    let fails = match shadow {
+                // The comparisons one of which must hold for the symbol to
+                // go anywhere (`program::any_filters`; `filter`: the one).
+                let f = t.any_filters[i as usize];
+                let cmps: Vec<u32> = match (f.count, filter) {
+                    (0, true) => vec![i + 1],
+                    (0, false) => Vec::new(),
+                    _ => t.any_filter_list[f.first as usize..(f.first + f.count) as usize].to_vec(),
+                };
+                let cmps: Vec<_> = cmps
+                    .iter()
+                    .map(|&k| {
+                        comparison(t.program[k as usize].step)
+                            .flatten()
+                            .expect("comparisons")
+                    })
+                    .collect();
+                if !cmps.is_empty() {
+                    // The symbol read as the slot where it is only read
+                    // directly, else written in place for the comparisons.
+                    let direct = match (shadow, p) {
+                        (Some(slot), _) => Some(slot),
+                        (None, Place::Slot(slot)) => cmps
+                            .iter()
+                            .all(|&(a, b, _)| {
+                                g.reads_directly(a, slot) && g.reads_directly(b, slot)
+                            })
+                            .then_some(slot),
+                        _ => None,
+                    };
+                    let holds = match direct {
                         Some(slot) => {
                             g.known = Some((slot, sym));
-                            g.compare(a, b, eq)
+                            let holds = g.some_holds(&cmps);
+                            g.known = None;
+                            holds
                         }
                         None => {
                             let sym16 = g.b.ins().ireduce(I16, sym);
                             g.b.ins().store(FLAGS, sym16, addr, 0);
-                            let fails = g.compare(a, b, eq);
+                            let holds = g.some_holds(&cmps);
                             let old16 = g.b.ins().ireduce(I16, old);
                             g.b.ins().store(FLAGS, old16, addr, 0);
-                            fails
+                            holds
                         }
                     };
                     g.b.ins()
-                        .brif(fails, lp, &[BlockArg::Value(l1)], found, &[]);
+                        .brif(holds, found, &[], lp, &[BlockArg::Value(l1)]);
                 } else {
                     g.b.ins().jump(found, &[]);
                 }
