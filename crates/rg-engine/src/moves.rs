@@ -45,6 +45,20 @@ pub trait Sink {
         node: u32,
         tag_hash: u64,
     );
+
+    /// [`Sink::push`] of a walk of a lean enumeration (no tags kept)
+    /// whose undo log is `log`.
+    fn push_lean(
+        &mut self,
+        log: &[(u32, u16)],
+        st: &[u16],
+        player_slot: u32,
+        player: u16,
+        node: u32,
+    ) {
+        let log = log.iter().map(|&(slot, _)| slot);
+        self.push(&[], &[], log, st, player_slot, player, node, 0);
+    }
 }
 
 /// A sink of each kind, kept aside (moves generated ahead, `mirror.rs`).
@@ -278,7 +292,10 @@ impl Sink for Effects {
         node
     }
 
-    #[inline]
+    /// The changes written into the spare capacity: one check of the
+    /// room, no generic `extend` (which the walk's loop would not inline
+    /// both here and in `Walker::tail_moves`).
+    #[inline(always)]
     fn push(
         &mut self,
         _tags: &[u16],
@@ -290,14 +307,83 @@ impl Sink for Effects {
         node: u32,
         _tag_hash: u64,
     ) {
-        let changes = log.map(|slot| Change {
-            slot,
-            value: st[slot as usize] as u32,
-        });
-        self.changes.extend(changes.chain([Change {
+        let n = log.len() + 1;
+        self.changes.reserve(n);
+        let len = self.changes.len();
+        let spare = &mut self.changes.spare_capacity_mut()[..n];
+        let mut k = 0;
+        for (dst, slot) in spare.iter_mut().zip(log) {
+            dst.write(Change {
+                slot,
+                value: st[slot as usize] as u32,
+            });
+            k += 1;
+        }
+        spare[k].write(Change {
             slot: player_slot,
             value: player as u32,
-        }]));
+        });
+        // SAFETY: the first `k + 1` entries past `len` were written above.
+        unsafe { self.changes.set_len(len + k + 1) };
         self.ends.push([self.changes.len() as u32, node]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Effects, GameModel, MoveList, Sink, State};
+
+    /// `x` and `y` place pieces on four squares: `x` on an empty square
+    /// after moving `other` (its any-assignment's tail has a comparison and
+    /// the log an entry before it), `y` on an empty square whose next holds
+    /// no `b` (two comparisons) or, by another edge, nowhere (a tail of no
+    /// comparison).
+    const PLACING: &str = "type Player = {x, y};\ntype Score = {0, 1};\n\
+        type V = {0, 1, 2, 3};\ntype P = {e, w, b};\nvar pos: V = 0;\nvar other: V = 0;\n\
+        const next: V -> V = { 0: 1, 1: 2, 2: 3, :0 };\nvar board: V -> P = { 2: b, :e };\n\
+        begin, x0: player = x;\nx0, xa: other = next[other];\nxa, x1: pos = V(*);\n\
+        x1, x2: board[pos] == e;\nx2, x3: $$ pos;\nx3, kx: player = keeper;\n\
+        kx, kx1: board[pos] = w;\nkx1, y0: player = y;\n\
+        y0, y1: other = V(*);\ny1, y2: board[other] == e;\ny2, y3: board[next[other]] != b;\n\
+        y3, y4: $$ other;\ny4, ky: player = keeper;\nky, ky1: board[other] = b;\n\
+        ky1, x0: player = x;\ny0, z1: pos = V(*);\nz1, z2: $ 3;\nz2, kz: player = keeper;\n\
+        kz, x0: player = x;\nkz, end: board[0] == b;\n";
+
+    /// The state after walk `i` of a list.
+    fn after(s: &State, list: &impl Sink, i: usize) -> State {
+        let mut s = s.clone();
+        s.node = list.apply_to(i, &mut s.slots);
+        s
+    }
+
+    #[test]
+    fn a_lean_walks_effects_are_the_move_lists() {
+        // Effects record no tags: a lean walk, whose any-assignments into
+        // a move's end record all their symbols at once (`sealed::Tail`).
+        let g = GameModel::from_text(PLACING).unwrap();
+        let t = g.tables();
+        assert!(t.few_tags && !t.tags_read, "a lean walk skips the tags");
+        let tails = (0..t.edges.len() as u32)
+            .filter(|&e| t.code.pick(e).tail != crate::sealed::NO_TAIL)
+            .count();
+        assert_eq!(tails, 3, "x's, y's and the tail without comparisons");
+        let mut r = g.reasoner();
+        let (mut list, mut effects) = (MoveList::default(), Effects::default());
+        let mut stack = vec![(g.initial_state(), 0)];
+        let mut states = 0;
+        while let Some((mut s, depth)) = stack.pop() {
+            states += 1;
+            r.moves(&mut s, &mut list).unwrap();
+            r.walks(&mut s, &mut effects).unwrap();
+            assert_eq!(effects.len(), list.len());
+            for i in 0..list.len() {
+                let next = after(&s, &list, i);
+                assert_eq!(after(&s, &effects, i), next);
+                if depth < 12 {
+                    stack.push((next, depth + 1));
+                }
+            }
+        }
+        assert_eq!(states, 928, "states within 12 moves");
     }
 }

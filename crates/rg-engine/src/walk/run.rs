@@ -7,7 +7,7 @@ use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::Sink;
-use crate::sealed::{Filter, Table};
+use crate::sealed::{Filter, Table, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
@@ -204,6 +204,42 @@ impl Walker {
         Ok(None)
     }
 
+    /// Records the moves of an any-assignment's tail `i`
+    /// ([`crate::sealed::Tail`]) for its symbols `start + from` down to
+    /// `start` (`Tables::any_syms`), last to first as its frame takes
+    /// them: for each symbol that passes the tail's comparisons, the walk's
+    /// log and the symbol, then `player`. The assignment's log entry stays
+    /// (the frame's rollback undoes it). Out of line: the walk's loop
+    /// keeps its registers.
+    #[inline(never)]
+    fn tail_moves<S: Sink>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        i: u32,
+        (start, from): (u32, u32),
+        out: Option<&mut S>,
+    ) -> Result<(), RunError> {
+        let Some(out) = out else {
+            return Ok(());
+        };
+        let (tail, cmps) = t.code.tail(i);
+        let slot = tail.slot as usize;
+        self.log.push((tail.slot, st[slot]));
+        for k in (start..=start + from).rev() {
+            st[slot] = t.any_syms[k as usize];
+            // SAFETY: comparisons of `t.code` (`Sealed::tail`); `st`
+            // checked where the walk starts.
+            if cmps.iter().all(|&c| unsafe { t.code.holds(st, c) }) {
+                out.push_lean(&self.log, st, t.player_slot, tail.player, tail.node);
+                if out.recorded() > MAX_RECORDED {
+                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// One enumeration from `root`: collecting move walks into `out`
     /// (`MOVES`), or deciding whether `target` is reached (tags ignored,
     /// `player` assignments ordinary). Leaves the semistate, tags and frames
@@ -234,7 +270,8 @@ impl Walker {
         let lean = MOVES && !S::VISIBILITY && !t.tags_read;
         // Tags are no-ops when they need no count either: their
         // instructions are skipped (`sealed.rs`).
-        let code = t.code.table(!(lean && t.few_tags));
+        let untagged = lean && t.few_tags;
+        let code = t.code.table(!untagged);
         let base = self.frames.len();
         let entry = (
             self.log.len(),
@@ -291,6 +328,14 @@ impl Walker {
                         f.next -= 1;
                         let p = t.code.pick(f.next);
                         if p.len > 0 {
+                            if MOVES && untagged && p.tail != NO_TAIL {
+                                // An any-assignment into a move's end
+                                // (`sealed::Tail`): the moves of all its
+                                // symbols recorded at once.
+                                let syms = (p.start, p.len - 1);
+                                self.tail_moves(t, st, p.tail, syms, out.as_deref_mut())?;
+                                continue 'frames;
+                            }
                             f.sub = p.len - 1;
                             sym = t.any_syms[(p.start + p.len - 1) as usize];
                             break Some(p);
