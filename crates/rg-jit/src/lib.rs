@@ -277,6 +277,17 @@
 //!   by `clz`: breakthrough +4.5%, chess +3.2%, reversi +3.9%,
 //!   englishDraughts -0.8% (these checks mostly stop at an early
 //!   symbol, so the mask's whole cost is mostly wasted).
+//! - Where translated englishDraughts' native time goes after that
+//!   (callgrind per address, 20 playouts, 5.5K instructions per state):
+//!   the walk 57% (per own piece ~100 instructions: `$$ coord` and `$`
+//!   tags each with a capacity test, log pushes with one each, a frame
+//!   push of six stores, the semistate's address reloaded from the
+//!   workspace in every block; the generic backtrack 4.5%, 5.4 a state,
+//!   at the record's unknown chain as in amazons), its four writing
+//!   checks 20% (two of them shadowed loops over the 32 squares, ~14
+//!   instructions a square: "can a piece of mine capture"), the Rust
+//!   side of `moves` 8%, `rt::visit` 4%. Next: a record's chain made
+//!   known (the backtrack), per-walk capacity tests instead of per push.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
