@@ -17,7 +17,11 @@
 //! Each state keeps the minimal fact sets of the walks into it (a walk
 //! knowing more is proved by the proof of one knowing less): the states'
 //! sets grow to a fixpoint, each set, map and count bounded (past a bound,
-//! a state knows nothing, which proves less and stays sound).
+//! a state knows nothing, which proves less and stays sound). A walk's
+//! vertex is where each of its facts' maps is defined, so a shift that
+//! leaves a fact's map defined nowhere leaves the board: no walk knowing
+//! that fact takes it, and its set is dropped (without that, reversi's
+//! flips past the board's edge lost the square they started from).
 //!
 //! Amazons' check now ends at the amazon's first step onto an empty square
 //! (it no longer lands and shoots), an acyclic region without visited
@@ -39,21 +43,37 @@ type Map = Vec<Option<u32>>;
 /// A fact: an interned map and the pieces its square holds one of.
 type Fact = (u32, Vec<u32>);
 
+/// A fact's map after a shift.
+#[derive(Clone, Copy)]
+enum Shifted {
+    /// This map (interned).
+    Map(u32),
+    /// Not a partial map, or past [`MAX_MAPS`]: the fact is dropped.
+    Unknown,
+    /// Defined nowhere: the fact's square was known where the walk is, so
+    /// the shift leaves the board there and no walk takes it.
+    Gone,
+}
+
 /// Most distinct maps of one game's facts.
 const MAX_MAPS: usize = 256;
 
 /// Most facts per set (those of the first maps interned are kept: the
 /// identity first).
-const MAX_FACTS: usize = 8;
+const MAX_FACTS: usize = 16;
 
 /// Most minimal fact sets per state.
-const MAX_SETS: usize = 16;
+const MAX_SETS: usize = 64;
 
 /// Most state visits of the fixpoint.
 const MAX_VISITS: usize = 1 << 16;
 
-/// Most leaves of a walk a proof takes from its state.
-const MAX_WALK: usize = 4;
+/// Most leaves of a walk a proof takes from its state (reversi's flips
+/// walk back over up to six squares: 14 leaves).
+const MAX_WALK: usize = 16;
+
+/// Most steps (leaves tried) of the proof of one fact set.
+const MAX_STEPS: usize = 1 << 12;
 
 /// Per state: the minimal fact sets of the walks of the rules into it.
 pub(crate) struct History {
@@ -61,9 +81,11 @@ pub(crate) struct History {
     /// Per state: the sets (empty: not reached, or nothing known).
     sets: Vec<Vec<Vec<Fact>>>,
     /// The maps of the facts a shift by relation `r` leaves, per map.
-    shifted: HashMap<(u32, usize), Option<u32>>,
+    shifted: HashMap<(u32, usize), Shifted>,
     /// The identity's id.
     identity: u32,
+    /// Steps left to the proof under way.
+    steps: usize,
 }
 
 impl History {
@@ -74,33 +96,63 @@ impl History {
             sets: vec![Vec::new(); rules.states()],
             shifted: HashMap::new(),
             identity: 0,
+            steps: 0,
         };
         h.identity = h
             .intern((0..vertices as u32).map(Some).collect())
             .expect("the first map");
         h.sets[0] = vec![Vec::new()];
-        let mut work = vec![0u32];
+        h.explore(rules, relations, 0, &|_| false);
+        h
+    }
+
+    /// The facts of the walks from state `s` only, which start knowing what
+    /// every walk into `s` knows, up to the states where `stop` holds:
+    /// fewer walks than the whole game's, so fewer sets per state (where
+    /// the game's overflow [`MAX_SETS`], these may not).
+    pub(crate) fn walks_from(
+        &self,
+        rules: &Nfa,
+        relations: &[Relation],
+        s: u32,
+        stop: &dyn Fn(u32) -> bool,
+    ) -> History {
+        let mut h = History {
+            maps: self.maps.with_room(MAX_MAPS),
+            sets: vec![Vec::new(); rules.states()],
+            shifted: HashMap::new(),
+            identity: self.identity,
+            steps: 0,
+        };
+        h.sets[s as usize] = self.sets[s as usize].clone();
+        h.explore(rules, relations, s, stop);
+        h
+    }
+
+    /// Grows the sets from state `s` to a fixpoint, not beyond the states
+    /// where `stop` holds; past [`MAX_VISITS`], nothing is known anywhere.
+    fn explore(&mut self, rules: &Nfa, relations: &[Relation], s: u32, stop: &dyn Fn(u32) -> bool) {
+        let mut work = vec![s];
         let mut visits = 0;
         while let Some(s) = work.pop() {
             visits += 1;
             if visits > MAX_VISITS {
-                // Nothing is known anywhere.
-                h.sets = vec![vec![Vec::new()]; rules.states()];
-                return h;
+                self.sets = vec![vec![Vec::new()]; rules.states()];
+                return;
             }
             for &t in &rules.next[s as usize] {
                 let leaf = rules.leaf(t);
                 let mut changed = false;
-                for facts in h.sets[s as usize].clone() {
-                    let after = h.after(leaf, &facts, relations);
-                    changed |= h.insert(t, after);
+                for facts in self.sets[s as usize].clone() {
+                    if let Some(after) = self.after(leaf, &facts, relations) {
+                        changed |= self.insert(t, after);
+                    }
                 }
-                if changed {
+                if changed && !stop(t) {
                     work.push(t);
                 }
             }
         }
-        h
     }
 
     fn intern(&mut self, m: Map) -> Option<u32> {
@@ -108,8 +160,8 @@ impl History {
     }
 
     /// Map `f` after a shift by relation `r`: `f ∘ r⁻¹`, if a partial
-    /// map that knows some square.
-    fn shift(&mut self, f: u32, r: usize, relations: &[Relation]) -> Option<u32> {
+    /// map (interned).
+    fn shift(&mut self, f: u32, r: usize, relations: &[Relation]) -> Shifted {
         if let Some(&out) = self.shifted.get(&(f, r)) {
             return out;
         }
@@ -125,9 +177,13 @@ impl History {
                 }
             }
         }
-        let id = (ok && out.iter().any(Option::is_some))
-            .then(|| self.intern(out))
-            .flatten();
+        let id = if !out.iter().any(Option::is_some) {
+            Shifted::Gone
+        } else if ok {
+            self.intern(out).map_or(Shifted::Unknown, Shifted::Map)
+        } else {
+            Shifted::Unknown
+        };
         self.shifted.insert((f, r), id);
         id
     }
@@ -140,13 +196,21 @@ impl History {
             .any(|(v, &sq)| sq == Some(v as u32))
     }
 
-    /// The facts after `leaf`, from `facts` before it.
-    fn after(&mut self, leaf: &Leaf, facts: &[Fact], relations: &[Relation]) -> Vec<Fact> {
+    /// The facts after `leaf`, from `facts` before it; `None` where no walk
+    /// knowing them takes the leaf (a shift off the board).
+    fn after(&mut self, leaf: &Leaf, facts: &[Fact], relations: &[Relation]) -> Option<Vec<Fact>> {
         let mut out: Vec<Fact> = match leaf {
-            Leaf::Move(r) => facts
-                .iter()
-                .filter_map(|(f, p)| Some((self.shift(*f, *r, relations)?, p.clone())))
-                .collect(),
+            Leaf::Move(r) => {
+                let mut out = Vec::new();
+                for (f, p) in facts {
+                    match self.shift(*f, *r, relations) {
+                        Shifted::Map(g) => out.push((g, p.clone())),
+                        Shifted::Unknown => {}
+                        Shifted::Gone => return None,
+                    }
+                }
+                out
+            }
             Leaf::On(set) => {
                 let mut out = facts.to_vec();
                 out.push((self.identity, set.clone()));
@@ -168,7 +232,7 @@ impl History {
         out.sort();
         out.dedup();
         out.truncate(MAX_FACTS);
-        out
+        Some(out)
     }
 
     /// Adds `facts` to state `t`'s minimal sets; whether they changed.
@@ -199,9 +263,10 @@ impl History {
     ) -> bool {
         let sets = self.sets[s as usize].clone();
         !sets.is_empty()
-            && sets
-                .iter()
-                .all(|facts| self.walk(rules, relations, s, facts, 0, ok, always))
+            && sets.iter().all(|facts| {
+                self.steps = MAX_STEPS;
+                self.walk(rules, relations, s, facts, 0, ok, always)
+            })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -219,6 +284,10 @@ impl History {
             return false;
         }
         for &t in &rules.next[q as usize] {
+            if self.steps == 0 {
+                return false;
+            }
+            self.steps -= 1;
             let leaf = rules.leaf(t);
             let certain = always(t)
                 || match leaf {
@@ -235,7 +304,9 @@ impl History {
             if ok(t) {
                 return true;
             }
-            let next = self.after(leaf, facts, relations);
+            let Some(next) = self.after(leaf, facts, relations) else {
+                continue;
+            };
             if let Leaf::Move(r) = leaf {
                 // The walk that lands on a fact's square holds its pieces.
                 for (f, p) in facts {

@@ -23,6 +23,15 @@ impl<T: Clone + Eq + Hash> Capped<T> {
         }
     }
 
+    /// The same numbering, taking `more` values beyond those it has.
+    pub(crate) fn with_room(&self, more: usize) -> Self {
+        Capped {
+            values: self.values.clone(),
+            ids: self.ids.clone(),
+            cap: self.values.len() + more,
+        }
+    }
+
     /// `v`'s number; `None` when `v` is new and `cap` values are numbered.
     pub(crate) fn id(&mut self, v: T) -> Option<usize> {
         if let Some(&id) = self.ids.get(&v) {

@@ -100,3 +100,35 @@ fn a_capture_after_its_test_needs_no_check() {
     let reads = "{x} [e] right {o} left {x} [x]";
     assert_eq!(checks(&jumps(back, reads)), 2);
 }
+
+/// A row of eight where `p` puts a `b` on an empty square and the keeper
+/// flips the `w`s it encloses, to the left and then to the right
+/// (reversi's `swapDirection`: a flip walks back to the square it started
+/// from); `back`: what the flips step back over.
+fn flips(back: &str) -> String {
+    let flip = |d: &str, b: &str| {
+        format!(
+            "({{! {d} {{w}} {d} ({{w}} {d})* {{b}}}} \
+             + {d} {{w}} [b] {d} ({{w}} [b] {d})* {{b}} {b} ({{{back}}} {b})* {{e}})"
+        )
+    };
+    format!(
+        "#players = p(1), q(1)
+#pieces = e, w, b
+#variables =
+#board = rectangle(up, down, left, right, [e, w, b, e, w, w, b, e])
+#rules = (->p (left* + right*) {{e}} ->> {} {} [b])*",
+        flip("left", "right"),
+        flip("right", "left")
+    )
+}
+
+#[test]
+fn flips_that_walk_back_to_their_start_need_no_check() {
+    // Each flip walks back over the `b`s it put to the empty square it
+    // left (known from the walks since the flips began, not from every
+    // walk of the game): the keeper's move surely completes.
+    assert_eq!(checks(&flips("b")), 1);
+    // Walking back over `w`s (which it turned into `b`s) fails: checked.
+    assert_eq!(checks(&flips("w")), 2);
+}
