@@ -456,3 +456,10 @@
 //!   ABBA pairs, load 4-6, medians new/old) hex 1.045-1.066, chess 1.10,
 //!   breakthrough 1.04-1.06, ticTacToe 1.01, englishDraughts 0.96-1.03,
 //!   connect4 0.99 (not patched).
+//! - Tried and dropped (session 25): constant assignments patched in
+//!   moves in progress (`RbgIds` keeping each `[$ v = c]`'s shown value,
+//!   the atom no longer a fallback) and a turn start whose atoms every move
+//!   shares (chess's `[$ enPassant = 0]`, tic-tac-toe's lone last move)
+//!   patched as a turn start and then as a move in progress: digests
+//!   identical, batch instructions chess +0.06%, ticTacToe +1.6%; time
+//!   chess 0.98-1.07 (5-6 pairs, noise).
