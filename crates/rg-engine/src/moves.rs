@@ -46,18 +46,26 @@ pub trait Sink {
         tag_hash: u64,
     );
 
-    /// [`Sink::push`] of a walk of a lean enumeration (no tags kept)
-    /// whose undo log is `log`.
-    fn push_lean(
+    /// [`Sink::push`] of walks of a lean enumeration (no tags kept) whose
+    /// undo log is `log`, one per symbol of `syms` written to the slot of
+    /// the log's last entry (left in `st`); `player` the `player` slot and
+    /// value.
+    fn push_syms(
         &mut self,
         log: &[(u32, u16)],
-        st: &[u16],
-        player_slot: u32,
-        player: u16,
+        st: &mut [u16],
+        syms: &[u16],
+        (player_slot, player): (u32, u16),
         node: u32,
     ) {
-        let log = log.iter().map(|&(slot, _)| slot);
-        self.push(&[], &[], log, st, player_slot, player, node, 0);
+        let Some(&(slot, _)) = log.last() else {
+            return;
+        };
+        for &x in syms {
+            st[slot as usize] = x;
+            let log = log.iter().map(|&(slot, _)| slot);
+            self.push(&[], &[], log, st, player_slot, player, node, 0);
+        }
     }
 }
 
@@ -331,23 +339,27 @@ impl Sink for Effects {
 
 #[cfg(test)]
 mod tests {
+    use crate::sealed::TailTest;
     use crate::{Effects, GameModel, MoveList, Sink, State};
 
-    /// `x` and `y` place pieces on four squares: `x` on an empty square
-    /// after moving `other` (its any-assignment's tail has a comparison and
-    /// the log an entry before it), `y` on an empty square whose next holds
-    /// no `b` (two comparisons) or, by another edge, nowhere (a tail of no
-    /// comparison).
+    /// `x` and `y` place pieces on six squares: `x` on an empty square
+    /// after moving `other` (its any-assignment's tail has a comparison, a
+    /// leaf check `c1` and the log an entry before it), `y` on an empty
+    /// square whose next holds no `b` (two comparisons) and where leaf
+    /// check `c0` fails, or, by another edge, nowhere (a tail of no test).
     const PLACING: &str = "type Player = {x, y};\ntype Score = {0, 1};\n\
-        type V = {0, 1, 2, 3};\ntype P = {e, w, b};\nvar pos: V = 0;\nvar other: V = 0;\n\
-        const next: V -> V = { 0: 1, 1: 2, 2: 3, :0 };\nvar board: V -> P = { 2: b, :e };\n\
+        type V = {0, 1, 2, 3, 4, 5};\ntype P = {e, w, b};\nvar pos: V = 0;\nvar other: V = 0;\n\
+        const next: V -> V = { 0: 1, 1: 2, 2: 3, 3: 4, 4: 5, :0 };\nvar board: V -> P = { 2: b, :e };\n\
         begin, x0: player = x;\nx0, xa: other = next[other];\nxa, x1: pos = V(*);\n\
-        x1, x2: board[pos] == e;\nx2, x3: $$ pos;\nx3, kx: player = keeper;\n\
-        kx, kx1: board[pos] = w;\nkx1, y0: player = y;\n\
-        y0, y1: other = V(*);\ny1, y2: board[other] == e;\ny2, y3: board[next[other]] != b;\n\
-        y3, y4: $$ other;\ny4, ky: player = keeper;\nky, ky1: board[other] = b;\n\
-        ky1, x0: player = x;\ny0, z1: pos = V(*);\nz1, z2: $ 3;\nz2, kz: player = keeper;\n\
-        kz, x0: player = x;\nkz, end: board[0] == b;\n";
+        x1, xb: board[pos] == e;\nxb, x2: ? c1 -> cacc;\nx2, x3: $$ pos;\n\
+        x3, kx: player = keeper;\nkx, kx1: board[pos] = w;\nkx1, y0: player = y;\n\
+        y0, y1: other = V(*);\ny1, y2: board[other] == e;\ny2, yb: board[next[other]] != b;\n\
+        yb, y3: ! c0 -> cacc;\ny3, y4: $$ other;\ny4, ky: player = keeper;\n\
+        ky, ky1: board[other] = b;\nky1, x0: player = x;\ny0, z1: pos = V(*);\nz1, z2: $ 3;\n\
+        z2, kz: player = keeper;\nkz, x0: player = x;\nkz, end: board[0] == b;\n\
+        c0, cacc: board[next[next[other]]] == w;\nc0, c2: board[next[other]] == w;\n\
+        c2, cacc: board[next[next[next[other]]]] == e;\n\
+        c1, cacc: board[next[pos]] == e;\nc1, c3: board[next[pos]] == b;\nc3, cacc: board[0] == e;\n";
 
     /// The state after walk `i` of a list.
     fn after(s: &State, list: &impl Sink, i: usize) -> State {
@@ -366,7 +378,12 @@ mod tests {
         let tails = (0..t.edges.len() as u32)
             .filter(|&e| t.code.pick(e).tail != crate::sealed::NO_TAIL)
             .count();
-        assert_eq!(tails, 3, "x's, y's and the tail without comparisons");
+        assert_eq!(tails, 3, "x's, y's and the tail without tests");
+        let leaves = (0..tails as u32)
+            .flat_map(|i| t.code.tail(i).1)
+            .filter(|test| matches!(test, TailTest::Leaf { .. }))
+            .count();
+        assert_eq!(leaves, 2, "x's and y's leaf checks");
         let mut r = g.reasoner();
         let (mut list, mut effects) = (MoveList::default(), Effects::default());
         let mut stack = vec![(g.initial_state(), 0)];
@@ -379,11 +396,11 @@ mod tests {
             for i in 0..list.len() {
                 let next = after(&s, &list, i);
                 assert_eq!(after(&s, &effects, i), next);
-                if depth < 12 {
+                if depth < 16 {
                     stack.push((next, depth + 1));
                 }
             }
         }
-        assert_eq!(states, 928, "states within 12 moves");
+        assert_eq!(states, 24326, "states within 16 moves");
     }
 }

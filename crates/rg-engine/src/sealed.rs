@@ -27,7 +27,8 @@
 //! - every leaf check's instruction ([`Sealed::leaf`]) is such a
 //!   comparison (or a no-op), and goes on forward inside its check's range;
 //! - every comparison of an any-assignment's tail ([`Sealed::tail`]) is
-//!   such a comparison, and its slot the verified slot of the assignment.
+//!   such a comparison, every leaf check on it verified as above, and its
+//!   slot the verified slot of the assignment.
 //!
 //! The walk checks once, where it starts, that the semistate has at least
 //! [`Sealed::slots`] slots; the `unsafe` methods below then need only
@@ -94,8 +95,8 @@ pub struct Sealed {
     pres: Box<[Pre]>,
     /// The tails of any-assignments ([`Sealed::tail`]) ...
     tails: Box<[Tail]>,
-    /// ... and the comparisons they test (verified).
-    tail_cmps: Box<[Kind]>,
+    /// ... and their tests (verified).
+    tail_tests: Box<[TailTest]>,
     /// The leaf checks' instructions ([`Sealed::leaf`]) ...
     leaves: Box<[Leaf]>,
     /// ... and per check its range of them (verified), if it is one.
@@ -125,8 +126,8 @@ pub(crate) const NO_TAIL: u32 = u32::MAX;
 
 /// What follows an any-assignment `slot = T(*)` in a walk whose tags are
 /// no-ops ([`Sealed::table`] without tags), when that is a move's end:
-/// comparisons and no-ops followed inline (no visited check, no step
-/// count), then `player = v`. Each symbol that passes the comparisons is
+/// comparisons, leaf checks ([`TailTest`]) and no-ops (tags too) followed
+/// inline (no visited check, no step count), then `player = v`. Each symbol that passes the comparisons is
 /// then a move whose changes are the walk's log, the symbol and `player`:
 /// recorded at once, without a frame step per symbol (`walk/run.rs`,
 /// `Walker::tail_moves`): a symbol costs its comparisons and its record,
@@ -139,12 +140,18 @@ pub(crate) const NO_TAIL: u32 = u32::MAX;
 /// within +1.3% (amazons; the walk's loop changed, `code.rs`). The record
 /// (`Effects::push`) had to stop calling the generic `extend` it shares
 /// with the tail: with it, the record left the walk's loop
-/// (breakthrough +5.4%, amazons +5.5%).
+/// (breakthrough +5.4%, amazons +5.5%). Then leaf checks on the way
+/// (reversi's "this square flips something"), the passing symbols
+/// gathered first (a first `board[x] == c` of the slot hoisted) and
+/// recorded after: reversi -11.7%, hex -14.3%, ticTacToe -3.2%, connect4
+/// -1.2%, the others within 0.1%. Tried and dropped: `Effects` making
+/// room once for all of them, then `Vec::push`es (hex +1.9%, ticTacToe
+/// +1.2%: a capacity test per change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tail {
     /// The assigned slot.
     pub slot: u32,
-    /// The comparisons, [`Sealed::tail_cmps`] `first .. end`.
+    /// The tests, [`Sealed::tail_tests`] `first .. end`.
     pub first: u32,
     /// See `first`.
     pub end: u32,
@@ -152,6 +159,24 @@ pub(crate) struct Tail {
     pub player: u16,
     /// The node the move ends at.
     pub node: u32,
+}
+
+/// A test on a [`Tail`]'s way: a comparison, or a leaf check
+/// (`program::leaves`, its range verified) that holds (`positive`) or not
+/// (`? c`, `! c`). A leaf check meets no error outside other checks (a
+/// move walk's), and its memo would not serve: every symbol's semistate
+/// is new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TailTest {
+    /// A comparison [`Sealed::holds`] takes.
+    Cmp(Kind),
+    /// A leaf check's instructions ([`Sealed::leaf`]) and its sign.
+    Leaf {
+        /// The check's range of leaf instructions.
+        range: (u32, u32),
+        /// `? c` (else `! c`).
+        positive: bool,
+    },
 }
 
 /// The test an any-assignment's symbols pass before the walk takes them.
@@ -235,13 +260,15 @@ fn pick(e: &Edge, act: &Act, code: &[Code]) -> Pick {
 fn tail(
     code: &[Code],
     e: usize,
+    edges: &[Edge],
+    leaves: &[Option<(u32, u32)>],
     sealed: &dyn Fn(Kind) -> bool,
-    cmps: &mut Vec<Kind>,
+    tests: &mut Vec<TailTest>,
 ) -> Option<Tail> {
     let Kind::AnySlot(slot) = code[e].kind else {
         return None;
     };
-    let first = cmps.len();
+    let first = tests.len();
     let mut c = &code[e];
     // Inline continuations are in range (verified); a chain of them
     // visits each instruction once at most before it ends or repeats.
@@ -249,15 +276,21 @@ fn tail(
         if c.next >= DEAD {
             break;
         }
-        c = &code[c.next as usize];
-        match c.kind {
-            Kind::Skip => {}
-            k if is_cmp(k) && sealed(k) => cmps.push(k),
-            Kind::Player(player) => {
+        let i = c.next as usize;
+        c = &code[i];
+        match (c.kind, edges[i].op) {
+            // (Tags are no-ops in a walk with this table.)
+            (Kind::Skip | Kind::Tag(_) | Kind::TagVar(_), _) => {}
+            (k, _) if is_cmp(k) && sealed(k) => tests.push(TailTest::Cmp(k)),
+            (Kind::Other, Op::Reach(check, positive)) => match leaves.get(check as usize) {
+                Some(&Some(range)) => tests.push(TailTest::Leaf { range, positive }),
+                _ => break,
+            },
+            (Kind::Player(player), _) => {
                 return Some(Tail {
                     slot,
                     first: first as u32,
-                    end: cmps.len() as u32,
+                    end: tests.len() as u32,
                     player,
                     node: c.to,
                 })
@@ -265,7 +298,7 @@ fn tail(
             _ => break,
         }
     }
-    cmps.truncate(first);
+    tests.truncate(first);
     None
 }
 
@@ -364,9 +397,10 @@ impl Sealed {
         // (`skip_tags` takes continuations from `code`: in range too.)
         let untagged = skip_tags(&code);
         let mut tails = Vec::new();
-        let mut tail_cmps = Vec::new();
+        let mut tail_tests = Vec::new();
         for (e, p) in picks.iter_mut().enumerate() {
-            if let Some(tail) = tail(&untagged, e, &sealed, &mut tail_cmps) {
+            let checks = &leaf_ranges[..];
+            if let Some(tail) = tail(&untagged, e, edges, checks, &sealed, &mut tail_tests) {
                 p.tail = tails.len() as u32;
                 tails.push(tail);
             }
@@ -382,7 +416,7 @@ impl Sealed {
             picks,
             pres: pres.into_boxed_slice(),
             tails: tails.into_boxed_slice(),
-            tail_cmps: tail_cmps.into_boxed_slice(),
+            tail_tests: tail_tests.into_boxed_slice(),
             leaves: leaves.into_boxed_slice(),
             leaf_ranges: leaf_ranges.into_boxed_slice(),
         })
@@ -443,15 +477,26 @@ impl Sealed {
         &self.picks[edge as usize]
     }
 
-    /// Tail `i` (a [`Pick::tail`]) and its comparisons, which
-    /// [`Sealed::holds`] takes.
+    /// Tail `i` (a [`Pick::tail`]) and its tests, which
+    /// [`Sealed::passes`] takes.
     #[inline(always)]
-    pub(crate) fn tail(&self, i: u32) -> (&Tail, &[Kind]) {
+    pub(crate) fn tail(&self, i: u32) -> (&Tail, &[TailTest]) {
         let tail = &self.tails[i as usize];
-        (
-            tail,
-            &self.tail_cmps[tail.first as usize..tail.end as usize],
-        )
+        let tests = &self.tail_tests[tail.first as usize..tail.end as usize];
+        (tail, tests)
+    }
+
+    /// Whether a tail's test holds in `st`.
+    ///
+    /// # Safety
+    /// `test` is one of [`Sealed::tail`]'s and `st.len() >= self.slots()`.
+    #[inline(always)]
+    pub(crate) unsafe fn passes(&self, st: &[u16], test: TailTest) -> bool {
+        match test {
+            // SAFETY: a comparison `new` verified (caller).
+            TailTest::Cmp(k) => unsafe { self.holds(st, k) },
+            TailTest::Leaf { range, positive } => self.leaf(st, range) == positive,
+        }
     }
 
     /// The test edge `edge` must pass when taken from a frame (checked):

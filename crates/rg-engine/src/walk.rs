@@ -152,6 +152,9 @@ pub struct Walker {
     /// Check starts being evaluated (for recursion).
     active: Vec<u32>,
     scratch: Vec<u16>,
+    /// The symbols of an any-assignment's tail that pass its tests
+    /// (`run.rs`, `Walker::tail_moves`).
+    tail_syms: Vec<u16>,
     map_writes: Vec<(u32, u16)>,
     /// Pure checks' node marks, per nesting depth.
     marks: Vec<Marks>,

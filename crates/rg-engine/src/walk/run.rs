@@ -7,7 +7,7 @@ use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::Sink;
-use crate::sealed::{Filter, Table, NO_TAIL};
+use crate::sealed::{Filter, Table, TailTest, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
@@ -207,10 +207,11 @@ impl Walker {
     /// Records the moves of an any-assignment's tail `i`
     /// ([`crate::sealed::Tail`]) for its symbols `start + from` down to
     /// `start` (`Tables::any_syms`), last to first as its frame takes
-    /// them: for each symbol that passes the tail's comparisons, the walk's
-    /// log and the symbol, then `player`. The assignment's log entry stays
-    /// (the frame's rollback undoes it). Out of line: the walk's loop
-    /// keeps its registers.
+    /// them: the symbols that pass the tail's tests first (a first
+    /// comparison `board[x] == c` of the assigned slot with its operands
+    /// hoisted), then for each the walk's log and the symbol, and
+    /// `player`. The assignment's log entry stays (the frame's rollback
+    /// undoes it). Out of line: the walk's loop keeps its registers.
     #[inline(never)]
     fn tail_moves<S: Sink>(
         &mut self,
@@ -223,21 +224,56 @@ impl Walker {
         let Some(out) = out else {
             return Ok(());
         };
-        let (tail, cmps) = t.code.tail(i);
+        let (tail, tests) = t.code.tail(i);
+        debug_assert!(self.active.is_empty(), "a move walk's leaf checks");
         let slot = tail.slot as usize;
         self.log.push((tail.slot, st[slot]));
-        for k in (start..=start + from).rev() {
-            st[slot] = t.any_syms[k as usize];
-            // SAFETY: comparisons of `t.code` (`Sealed::tail`); `st`
-            // checked where the walk starts.
-            if cmps.iter().all(|&c| unsafe { t.code.holds(st, c) }) {
-                out.push_lean(&self.log, st, t.player_slot, tail.player, tail.node);
-                if out.recorded() > MAX_RECORDED {
-                    return Err(RunError::MovesTooLarge(MAX_RECORDED));
+        let syms = t.any_syms[start as usize..=(start + from) as usize]
+            .iter()
+            .rev();
+        let mut passing = std::mem::take(&mut self.tail_syms);
+        passing.clear();
+        // SAFETY: tests of `t.code` (`Sealed::tail`); `st` checked where
+        // the walk starts.
+        let passes = |st: &[u16], c| unsafe { t.code.passes(st, c) };
+        match tests {
+            &[TailTest::Cmp(Kind::CmpInd {
+                slot: s,
+                table,
+                value,
+                eq,
+            }), ref rest @ ..]
+                if s == tail.slot =>
+            {
+                for &x in syms {
+                    st[slot] = x;
+                    // SAFETY: the operands of a test of `t.code`, as above.
+                    let v = unsafe { t.code.ind(st, s, table) };
+                    if (v == value) == eq && rest.iter().all(|&c| passes(st, c)) {
+                        passing.push(x);
+                    }
+                }
+            }
+            _ => {
+                for &x in syms {
+                    st[slot] = x;
+                    if tests.iter().all(|&c| passes(st, c)) {
+                        passing.push(x);
+                    }
                 }
             }
         }
-        Ok(())
+        let size = passing.len().saturating_mul(self.log.len() + 1);
+        let r = match out.recorded().saturating_add(size) > MAX_RECORDED {
+            true => Err(RunError::MovesTooLarge(MAX_RECORDED)),
+            false => {
+                let player = (t.player_slot, tail.player);
+                out.push_syms(&self.log, st, &passing, player, tail.node);
+                Ok(())
+            }
+        };
+        self.tail_syms = passing;
+        r
     }
 
     /// One enumeration from `root`: collecting move walks into `out`
