@@ -255,7 +255,7 @@ fn pick(e: &Edge, act: &Act, code: &[Code]) -> Pick {
 }
 
 /// The [`Tail`] of instruction `e` of `code` (a table whose inline
-/// continuations are verified), its comparisons appended to `cmps`; only
+/// continuations are verified), its tests appended to `tests`; only
 /// comparisons `sealed` vouches for.
 fn tail(
     code: &[Code],
