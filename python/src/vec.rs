@@ -3,7 +3,6 @@
 use std::sync::{Arc, Mutex};
 
 use gg_env::{DynBatch, Frame};
-use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -42,13 +41,17 @@ type WithActions<'py> = (
 /// results do not depend on `threads`. Observations and masks are
 /// read-only (`.copy()` one to change it): the memory of dropped arrays is
 /// reused, and a step clears only the mask entries it set before and
-/// patches the observations of moves in progress.
+/// patches the observations of moves in progress. A step whose last
+/// arrays Python no longer holds (nor views of them) returns those same
+/// arrays, rewritten; arrays Python holds are never written again.
 #[pyclass(module = "rbg", subclass)]
 pub struct VecEnv {
     inner: Mutex<Box<dyn DynBatch>>,
     players: Mutex<Vec<i32>>,
     num_players: usize,
     pool: Arc<Pool>,
+    /// The arrays the last reset or step returned, for the next one.
+    kept: Mutex<Option<Kept>>,
 }
 
 /// Most buffers of each element type kept for reuse.
@@ -84,12 +87,13 @@ enum Data {
     Bool(Vec<bool>),
     Mask(Mask),
     Obs(Obs),
+    /// The actions of `step_random` (not pooled: kept with their array).
+    I64(Vec<i64>),
 }
 
 /// Element types whose buffers are pooled.
 trait Pooled: Element + Copy {
     fn shelf(pool: &Pool) -> &Mutex<Vec<Vec<Self>>>;
-    fn wrap(v: Vec<Self>) -> Data;
     fn slice(d: &Data) -> &[Self];
 }
 
@@ -100,9 +104,6 @@ macro_rules! pooled {
         impl Pooled for $t {
             fn shelf(pool: &Pool) -> &Mutex<Vec<Vec<$t>>> {
                 &pool.$shelf
-            }
-            fn wrap(v: Vec<$t>) -> Data {
-                Data::$variant(v)
             }
             fn slice(d: &Data) -> &[$t] {
                 match d {
@@ -166,78 +167,252 @@ impl Pool {
 /// buffer back to the pool when Python drops the array.
 #[pyclass(module = "rbg", frozen)]
 struct Buffer {
-    data: Data,
+    /// Behind a lock so that a step can write into the buffer again while
+    /// Python holds no reference to it or its array ([`Kept`]).
+    data: Mutex<Data>,
     pool: Arc<Pool>,
 }
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        match std::mem::replace(&mut self.data, Data::F32(Vec::new())) {
+        let data = match self.data.get_mut() {
+            Ok(d) => d,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        match std::mem::replace(data, Data::F32(Vec::new())) {
             Data::F32(v) => self.pool.give(v),
             Data::Bool(v) => self.pool.give(v),
             Data::Mask(m) => give(&self.pool.masks, m),
             Data::Obs(o) => give(&self.pool.obs, o),
+            Data::I64(_) => {}
         }
     }
 }
 
-/// `v` in a [`Buffer`] (a numpy array's base object), which gives it
+/// `data` in a [`Buffer`] (a numpy array's base object), which gives it
 /// back to `pool` when dropped.
 fn owner<'py>(py: Python<'py>, pool: &Arc<Pool>, data: Data) -> PyResult<Bound<'py, Buffer>> {
     let pool = pool.clone();
+    let data = Mutex::new(data);
     Bound::new(py, Buffer { data, pool })
 }
 
-/// A numpy array of shape `[rows, cols]` over `data` (of element type
-/// `T`), which goes back to `pool` when the array is dropped.
-fn array2<'py, T: Pooled>(
-    py: Python<'py>,
-    pool: &Arc<Pool>,
-    data: Data,
-    rows: usize,
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    if T::slice(&data).len() != rows * cols {
-        return Err(PyRuntimeError::new_err("a frame buffer has the wrong size"));
+/// Element types of returned arrays: their values in a [`Data`].
+trait InData: Element + Copy {
+    fn slice(d: &Data) -> &[Self];
+}
+
+impl InData for i64 {
+    fn slice(d: &Data) -> &[i64] {
+        match d {
+            Data::I64(v) => v,
+            _ => &[],
+        }
     }
-    let owner = owner(py, pool, data)?;
-    let view = ArrayView2::from_shape((rows, cols), T::slice(&owner.get().data))
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    // SAFETY: the array's memory is the buffer `owner` holds, which becomes
-    // the array's base object; a `Buffer` is frozen (never changed, so its
-    // vector is never reallocated) until it is dropped.
-    Ok(unsafe { PyArray2::borrow_from_array(&view, owner.clone().into_any()) })
 }
 
-/// [`array2`], read-only: masks, as the next steps clear only the entries
-/// the batch set ([`Frame::mask_set`]), and observations, as the next
-/// steps patch those of moves in progress ([`Frame::obs_tag`]), so Python
-/// must not write them (and cannot make them writeable again: the array
-/// does not own its memory).
-fn read_only<'py, T: Pooled>(
-    py: Python<'py>,
-    pool: &Arc<Pool>,
-    data: Data,
-    rows: usize,
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    let a = array2::<T>(py, pool, data, rows, cols)?;
-    a.try_readwrite()
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
-        .make_nonwriteable();
-    Ok(a)
+impl<T: Pooled> InData for T {
+    fn slice(d: &Data) -> &[T] {
+        <T as Pooled>::slice(d)
+    }
 }
 
-/// A one-dimensional array over `v` (see [`array2`]).
-fn array1<'py, T: Pooled>(
-    py: Python<'py>,
-    pool: &Arc<Pool>,
-    v: Vec<T>,
-) -> PyResult<Bound<'py, PyArray1<T>>> {
-    let owner = owner(py, pool, T::wrap(v))?;
-    let view = ArrayView1::from(T::slice(&owner.get().data));
-    // SAFETY: as in `array2`.
-    Ok(unsafe { PyArray1::borrow_from_array(&view, owner.clone().into_any()) })
+/// A returned array and its [`Buffer`], kept by the `VecEnv` so that the
+/// next step can write into the same memory and return the same array
+/// when Python no longer holds either ([`Held::free`]): no new array,
+/// buffer object or read-only flag per step (about a microsecond per call,
+/// 2-3% of a 256-game tic-tac-toe step).
+struct Held<A> {
+    array: Py<A>,
+    buffer: Py<Buffer>,
+}
+
+impl<A> Held<A> {
+    /// Puts `data` (taken by [`Held::take`], at the address the array
+    /// shows) back into the buffer.
+    fn put(&self, data: Data) {
+        if let Ok(mut d) = self.buffer.get().data.lock() {
+            *d = data;
+        }
+    }
+
+    /// Whether only the `VecEnv` holds the array and its buffer (a view of
+    /// the array holds the buffer, its base, as numpy collapses bases).
+    fn free(&self, py: Python<'_>) -> bool {
+        let _ = py;
+        // SAFETY: both are live objects (held here), read with the GIL held.
+        let count = |p: *mut pyo3::ffi::PyObject| unsafe { pyo3::ffi::Py_REFCNT(p) };
+        count(self.array.as_ptr()) == 1 && count(self.buffer.as_ptr()) == 2
+    }
+
+    /// The buffer's data, taken out (the buffer left empty).
+    fn take(&self) -> Option<Data> {
+        let mut d = self.buffer.get().data.lock().ok()?;
+        Some(std::mem::replace(&mut *d, Data::F32(Vec::new())))
+    }
+}
+
+impl<T: InData, D: numpy::ndarray::Dimension> Held<numpy::PyArray<T, D>> {
+    /// An array over `data` (see [`array2`]), held.
+    fn new(
+        py: Python<'_>,
+        pool: &Arc<Pool>,
+        data: Data,
+        shape: D,
+    ) -> PyResult<Held<numpy::PyArray<T, D>>> {
+        let owner = owner(py, pool, data)?;
+        let array = {
+            let d = owner
+                .get()
+                .data
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("a frame buffer is poisoned"))?;
+            let view = numpy::ndarray::ArrayView::from_shape(shape, T::slice(&d))
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            // SAFETY: the array's memory is the buffer `owner` holds, which
+            // becomes the array's base object. The buffer's vector is
+            // neither reallocated nor freed while the buffer lives: only
+            // `Held::take` takes it out, while Python holds neither the
+            // array nor the buffer (`Held::free`), and `Held::put` puts it
+            // back only at the same address and length; else the array is
+            // dropped unread.
+            unsafe { numpy::PyArray::borrow_from_array(&view, owner.clone().into_any()) }
+        };
+        Ok(Held {
+            array: array.unbind(),
+            buffer: owner.unbind(),
+        })
+    }
+
+    /// Whether `v` is the memory the array shows (same address and
+    /// length).
+    fn shows(&self, py: Python<'_>, v: &[T]) -> bool {
+        let a = self.array.bind(py);
+        a.data().cast_const() == v.as_ptr() && numpy::PyUntypedArrayMethods::len(a) == v.len()
+    }
+
+    /// The array, made read-only: masks, as the next steps clear only the
+    /// entries the batch set ([`Frame::mask_set`]), and observations, as
+    /// the next steps patch those of moves in progress
+    /// ([`Frame::obs_tag`]), so Python must not write them (and cannot
+    /// make them writeable again: the array does not own its memory).
+    fn read_only(self, py: Python<'_>) -> PyResult<Self> {
+        self.array
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
+            .make_nonwriteable();
+        Ok(self)
+    }
+}
+
+impl<A> Held<A> {
+    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, A> {
+        self.array.bind(py).clone()
+    }
+}
+
+/// The arrays the last step returned ([`Held`]).
+struct Kept {
+    obs: Held<PyArray2<f32>>,
+    masks: Held<PyArray2<bool>>,
+    rewards: Held<PyArray2<f32>>,
+    dones: Held<PyArray1<bool>>,
+    /// `step_random`'s actions.
+    acts: Option<Held<PyArray1<i64>>>,
+}
+
+impl Kept {
+    /// Whether Python holds none of the arrays (nor their buffers).
+    fn free(&self, py: Python<'_>) -> bool {
+        self.obs.free(py) && self.masks.free(py) && self.rewards.free(py) && self.dones.free(py)
+    }
+
+    /// A frame over the arrays' buffers (taken out of them).
+    fn frame(&self) -> Option<Frame> {
+        let taken = (
+            self.obs.take()?,
+            self.masks.take()?,
+            self.rewards.take()?,
+            self.dones.take()?,
+        );
+        let (
+            Data::Obs((obs, obs_tag)),
+            Data::Mask((masks, mask_set)),
+            Data::F32(rewards),
+            Data::Bool(dones),
+        ) = taken
+        else {
+            return None;
+        };
+        Some(Frame {
+            obs,
+            masks,
+            mask_set,
+            rewards,
+            dones,
+            players: Vec::new(),
+            obs_tag,
+        })
+    }
+
+    /// Whether the buffers of `f` are the memory the arrays show (else
+    /// the arrays must be dropped unread).
+    fn shows(&self, py: Python<'_>, f: &Frame) -> bool {
+        self.obs.shows(py, &f.obs)
+            && self.masks.shows(py, &f.masks)
+            && self.rewards.shows(py, &f.rewards)
+            && self.dones.shows(py, &f.dones)
+    }
+
+    /// Puts a frame [`Kept::frame`] took back into the buffers (where
+    /// [`Kept::shows`]).
+    fn put(&self, f: Frame) {
+        self.obs.put(Data::Obs((f.obs, f.obs_tag)));
+        self.masks.put(Data::Mask((f.masks, f.mask_set)));
+        self.rewards.put(Data::F32(f.rewards));
+        self.dones.put(Data::Bool(f.dones));
+    }
+
+    /// New arrays over the buffers of `f`.
+    fn new(py: Python<'_>, pool: &Arc<Pool>, f: Frame, players: usize) -> PyResult<Kept> {
+        let n = f.dones.len();
+        let obs_len = f.obs.len() / n.max(1);
+        let acts = f.masks.len() / n.max(1);
+        Ok(Kept {
+            obs: Held::new(
+                py,
+                pool,
+                Data::Obs((f.obs, f.obs_tag)),
+                numpy::ndarray::Dim([n, obs_len]),
+            )?
+            .read_only(py)?,
+            masks: Held::new(
+                py,
+                pool,
+                Data::Mask((f.masks, f.mask_set)),
+                numpy::ndarray::Dim([n, acts]),
+            )?
+            .read_only(py)?,
+            rewards: Held::new(
+                py,
+                pool,
+                Data::F32(f.rewards),
+                numpy::ndarray::Dim([n, players]),
+            )?,
+            dones: Held::new(py, pool, Data::Bool(f.dones), numpy::ndarray::Dim([n]))?,
+            acts: None,
+        })
+    }
+
+    fn arrays<'py>(&self, py: Python<'py>) -> Arrays<'py> {
+        (
+            self.obs.bind(py),
+            self.masks.bind(py),
+            self.rewards.bind(py),
+            self.dones.bind(py),
+        )
+    }
 }
 
 impl VecEnv {
@@ -247,20 +422,92 @@ impl VecEnv {
             .map_err(|_| PyRuntimeError::new_err("VecEnv poisoned by an earlier failure"))
     }
 
-    fn arrays<'py>(&self, py: Python<'py>, f: Frame) -> PyResult<Arrays<'py>> {
-        let n = f.dones.len();
-        let obs_len = f.obs.len() / n.max(1);
-        let acts = f.masks.len() / n.max(1);
+    /// Runs `go` (a reset or a step) with the GIL released into the
+    /// buffers of the last step's arrays when Python holds none of them
+    /// (then returns those arrays again), else into pooled buffers (new
+    /// arrays); returns the arrays and what `go` returned.
+    fn run<'py, R: Send>(
+        &self,
+        py: Python<'py>,
+        go: impl FnOnce(&mut dyn DynBatch, &mut Frame) -> Result<R, gg_env::EnvError> + Send,
+    ) -> PyResult<(Arrays<'py>, R)> {
+        let mut kept = self.kept.lock().ok().and_then(|mut k| k.take());
+        kept = kept.filter(|k| k.free(py));
+        let mut f = match kept.as_ref().and_then(Kept::frame) {
+            Some(f) => f,
+            None => {
+                // Dropped unread (Python holds none of them).
+                kept = None;
+                self.pool.frame()
+            }
+        };
+        let r = {
+            let mut b = self.batch()?;
+            let b: &mut dyn DynBatch = &mut **b;
+            py.detach(|| go(b, &mut f)).map_err(py_err)?
+        };
         if let Ok(mut p) = self.players.lock() {
-            *p = f.players;
+            *p = std::mem::take(&mut f.players);
         }
-        let pool = &self.pool;
-        Ok((
-            read_only(py, pool, Data::Obs((f.obs, f.obs_tag)), n, obs_len)?,
-            read_only(py, pool, Data::Mask((f.masks, f.mask_set)), n, acts)?,
-            array2(py, pool, Data::F32(f.rewards), n, self.num_players)?,
-            array1(py, pool, f.dones)?,
-        ))
+        let k = match kept {
+            Some(k) if k.shows(py, &f) => {
+                k.put(f);
+                k
+            }
+            // New arrays (a buffer that moved, never seen: the old arrays
+            // are dropped unread).
+            old => {
+                let acts = old.and_then(|k| k.acts);
+                let mut k = Kept::new(py, &self.pool, f, self.num_players)?;
+                k.acts = acts;
+                k
+            }
+        };
+        let arrays = k.arrays(py);
+        if let Ok(mut slot) = self.kept.lock() {
+            *slot = Some(k);
+        }
+        Ok((arrays, r))
+    }
+
+    /// `acts` as an int64 array: the last one `step_random` returned,
+    /// rewritten, when Python holds it no more ([`Held`]).
+    fn actions_array<'py>(
+        &self,
+        py: Python<'py>,
+        acts: &[u32],
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut kept = self
+            .kept
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("VecEnv poisoned"))?;
+        let Some(k) = kept.as_mut() else {
+            let v = acts.iter().map(|&a| i64::from(a)).collect();
+            return Ok(PyArray1::from_vec(py, v));
+        };
+        if let Some(h) = k.acts.as_ref().filter(|h| h.free(py)) {
+            if let Ok(mut d) = h.buffer.get().data.lock() {
+                if let Data::I64(v) = &mut *d {
+                    if v.len() == acts.len() {
+                        // In place: the array's memory stays where it is.
+                        for (o, &a) in v.iter_mut().zip(acts) {
+                            *o = i64::from(a);
+                        }
+                        return Ok(h.bind(py));
+                    }
+                }
+            }
+        }
+        let v = acts.iter().map(|&a| i64::from(a)).collect();
+        let h = Held::new(
+            py,
+            &self.pool,
+            Data::I64(v),
+            numpy::ndarray::Dim([acts.len()]),
+        )?;
+        let a = h.bind(py);
+        k.acts = Some(h);
+        Ok(a)
     }
 }
 
@@ -302,16 +549,13 @@ impl VecEnv {
             players: Mutex::new(vec![0; n]),
             num_players: game.get().inner.num_players(),
             pool: Arc::default(),
+            kept: Mutex::new(None),
         })
     }
 
     /// Starts every game anew: `(observations, masks)`.
     fn reset<'py>(&self, py: Python<'py>) -> PyResult<Start<'py>> {
-        let mut f = self.pool.frame();
-        let mut b = self.batch()?;
-        let b: &mut dyn DynBatch = &mut **b;
-        py.detach(|| b.reset(&mut f)).map_err(py_err)?;
-        let (obs, masks, _, _) = self.arrays(py, f)?;
+        let ((obs, masks, _, _), ()) = self.run(py, |b, f| b.reset(f))?;
         Ok((obs, masks))
     }
 
@@ -327,11 +571,8 @@ impl VecEnv {
             .iter()
             .map(|&a| u32::try_from(a).unwrap_or(u32::MAX))
             .collect();
-        let mut f = self.pool.frame();
-        let mut b = self.batch()?;
-        let b: &mut dyn DynBatch = &mut **b;
-        py.detach(|| b.step(&acts, &mut f)).map_err(py_err)?;
-        self.arrays(py, f)
+        let (arrays, ()) = self.run(py, |b, f| b.step(&acts, f))?;
+        Ok(arrays)
     }
 
     /// `step(random_actions())` in one call, without passing the actions
@@ -339,12 +580,8 @@ impl VecEnv {
     /// `(observations, masks, rewards, dones, actions)`, the actions taken
     /// an int64 array.
     fn step_random<'py>(&self, py: Python<'py>) -> PyResult<WithActions<'py>> {
-        let mut f = self.pool.frame();
-        let mut b = self.batch()?;
-        let b: &mut dyn DynBatch = &mut **b;
-        let acts = py.detach(|| b.step_random(&mut f)).map_err(py_err)?;
-        let (obs, masks, rewards, dones) = self.arrays(py, f)?;
-        let acts = PyArray1::from_vec(py, acts.into_iter().map(i64::from).collect());
+        let ((obs, masks, rewards, dones), acts) = self.run(py, |b, f| b.step_random(f))?;
+        let acts = self.actions_array(py, &acts)?;
         Ok((obs, masks, rewards, dones, acts))
     }
 

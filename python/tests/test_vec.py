@@ -176,3 +176,29 @@ def test_reused_buffers_hold_what_fresh_ones_hold(ttt_path):
                 x[0, 0] = 1
             with pytest.raises(ValueError):
                 x.flags.writeable = True
+
+
+def test_unheld_arrays_are_returned_again_held_ones_kept(ttt_path):
+    """A step returns the last step's arrays again (rewritten) when Python
+    holds none of them, and never writes into arrays Python holds, or
+    holds a view of: those keep the values they were returned with."""
+    env = rbg.VecEnv(ttt_path, 4, seed=5, threads=1)
+    env.reset()
+    first = env.step_random()
+    ids = [id(x) for x in first]
+    del first
+    again = env.step_random()
+    assert [id(x) for x in again] == ids
+    held_obs, copy_obs = again[0], again[0].copy()
+    row = again[1][0]  # a view: its base is the buffer, not the array
+    copy_row = row.copy()
+    acts, copy_acts = again[4], again[4].copy()
+    del again
+    for _ in range(20):
+        frame = env.step_random()
+        assert not np.shares_memory(frame[0], held_obs)
+        assert not np.shares_memory(frame[1], row)
+        assert not np.shares_memory(frame[4], acts)
+    assert np.array_equal(held_obs, copy_obs)
+    assert np.array_equal(row, copy_row)
+    assert np.array_equal(acts, copy_acts)

@@ -463,3 +463,11 @@
 //!   patched as a turn start and then as a move in progress: digests
 //!   identical, batch instructions chess +0.06%, ticTacToe +1.6%; time
 //!   chess 0.98-1.07 (5-6 pairs, noise).
+//! - Session 26 (python/src/vec.rs): a step returns the last step's
+//!   arrays again, rewritten in place, when Python holds none of them
+//!   (reference counts of each array and of its buffer, which views hold:
+//!   numpy collapses bases), `step_random`'s actions too: no new arrays,
+//!   buffer objects or read-only flags per call. A `step_random` call on
+//!   a one-game ticTacToe `VecEnv` 1.73-1.94 -> 0.82-1.04 us (three
+//!   alternated runs of 20,000 calls), about 2% of a 256-game ticTacToe
+//!   step (~45 us); Python digests of 300 steps on the seven games equal.
