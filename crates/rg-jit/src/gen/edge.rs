@@ -249,7 +249,8 @@ impl Gen<'_, '_> {
     /// log's entries' slots ([`NO_SLOT`] where not constant), where the
     /// generator knows its length (the copy unrolled, constant slots read
     /// directly). `deferred`: a slot whose value is this one, not the
-    /// semistate's ([`Gen::defer`]; its entries known).
+    /// semistate's ([`Gen::defer`]; the log known, the entries of slots not
+    /// known compared with it).
     pub(super) fn record(
         &mut self,
         v: Value,
@@ -290,6 +291,13 @@ impl Gen<'_, '_> {
                     };
                     let val = match deferred {
                         Some((d, val)) if d == s => val,
+                        // An entry whose slot is not known may be the
+                        // deferred one.
+                        Some((d, val)) if s == NO_SLOT => {
+                            let now = self.slot_at(slot);
+                            let same = self.b.ins().icmp_imm(IntCC::Equal, slot, d as i64);
+                            self.b.ins().select(same, val, now)
+                        }
                         _ => self.slot_at(slot),
                     };
                     self.b.ins().store(FLAGS, slot, dst, 8 * i as i32);

@@ -83,8 +83,8 @@ pub(crate) struct Parts {
     pub count: u32,
     /// What any walk keeps, and per node what the walks through it keep.
     pub keep: (Keep, Vec<Keep>),
-    /// Per node, whether a walk may start there ([`roots`]).
-    pub roots: Vec<bool>,
+    /// Per node, whether `moves` may start a walk there ([`starts`]).
+    pub starts: Vec<bool>,
     /// Per node, the log on entry where its length is known: its entries'
     /// slots where known ([`log_lengths`]).
     pub log_at: Vec<Option<Vec<u32>>>,
@@ -135,14 +135,15 @@ impl Parts {
         }
         target.extend(resumes);
         let roots = roots(t, bases);
+        let starts = starts(t, bases);
         Parts {
             node,
             target,
             count: part + 1,
             keep: keep(t, checks, &roots),
-            log_at: log_lengths(t, &roots),
+            log_at: log_lengths(t, &starts),
             few_tags: raw::few_tags(&t.nodes, &t.edges, &roots),
-            roots,
+            starts,
         }
     }
 }
@@ -305,9 +306,10 @@ pub(super) fn parents(
         .collect()
 }
 
-/// Per node, whether a walk may start there (its frame the root): nodes
-/// holding frames whose frames are not all pushed on a known chain
-/// ([`parents`]).
+/// Per node, whether its frame may be the root, as far as the generator
+/// knows: nodes holding frames whose frames are not all pushed on a known
+/// chain ([`parents`]), so they pop through the generic backtrack. Walks
+/// start only at some of them ([`starts`]).
 fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
     let edge_node = edge_nodes(t);
     frames(t, bases, &edge_node, &early_pops(t, bases))
@@ -316,6 +318,22 @@ fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
         .zip(bases)
         .map(|(p, &base)| base != u32::MAX && p.is_none())
         .collect()
+}
+
+/// Per node, whether `moves` may start a walk there (with an empty log):
+/// `begin` and where moves end. The other [`roots`] (frames pushed on
+/// chains that differ) are only entered mid-walk, so the log's length
+/// there is what the paths into them write ([`log_lengths`]); the
+/// walker hands walks from any other node to the interpreter.
+fn starts(t: &Tables, bases: &[u32]) -> Vec<bool> {
+    let mut start = vec![false; t.nodes.len()];
+    start[0] = bases[0] != u32::MAX;
+    for e in &t.edges {
+        if matches!(e.op, Op::SetPlayer(_)) {
+            start[e.to as usize] = bases[e.to as usize] != u32::MAX;
+        }
+    }
+    start
 }
 
 /// What of the semistate's bookkeeping the walk functions keep up to
@@ -405,12 +423,12 @@ fn keep(t: &Tables, checks: &[crate::CheckCode], roots: &[bool]) -> (Keep, Vec<K
 /// chain of assignments would otherwise keep a quadratic number).
 const MAX_KNOWN_LOG: usize = 256;
 
-/// Per node, the undo log whenever a move walk enters it (from `roots`),
+/// Per node, the undo log whenever a move walk enters it (from `starts`),
 /// where every walk agrees on its length (`None`: map assignments, paths
 /// that differ, or more than [`MAX_KNOWN_LOG`] entries): per entry, its
 /// slot where every walk writes that slot there (a constant place), else
 /// [`NO_SLOT`].
-fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
+fn log_lengths(t: &Tables, starts: &[bool]) -> Vec<Option<Vec<u32>>> {
     #[derive(Clone, PartialEq)]
     enum Log {
         Unseen,
@@ -419,8 +437,8 @@ fn log_lengths(t: &Tables, roots: &[bool]) -> Vec<Option<Vec<u32>>> {
     }
     let mut log = vec![Log::Unseen; t.nodes.len()];
     let mut work = Vec::new();
-    for (n, &root) in roots.iter().enumerate() {
-        if root {
+    for (n, &start) in starts.iter().enumerate() {
+        if start {
             log[n] = Log::Known(Vec::new());
             work.push(n);
         }
@@ -522,4 +540,40 @@ pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
             false => u32::MAX,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A choice node entered from two edges of another choice (so its
+    /// frames' parent chain is unknown: a root, popped through the generic
+    /// backtrack) still knows the log that walks enter it with, and so
+    /// does the move's end after it: walks start only at `begin` and
+    /// where moves end.
+    #[test]
+    fn logs_are_known_past_a_root_entered_mid_walk() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
+                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                    n0, n1: x = C(*);\nn1, j: y = q;\nn1, j: y = r;\nj, k: x = p;\n\
+                    j, k: x = q;\nk, end: player = keeper;\n";
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let bases = frame_bases(t);
+        let (roots, starts) = (roots(t, &bases), starts(t, &bases));
+        let mid = (0..t.nodes.len()).filter(|&n| roots[n] && !starts[n]);
+        assert_eq!(mid.count(), 1, "a root entered mid-walk");
+        let log = log_lengths(t, &starts);
+        let ends = edge_nodes(t)
+            .into_iter()
+            .zip(&t.edges)
+            .filter(|(_, e)| matches!(e.op, Op::SetPlayer(_)))
+            .map(|(n, _)| n as usize)
+            .filter(|&n| n != 0 && !starts[n])
+            .collect::<Vec<_>>();
+        assert!(!ends.is_empty());
+        for n in ends {
+            assert_eq!(log[n].as_ref().map(Vec::len), Some(3), "node {n}");
+        }
+    }
 }

@@ -7,12 +7,13 @@
 //! write and the record (the tags are not counted in playouts where
 //! `rg_engine::raw::few_tags` holds and no visited check reads them; no
 //! visited checks on the chain), and the record is the only reader of the
-//! written value.
+//! written value (a log entry of a computed place, `board[coord] = e`,
+//! records the deferred value where its slot is the deferred one).
 
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::types::{I16, I32};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
-use rg_engine::raw::{Next, Op, Operand, Place, NO_SLOT};
+use rg_engine::raw::{Next, Op, Operand, Place};
 
 use super::Gen;
 use crate::rt::Off;
@@ -39,9 +40,6 @@ impl Gen<'_, '_> {
             return None;
         }
         let log = self.log_at[self.edge_node[i] as usize].as_ref()?;
-        if log.contains(&NO_SLOT) {
-            return None;
-        }
         let mut next = e.next;
         if let (Some(_), Next::Inline(k)) = (self.filter(i), e.next) {
             // A filtered symbol skips its comparison, which holds.

@@ -101,7 +101,7 @@ impl NativeWalker for Walker {
         // hash's multiplications would keep it from vectorising.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
-            && code.roots[node as usize]
+            && code.starts[node as usize]
             && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
