@@ -471,3 +471,36 @@
 //!   a one-game ticTacToe `VecEnv` 1.73-1.94 -> 0.82-1.04 us (three
 //!   alternated runs of 20,000 calls), about 2% of a 256-game ticTacToe
 //!   step (~45 us); Python digests of 300 steps on the seven games equal.
+//! - Tried and dropped (session 26): turn starts of games whose keeper
+//!   puts pieces away from the move (connect4's drop, reversi's flips)
+//!   patched too, without any engine change: the worker copied the board
+//!   before each action (`Spec::keep_before`), and after a move the
+//!   vertices where the new board differs (eight compared at a time,
+//!   SSE2) had their columns rewritten, besides the move's own vertices.
+//!   Digests identical (connect4, reversi, ticTacToe, breakthrough, hex).
+//!   Callgrind (`batch_bench connect4 0 256 1 batch fused`): batch
+//!   instructions 617.8M -> 644.3M (+4.3%: the copy, the diff and the
+//!   per-vertex column writes cost more than the vectorised whole planes
+//!   save), data L1 misses 6.79M -> 5.69M (write misses 3.56M -> 2.74M).
+//!   Time (one process, `ab`, 16 ABBA pairs of 0.4 s, load 5) old/new
+//!   connect4 median 1.165 (best/best 1.055), reversi 1.039 (1.024): the
+//!   whole planes are faster. An engine report of the vertices the keeper
+//!   changed would save the copy and the diff (~60 instructions per
+//!   state), not the scattered column writes (a line per piece plane per
+//!   vertex), so it is not worth an `rbg-engine` API.
+//! - Session 26, where ticTacToe's misses are (callgrind `--cache-sim=yes`,
+//!   `batch_bench 0 256 1 batch fused`, per state): ~15 data L1 misses
+//!   (9.6 reads, 5.3 writes), against none in playouts. Six reads are the
+//!   slot's six cache lines (384 bytes: `all`, `turn`, the state's
+//!   header, `game` and vector pointers, the keys' pointer), one each of
+//!   the keys, the move list's atoms and ends, the board; writes are the
+//!   row (two per state for the patched columns), the mask's memset and
+//!   the keeper's board writes. Instructions per state: batch 1,626
+//!   (engine 840), playouts 1,013 (ratio 0.62). Tried: the slot aligned to
+//!   64 bytes (`repr(align(64))`, size unchanged at 384): misses 3.832M ->
+//!   3.828M, no change (the slots' vector was already line-aligned or the
+//!   lines are touched either way). Five lines a slot would need ~64 bytes
+//!   off (`turn` as a `u32`, `depth` and `shows` as `u32`, `last` without
+//!   its `usize`, the counters moved to arrays of the batch): not tried;
+//!   the connect4 result above (fewer misses, slower) says misses are not
+//!   what these games pay for.
