@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use gg_env::{DynBatch, Frame};
+use numpy::ndarray::Dim;
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -380,27 +381,12 @@ impl Kept {
         let obs_len = f.obs.len() / n.max(1);
         let acts = f.masks.len() / n.max(1);
         Ok(Kept {
-            obs: Held::new(
-                py,
-                pool,
-                Data::Obs((f.obs, f.obs_tag)),
-                numpy::ndarray::Dim([n, obs_len]),
-            )?
-            .read_only(py)?,
-            masks: Held::new(
-                py,
-                pool,
-                Data::Mask((f.masks, f.mask_set)),
-                numpy::ndarray::Dim([n, acts]),
-            )?
-            .read_only(py)?,
-            rewards: Held::new(
-                py,
-                pool,
-                Data::F32(f.rewards),
-                numpy::ndarray::Dim([n, players]),
-            )?,
-            dones: Held::new(py, pool, Data::Bool(f.dones), numpy::ndarray::Dim([n]))?,
+            obs: Held::new(py, pool, Data::Obs((f.obs, f.obs_tag)), Dim([n, obs_len]))?
+                .read_only(py)?,
+            masks: Held::new(py, pool, Data::Mask((f.masks, f.mask_set)), Dim([n, acts]))?
+                .read_only(py)?,
+            rewards: Held::new(py, pool, Data::F32(f.rewards), Dim([n, players]))?,
+            dones: Held::new(py, pool, Data::Bool(f.dones), Dim([n]))?,
             acts: None,
         })
     }
@@ -499,12 +485,7 @@ impl VecEnv {
             }
         }
         let v = acts.iter().map(|&a| i64::from(a)).collect();
-        let h = Held::new(
-            py,
-            &self.pool,
-            Data::I64(v),
-            numpy::ndarray::Dim([acts.len()]),
-        )?;
+        let h = Held::new(py, &self.pool, Data::I64(v), Dim([acts.len()]))?;
         let a = h.bind(py);
         k.acts = Some(h);
         Ok(a)
