@@ -23,6 +23,13 @@
 //! too, kept as separate *parts* of the flow: where two parts' last tags
 //! (aligned at their ends) hold different constants at some position,
 //! their walks' tags differ, so their keys do.
+//!
+//! Translating reversi (callgrind, the whole `rbg translate`): joined
+//! rows merged in one pass instead of sorted, the memo tables sized at
+//! once: 5.43G -> 3.44G instructions (this analysis 3.63G -> 1.64G; the
+//! rest is mostly `sure.rs`'s 31 explorations of `history.rs`, each run
+//! once: a memo of failed proofs per change of the sure states saved
+//! 0.2%, dropped).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -47,7 +54,7 @@ type Rel = Vec<Row>;
 
 /// `f` of every row of `rel`, computed once per shared row.
 fn map_rows(rel: &Rel, budget: &mut usize, f: impl Fn(&[(u32, u8)]) -> Vec<(u32, u8)>) -> Rel {
-    let mut done: HashMap<RowId, Row> = HashMap::new();
+    let mut done: HashMap<RowId, Row> = HashMap::with_capacity(rel.len());
     rel.iter()
         .map(|row| {
             done.entry(Rc::as_ptr(row))
@@ -301,7 +308,7 @@ fn step_part(l: &Label, part: &Part, ctx: &Ctx, budget: &mut usize) -> Option<Pa
             let rows: Vec<Row> = (0..=2u8)
                 .map(|k| Rc::new(symbols.iter().map(|&v| (v, k)).filter(|_| k > 0).collect()))
                 .collect();
-            let mut paths: HashMap<RowId, usize> = HashMap::new();
+            let mut paths: HashMap<RowId, usize> = HashMap::with_capacity(rel.len());
             let rel = rel
                 .iter()
                 .map(|row| {
@@ -350,6 +357,33 @@ fn merge(row: &mut Vec<(u32, u8)>) {
     });
 }
 
+/// Two sorted rows as one, the counts of equal vertices added (at most
+/// 2): [`merge`] of their concatenation, in one pass.
+fn merged(a: &[(u32, u8)], b: &[(u32, u8)]) -> Vec<(u32, u8)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, (a[i].1 + b[j].1).min(2)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// The flow into a node of two of its edges: parts of one anchor, tag
 /// count and suffix added up, others kept apart.
 fn join(a: Flow, b: Flow, budget: &mut usize) -> Flow {
@@ -373,7 +407,7 @@ fn join(a: Flow, b: Flow, budget: &mut usize) -> Flow {
 
 /// The paths of `r` and `q` together.
 fn add(r: &Rel, q: Rel, budget: &mut usize) -> Rel {
-    let mut done: HashMap<(RowId, RowId), Row> = HashMap::new();
+    let mut done: HashMap<(RowId, RowId), Row> = HashMap::with_capacity(r.len());
     r.iter()
         .zip(q)
         .map(|(row, other)| {
@@ -381,12 +415,31 @@ fn add(r: &Rel, q: Rel, budget: &mut usize) -> Rel {
             done.entry(key)
                 .or_insert_with(|| {
                     *budget = budget.saturating_sub(row.len() + other.len() + 1);
-                    let mut both: Vec<(u32, u8)> =
-                        row.iter().chain(other.iter()).copied().collect();
-                    merge(&mut both);
-                    Rc::new(both)
+                    Rc::new(merged(row, &other))
                 })
                 .clone()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{merge, merged};
+
+    #[test]
+    fn merged_rows_equal_the_merge_of_their_concatenation() {
+        let rows: [&[(u32, u8)]; 4] = [
+            &[],
+            &[(0, 1), (3, 2), (5, 1)],
+            &[(3, 1), (4, 1)],
+            &[(0, 1), (5, 2), (9, 1)],
+        ];
+        for a in rows {
+            for b in rows {
+                let mut both: Vec<(u32, u8)> = a.iter().chain(b).copied().collect();
+                merge(&mut both);
+                assert_eq!(merged(a, b), both);
+            }
+        }
+    }
 }
