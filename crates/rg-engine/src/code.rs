@@ -59,12 +59,20 @@
 //! playouts): a keeper enumeration costs ~1,740 instructions, a player's
 //! ~1,200 (its tail ~590 for at most 9 symbols); ~445 instructions run
 //! exactly once per enumeration (`moves`, `begin`, `run`'s entry and
-//! exit, the root's frame). Next levers seen, not tried: a choice between
-//! `? c` and `! c` of a check that meets no error in a move walk (leaf,
-//! probe, one-slot) decided where the walk enters the node (memoised,
-//! one edge taken, no frame: ticTacToe's and hex's keepers), and a tail's
-//! record written from a template of the log (the changes before the
-//! symbol's are the same for every symbol).
+//! exit, the root's frame). A tail's record is now written from a
+//! template of the log (`Effects::push_syms`).
+//!
+//! Tried and dropped: a choice between `? c` and `! c` of a check that
+//! meets no error in a move walk (leaf, probe, one-slot search) decided
+//! where the walk enters the node (`Walker::enter`; each such edge's
+//! [`Pre`] naming the check, its answer memoised, the edges that fail
+//! pushing no frame). Evaluated inline for every edge's test: ticTacToe
+//! -6.6%, connect4 -4.1%, hex -1.9%, but amazons +4.5%, breakthrough
+//! +4.2%, englishDraughts +3.1%, reversi +2.0%, chess +0.7% (the test
+//! of the check's kind in `enter`'s loops); out of line for the nodes
+//! flagged as having such edges: ticTacToe -1.6%, connect4 -0.9%, hex
+//! -0.5%, reversi +2.9%, breakthrough +2.0%, englishDraughts +1.3%,
+//! amazons +0.9% (the call and the flag's test in the loop).
 //!
 //! The instructions are sealed with the tables they index (`sealed.rs`,
 //! [`crate::raw::Sealed`]): verified once at load, then read without

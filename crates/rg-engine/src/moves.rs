@@ -46,26 +46,39 @@ pub trait Sink {
         tag_hash: u64,
     );
 
-    /// [`Sink::push`] of walks of a lean enumeration (no tags kept) whose
-    /// undo log is `log`, one per symbol of `syms` written to the slot of
-    /// the log's last entry (left in `st`); `player` the `player` slot and
-    /// value.
-    fn push_syms(
-        &mut self,
-        log: &[(u32, u16)],
-        st: &mut [u16],
-        syms: &[u16],
-        (player_slot, player): (u32, u16),
-        node: u32,
-    ) {
-        let Some(&(slot, _)) = log.last() else {
-            return;
-        };
-        for &x in syms {
-            st[slot as usize] = x;
-            let log = log.iter().map(|&(slot, _)| slot);
-            self.push(&[], &[], log, st, player_slot, player, node, 0);
-        }
+    /// [`Sink::push`] of walks of a lean enumeration (no tags kept): the
+    /// walks of `w`, one per symbol.
+    fn push_syms(&mut self, st: &mut [u16], w: TailWalks<'_>) {
+        push_each(self, st, w)
+    }
+}
+
+/// The walks of an any-assignment's tail ([`Sink::push_syms`]): the walk's
+/// undo log `log`, one walk per symbol of `syms` written to the slot of
+/// the log's last entry (left in `st`), `player` the `player` slot and
+/// value, `node` where they end.
+#[derive(Clone, Copy, Debug)]
+pub struct TailWalks<'a> {
+    /// The undo log.
+    pub log: &'a [(u32, u16)],
+    /// The symbols.
+    pub syms: &'a [u16],
+    /// The `player` slot and value.
+    pub player: (u32, u16),
+    /// The node the walks end at.
+    pub node: u32,
+}
+
+/// [`Sink::push_syms`] as one [`Sink::push`] per symbol.
+fn push_each<S: Sink + ?Sized>(sink: &mut S, st: &mut [u16], w: TailWalks<'_>) {
+    let Some(&(slot, _)) = w.log.last() else {
+        return;
+    };
+    let (player_slot, player) = w.player;
+    for &x in w.syms {
+        st[slot as usize] = x;
+        let log = w.log.iter().map(|&(slot, _)| slot);
+        sink.push(&[], &[], log, st, player_slot, player, w.node, 0);
     }
 }
 
@@ -300,6 +313,64 @@ impl Sink for Effects {
         node
     }
 
+    /// The walks of an any-assignment's tail written from one template:
+    /// room made once for all of them, each the log's changes before the
+    /// assigned slot's (the same for every symbol), then the symbol and
+    /// `player`. Callgrind instructions per playout (`rbg --engine interp
+    /// bench`, seed 1) on translations, against a [`Sink::push`] per
+    /// symbol (its room checked, the log read, per walk): hex -12.4%,
+    /// ticTacToe -2.5%, connect4 -2.2%, reversi -0.5%, the others within
+    /// 0.03%.
+    fn push_syms(&mut self, st: &mut [u16], w: TailWalks<'_>) {
+        let (log, syms, node) = (w.log, w.syms, w.node);
+        let Some((&(slot, _), before)) = log.split_last() else {
+            return;
+        };
+        let Some(&last) = syms.last() else {
+            return;
+        };
+        if before.iter().any(|&(s, _)| s == slot) {
+            // The slot written before too: its earlier changes take the
+            // symbol as well.
+            return push_each(self, st, w);
+        }
+        st[slot as usize] = last;
+        let (player_slot, player) = w.player;
+        let n = log.len() + 1;
+        let total = n * syms.len();
+        self.changes.reserve(total);
+        self.ends.reserve(syms.len());
+        let len = self.changes.len();
+        let spare = &mut self.changes.spare_capacity_mut()[..total];
+        for (walk, &x) in spare.chunks_exact_mut(n).zip(syms) {
+            let (changes, [at, p]) = walk.split_at_mut(n - 2) else {
+                unreachable!("two changes after the log's first ones")
+            };
+            for (dst, &(s, _)) in changes.iter_mut().zip(before) {
+                dst.write(Change {
+                    slot: s,
+                    value: st[s as usize] as u32,
+                });
+            }
+            at.write(Change {
+                slot,
+                value: x as u32,
+            });
+            p.write(Change {
+                slot: player_slot,
+                value: player as u32,
+            });
+        }
+        // SAFETY: the `total` entries past `len` were written above (each
+        // chunk of `n` whole: `before` has `n - 2` entries).
+        unsafe { self.changes.set_len(len + total) };
+        let mut end = len as u32;
+        for _ in syms {
+            end += n as u32;
+            self.ends.push([end, node]);
+        }
+    }
+
     /// The changes written into the spare capacity: one check of the
     /// room, no generic `extend` (which the walk's loop would not inline
     /// both here and in `Walker::tail_moves`).
@@ -339,6 +410,7 @@ impl Sink for Effects {
 
 #[cfg(test)]
 mod tests {
+    use super::TailWalks;
     use crate::sealed::TailTest;
     use crate::{Effects, GameModel, MoveList, Sink, State};
 
@@ -360,6 +432,41 @@ mod tests {
         c0, cacc: board[next[next[other]]] == w;\nc0, c2: board[next[other]] == w;\n\
         c2, cacc: board[next[next[next[other]]]] == e;\n\
         c1, cacc: board[next[pos]] == e;\nc1, c3: board[next[pos]] == b;\nc3, cacc: board[0] == e;\n";
+
+    #[test]
+    fn a_tails_walks_from_a_template_are_its_walks_one_by_one() {
+        // The log's last slot (7) written before it or not, a log of one.
+        let logs: [&[(u32, u16)]; 4] = [
+            &[(7, 0)],
+            &[(2, 0), (5, 1), (7, 0)],
+            &[(7, 3), (2, 0), (7, 0)],
+            &[],
+        ];
+        for log in logs {
+            let (mut one, mut all) = (Effects::default(), Effects::default());
+            let mut st: Vec<u16> = (0..10).map(|v| v * 3).collect();
+            // A walk recorded before.
+            for e in [&mut one, &mut all] {
+                e.push(&[], &[], [4].into_iter(), &st, 9, 2, 5, 0);
+            }
+            let syms = [4, 1, 6];
+            let slots = log.iter().map(|&(slot, _)| slot);
+            for &x in &syms {
+                if let Some(&(slot, _)) = log.last() {
+                    st[slot as usize] = x;
+                    one.push(&[], &[], slots.clone(), &st, 9, 1, 3, 0);
+                }
+            }
+            let w = TailWalks {
+                log,
+                syms: &syms,
+                player: (9, 1),
+                node: 3,
+            };
+            all.push_syms(&mut st.clone(), w);
+            assert_eq!((&all.changes, &all.ends), (&one.changes, &one.ends));
+        }
+    }
 
     /// The state after walk `i` of a list.
     fn after(s: &State, list: &impl Sink, i: usize) -> State {

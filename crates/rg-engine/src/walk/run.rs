@@ -6,7 +6,7 @@
 use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch_range};
 use super::*;
 use crate::code::{self, Kind};
-use crate::moves::Sink;
+use crate::moves::{Sink, TailWalks};
 use crate::sealed::{Filter, Table, TailTest, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
@@ -267,8 +267,13 @@ impl Walker {
         let r = match out.recorded().saturating_add(size) > MAX_RECORDED {
             true => Err(RunError::MovesTooLarge(MAX_RECORDED)),
             false => {
-                let player = (t.player_slot, tail.player);
-                out.push_syms(&self.log, st, &passing, player, tail.node);
+                let w = TailWalks {
+                    log: &self.log,
+                    syms: &passing,
+                    player: (t.player_slot, tail.player),
+                    node: tail.node,
+                };
+                out.push_syms(st, w);
                 Ok(())
             }
         };
