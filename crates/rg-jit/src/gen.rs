@@ -252,7 +252,34 @@ pub(crate) fn emit(
     g.b.finalize();
 }
 
+thread_local! {
+    /// The byte tables of the code being generated on this thread
+    /// ([`Gen::byte_table`]), until [`take_bytes`] hands them to it.
+    static BYTES: std::cell::RefCell<Vec<Box<[u8]>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The byte tables made since the last call on this thread: the code
+/// generated meanwhile reads them, so they must live as long as it.
+pub(crate) fn take_bytes() -> Vec<Box<[u8]>> {
+    BYTES.with(|b| std::mem::take(&mut *b.borrow_mut()))
+}
+
 impl Gen<'_, '_> {
+    /// The address of byte table `table`, which the code reads; the same
+    /// table's once. The tables are kept with the code ([`take_bytes`]).
+    fn byte_table(&mut self, table: Box<[u8]>) -> *const u8 {
+        BYTES.with(|b| {
+            let mut bytes = b.borrow_mut();
+            match bytes.iter().find(|t| **t == table) {
+                Some(t) => t.as_ptr(),
+                None => {
+                    bytes.push(table);
+                    bytes[bytes.len() - 1].as_ptr()
+                }
+            }
+        })
+    }
+
     /// `N` new blocks, created in order.
     fn blocks<const N: usize>(&mut self) -> [Block; N] {
         std::array::from_fn(|_| self.b.create_block())

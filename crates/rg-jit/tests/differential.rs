@@ -199,44 +199,48 @@ fn native_playouts_equal_the_interpreters() {
 /// (`gen/tail.rs`), past logs of computed places.
 #[test]
 fn translated_native_playouts_equal_the_interpreters() {
-    let Some(suite) = testkit::rbg_suite("games/connect4.rbg") else {
+    let Some((_, files)) = translated() else {
         return;
     };
-    for (k, name) in TRANSLATED.iter().enumerate() {
-        let path = suite.join(format!("games/{name}.rbg"));
-        assert!(same_playouts(&path, 2, 31 + k as u64), "{name}");
+    for (k, path) in files.iter().enumerate() {
+        assert!(same_playouts(path, 2, 31 + k as u64), "{}", path.display());
     }
 }
 
-/// `scripts/translation-table.py`'s games.
-const TRANSLATED: [&str; 8] = [
-    "breakthrough",
-    "ticTacToe",
-    "connect4",
-    "reversi",
-    "englishDraughts",
-    "hex",
-    "chess",
-    "amazons",
-];
+/// The RBG suite's games folder and `scripts/translation-table.py`'s
+/// games in it (`None`: no suite beside the repository).
+fn translated() -> Option<(PathBuf, Vec<PathBuf>)> {
+    let games = testkit::rbg_suite("games/connect4.rbg")?.join("games");
+    let names = [
+        "breakthrough",
+        "ticTacToe",
+        "connect4",
+        "reversi",
+        "englishDraughts",
+        "hex",
+        "chess",
+        "amazons",
+    ];
+    let files = names.map(|n| games.join(format!("{n}.rbg"))).to_vec();
+    Some((games, files))
+}
 
 /// RBG suite games translated to RG (their checks write, nest writing
 /// checks, visit; `scripts/translation-table.py`'s games).
 #[test]
 fn translated_native_moves_equal_the_interpreters() {
-    let Some(suite) = testkit::rbg_suite("games/connect4.rbg") else {
+    let Some((games, files)) = translated() else {
         return;
     };
-    for (k, name) in TRANSLATED.iter().enumerate() {
-        let path = suite.join(format!("games/{name}.rbg"));
-        assert!(compare(&path, 3, 400, 21 + k as u64, rg_jit::PART_EDGES) > 0);
+    for (k, path) in files.iter().enumerate() {
+        assert!(compare(path, 3, 400, 21 + k as u64, rg_jit::PART_EDGES) > 0);
     }
     // connect4's end-of-turn checks nest its line checks, writing programs
     // of their own: all of them code.
     // reversi's has-a-move checks are searches through nodes with local
     // visited checks (checked in the search's set): all code too.
     for name in ["connect4", "reversi"] {
-        let codes = rg_jit::check_codes(&load(&suite.join(format!("games/{name}.rbg"))));
+        let codes = rg_jit::check_codes(&load(&games.join(format!("{name}.rbg"))));
         assert!(!codes.contains(&rg_jit::CheckCode::Interpreted), "{name}");
     }
 }

@@ -5,7 +5,8 @@
 //! comparisons read `x` only directly, its symbols are tested 64 at a
 //! time with `x` a constant (table reads folded: straight code, no branch
 //! per symbol) into a mask in the frame, taken highest bit first;
-//! otherwise one symbol after another in a loop.
+//! otherwise one symbol after another in a loop. Comparisons of one
+//! operand with constants are one load of a byte table.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
@@ -129,8 +130,13 @@ impl Gen<'_, '_> {
     }
 
     /// Whether one of comparisons `cmps` (`a == b` or `a != b`) holds
-    /// (I8), with the slot read as [`Gen::known`] where set.
+    /// (nonzero), with the slot read as [`Gen::known`] where set (by a
+    /// table where they compare one operand with constants:
+    /// [`Gen::pass_by_table`]).
     pub(super) fn some_holds(&mut self, cmps: &[(Operand, Operand, bool)]) -> Value {
+        if let Some(pass) = self.pass_by_table(cmps) {
+            return pass.unwrap_or_else(|| self.b.ins().iconst(I64, 0));
+        }
         let holds: Vec<Value> = cmps
             .iter()
             .map(|&(a, b, eq)| {
@@ -253,6 +259,17 @@ impl Gen<'_, '_> {
                 let sym = self.t.any_syms[(start + i) as usize];
                 let v = self.b.ins().iconst(I32, sym as i64);
                 self.known = Some((slot, v));
+                let tests: Vec<_> = cmps.clone().map(|k| self.cmp(k)).collect();
+                if let Some(pass) = self.pass_by_table(&tests) {
+                    self.known = None;
+                    let Some(pass) = pass else { continue };
+                    let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
+                    acc = self.b.ins().bor(acc, pass);
+                    if (i - lo) % 8 == 7 {
+                        self.b.ins().store(FLAGS, acc, f, Off::F_MASK);
+                    }
+                    continue;
+                }
                 // One comparison's pass (I8) per comparison not decided
                 // at generation time; none: the symbol fails.
                 let mut passes = Vec::new();
@@ -294,6 +311,56 @@ impl Gen<'_, '_> {
             self.b.ins().jump(lp, &[BlockArg::Value(acc)]);
         }
         enter(self, none);
+    }
+
+    /// Where comparisons `cmps` (two or more) all compare one operand with constants
+    /// (`board[coord] == whiteMan`, `board[coord] == whiteKing`), whether
+    /// one holds, as a byte table over the operand's value read in one
+    /// load (I64, 0 or 1; `None`: none holds for any value), instead of a
+    /// comparison each; `None` for other comparisons. The slot read as
+    /// [`Gen::known`] where set.
+    fn pass_by_table(&mut self, cmps: &[(Operand, Operand, bool)]) -> Option<Option<Value>> {
+        let mut x = None;
+        let mut consts = Vec::new();
+        for &(a, b, eq) in cmps {
+            // (Operands whose values are symbols: slots and tables.)
+            let (o, k) = match (a, b) {
+                (o @ (Operand::Slot(_) | Operand::Ind(..) | Operand::Tab(..)), Operand::Imm(k))
+                | (Operand::Imm(k), o @ (Operand::Slot(_) | Operand::Ind(..) | Operand::Tab(..))) => {
+                    (o, k as u32)
+                }
+                _ => return None,
+            };
+            match x {
+                None => x = Some(o),
+                Some(x) if x == o => {}
+                Some(_) => return None,
+            }
+            consts.push((k, eq));
+        }
+        // (One comparison is as cheap as the table's load, and its
+        // latency shorter.)
+        if consts.len() < 2 {
+            return None;
+        }
+        let x = self.operand(x?);
+        let table: Box<[u8]> = (0..self.t.symbols)
+            .map(|v| consts.iter().any(|&(k, eq)| (v == k) == eq) as u8)
+            .collect();
+        if let Some(v) = self.konst(x) {
+            return Some(match table.get(v as usize) {
+                Some(1) => Some(self.b.ins().iconst(I64, 1)),
+                _ => None,
+            });
+        }
+        if table.iter().all(|&p| p == 0) {
+            return Some(None);
+        }
+        let base = self.byte_table(table);
+        // (Every value read from the semistate is a symbol: `safe.rs`.)
+        let i = self.b.ins().uextend(I64, x);
+        let at = self.b.ins().iadd_imm(i, base as i64);
+        Some(Some(self.b.ins().uload8(I64, FLAGS, at, 0)))
     }
 
     /// [`Gen::filter_resume`] one symbol at a time (symbols `start ..
