@@ -48,6 +48,29 @@ unsafe impl Send for Walker {}
 // SAFETY: as for `Send`: every use takes `&mut self`.
 unsafe impl Sync for Walker {}
 
+/// The largest value in `st` (0 if empty). Lanes of eight, the last
+/// lane overlapping the one before (a maximum does not mind counting a
+/// value twice): one vector loop and no scalar tail, where a plain fold
+/// compiles to lanes of 16, then of 4, then one at a time (43 slots:
+/// ~80 instructions, ~45 so).
+fn max_value(st: &[u16]) -> u16 {
+    const LANES: usize = 8;
+    if st.len() < LANES {
+        return st.iter().fold(0, |m, &v| m.max(v));
+    }
+    let mut m = [0u16; LANES];
+    let mut lane = |c: &[u16]| {
+        for (m, &v) in m.iter_mut().zip(c) {
+            *m = (*m).max(v);
+        }
+    };
+    for c in st.chunks_exact(LANES) {
+        lane(c);
+    }
+    lane(&st[st.len() - LANES..]);
+    m.iter().fold(0, |a, &v| a.max(v))
+}
+
 impl Walker {
     pub(crate) fn new(code: Arc<Code>) -> Walker {
         Walker {
@@ -97,12 +120,10 @@ impl NativeWalker for Walker {
     fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
         let code = &*self.code;
         let t = code.game.tables();
-        // (A maximum, not `all`: it vectorises; in a loop of its own, as the
-        // hash's multiplications would keep it from vectorising.)
         let valid = st.len() == self.ws.st_len
             && (node as usize) < t.nodes.len()
             && code.starts[node as usize]
-            && (st.iter().fold(0, |m, &v| m.max(v)) as usize) < code.symbols;
+            && (max_value(st) as usize) < code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
             // answers it.
@@ -172,5 +193,25 @@ impl NativeWalker for Walker {
 
     fn clone_box(&self) -> Box<dyn NativeWalker> {
         Box::new(Walker::new(self.code.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::max_value;
+
+    /// The largest value wherever it is: in the lanes, in the overlapping
+    /// last lane only, in a state shorter than a lane.
+    #[test]
+    fn max_value_finds_the_largest_anywhere() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut st: Vec<u16> = (0..len as u16).map(|i| i % 7).collect();
+                st[at] = 1000 + at as u16;
+                assert_eq!(max_value(&st), 1000 + at as u16, "len {len}, at {at}");
+            }
+            let st = vec![3u16; len];
+            assert_eq!(max_value(&st), if len == 0 { 0 } else { 3 });
+        }
     }
 }
