@@ -57,6 +57,8 @@ struct Gen<'a, 'b> {
     t: &'a Tables,
     b: FunctionBuilder<'b>,
     sig: SigRef,
+    /// The build's constant tables ([`Gen::byte_table`]).
+    store: &'a mut Store,
     /// The workspace and the semistate pointer of the current block
     /// ([`Gen::ws`], [`Gen::st`]).
     cache: Option<(Block, Value, Option<Value>)>,
@@ -133,17 +135,17 @@ struct Gen<'a, 'b> {
     known: Option<(u32, Value)>,
 }
 
-/// Emits walk function `part` of `parts` into `b` (signature
-/// [`crate::rt::WalkFn`]); `sig` is the helpers' signature ([`Helper`]).
+/// Emits walk function `part` of `parts` into `f` (signature
+/// [`crate::rt::WalkFn`]).
 pub(crate) fn emit(
     t: &Tables,
-    mut b: FunctionBuilder<'_>,
-    sig: SigRef,
+    f: Func<'_, '_>,
     pures: &[Option<FuncRef>],
     bases: &[u32],
     parts: &Parts,
     part: u32,
 ) {
+    let Func { mut b, sig, store } = f;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -184,6 +186,7 @@ pub(crate) fn emit(
         t,
         b,
         sig,
+        store,
         cache: None,
         saved: Some(saved),
         params: None,
@@ -252,32 +255,41 @@ pub(crate) fn emit(
     g.b.finalize();
 }
 
-thread_local! {
-    /// The byte tables of the code being generated on this thread
-    /// ([`Gen::byte_table`]), until [`take_bytes`] hands them to it.
-    static BYTES: std::cell::RefCell<Vec<Box<[u8]>>> = const { std::cell::RefCell::new(Vec::new()) };
+/// The constant tables of one build's code ([`Gen::byte_table`]): the
+/// code reads them, so the store lives as long as it (`crate::Code`).
+#[derive(Default)]
+pub(crate) struct Store {
+    bytes: Vec<Box<[u8]>>,
 }
 
-/// The byte tables made since the last call on this thread: the code
-/// generated meanwhile reads them, so they must live as long as it.
-pub(crate) fn take_bytes() -> Vec<Box<[u8]>> {
-    BYTES.with(|b| std::mem::take(&mut *b.borrow_mut()))
+impl Store {
+    /// Whether the code reads no table of the store's.
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// The function being generated: its builder, the helpers' signature
+/// ([`Helper`]) and the build's table store.
+pub(crate) struct Func<'b, 'x> {
+    pub b: FunctionBuilder<'b>,
+    pub sig: SigRef,
+    pub store: &'x mut Store,
 }
 
 impl Gen<'_, '_> {
     /// The address of byte table `table`, which the code reads; the same
-    /// table's once. The tables are kept with the code ([`take_bytes`]).
+    /// table's once. The tables are kept with the code ([`Store`]).
     fn byte_table(&mut self, table: Box<[u8]>) -> *const u8 {
-        BYTES.with(|b| {
-            let mut bytes = b.borrow_mut();
-            match bytes.iter().find(|t| **t == table) {
-                Some(t) => t.as_ptr(),
-                None => {
-                    bytes.push(table);
-                    bytes[bytes.len() - 1].as_ptr()
-                }
+        let bytes = &mut self.store.bytes;
+        match bytes.iter().position(|t| *t == table) {
+            Some(k) => bytes[k].as_ptr(),
+            None => {
+                bytes.push(table);
+                bytes[bytes.len() - 1].as_ptr()
             }
-        })
+        }
     }
 
     /// `N` new blocks, created in order.

@@ -409,8 +409,8 @@ pub(crate) struct Code {
     pub hash_base: bool,
     /// Processor time spent generating the code.
     pub time: Duration,
-    /// The byte tables the code reads (`gen::take_bytes`).
-    _bytes: Vec<Box<[u8]>>,
+    /// The constant tables the code reads.
+    _store: gen::Store,
     /// The code's memory (walkers hold the `Code` by an `Arc`, so it
     /// outlives every run of the code).
     _memory: Memory,
@@ -476,8 +476,7 @@ fn dump(ctx: &cranelift_codegen::Context, name: &str) {
 
 fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
-    // (What an earlier generation on this thread left, if it failed.)
-    drop(gen::take_bytes());
+    let mut store = gen::Store::default();
     let t = game.tables();
     let bases = gen::frame_bases(t);
     let plan = plan::plan(t);
@@ -513,11 +512,15 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             .map_err(err)?;
         ctx.func.signature = sig.clone();
         let helper = ctx.func.import_signature(sig.clone());
-        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let f = gen::Func {
+            b: FunctionBuilder::new(&mut ctx.func, &mut fctx),
+            sig: helper,
+            store: &mut store,
+        };
         match code {
-            CheckCode::Program(a, end) => gen::emit_program(t, (a, end), b, helper),
-            CheckCode::Slot => gen::emit_slot(t, c, b, helper),
-            _ => gen::emit_pure(t, c, b, helper),
+            CheckCode::Program(a, end) => gen::emit_program(t, (a, end), f),
+            CheckCode::Slot => gen::emit_slot(t, c, f),
+            _ => gen::emit_pure(t, c, f),
         }
         module.define_function(pid, &mut ctx).map_err(err)?;
         dump(&ctx, &format!("pure_{c}"));
@@ -547,13 +550,17 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
                 pures[c2 as usize] = Some(module.declare_func_in_func(id, &mut ctx.func));
             }
         }
-        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let f = gen::Func {
+            b: FunctionBuilder::new(&mut ctx.func, &mut fctx),
+            sig: helper,
+            store: &mut store,
+        };
         match plan.checks[c] {
             CheckCode::Writing(a, end) => {
                 let visits = t.programs[c].is_some_and(|q| q.visits);
-                gen::emit_writing(t, (a, end), visits, b, helper, &pures);
+                gen::emit_writing(t, (a, end), visits, f, &pures);
             }
-            _ => gen::emit_search(t, c, b, helper, &pures),
+            _ => gen::emit_search(t, c, f, &pures),
         }
         module.define_function(pid, &mut ctx).map_err(err)?;
         dump(&ctx, &format!("writing_{c}"));
@@ -584,8 +591,12 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             .iter()
             .map(|id| id.map(|id| module.declare_func_in_func(id, &mut ctx.func)))
             .collect();
-        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        gen::emit(t, b, helper, &pures, &bases, &parts, part);
+        let f = gen::Func {
+            b: FunctionBuilder::new(&mut ctx.func, &mut fctx),
+            sig: helper,
+            store: &mut store,
+        };
+        gen::emit(t, f, &pures, &bases, &parts, part);
         if std::env::var_os("RG_JIT_TRACE").is_some() {
             eprintln!(
                 "rg-jit: walk {part}: {} IR instructions, {} blocks",
@@ -636,7 +647,7 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
         hashes: parts.keep.1.iter().map(|k| k.hash).collect(),
         hash_base: plan.checks.contains(&CheckCode::Interpreted),
         time: jit_support::cpu_time().saturating_sub(start),
-        _bytes: gen::take_bytes(),
+        _store: store,
         _memory: Memory::new(module),
     })
 }
@@ -659,7 +670,7 @@ mod tests {
         let game = GameModel::from_text(text).unwrap();
         let symbols = game.description().symbols.len();
         let code = build(game.interpreted(), symbols, PART_EDGES).unwrap();
-        assert!(!code._bytes.is_empty());
+        assert!(!code._store.is_empty());
         let native = compile(&game).unwrap();
         for g in [&game, &native] {
             let mut list = rg_engine::MoveList::default();

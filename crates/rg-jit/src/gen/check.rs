@@ -9,11 +9,10 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, SigRef, Value};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
 use rg_engine::raw::{Op, Operand, Step, Tables};
 
-use super::{Gen, FLAGS};
+use super::{Func, Gen, FLAGS};
 use crate::rt::{self, Off, FAILED};
 
 /// Whether the interpreter decides check `c` by walking it: no probe, no
@@ -100,13 +99,8 @@ pub(crate) fn leaf_program(t: &Tables, c: usize) -> Option<(u32, u32)> {
 /// with the helpers' signature (`(ws, st, _, _) -> 1 holds, 0 not`): a
 /// block per instruction, a comparison that fails jumping to its skip, one
 /// that holds to the next instruction (or returning 1 where it accepts).
-pub(crate) fn emit_program(
-    t: &Tables,
-    (start, end): (u32, u32),
-    b: FunctionBuilder<'_>,
-    sig: SigRef,
-) {
-    let mut g = leaf_gen(t, b, sig);
+pub(crate) fn emit_program(t: &Tables, (start, end): (u32, u32), f: Func<'_, '_>) {
+    let mut g = leaf_gen(t, f);
     let blocks: Vec<Block> = (start..end).map(|_| g.b.create_block()).collect();
     let [yes, no] = g.blocks();
     g.b.ins().jump(blocks[0], &[]);
@@ -149,11 +143,8 @@ pub(super) fn finish_leaf(mut g: Gen<'_, '_>, yes: Block, no: Block) {
 }
 
 /// The generator of a leaf check's function, its entry block current.
-pub(super) fn leaf_gen<'a, 'b>(
-    t: &'a Tables,
-    mut b: FunctionBuilder<'b>,
-    sig: SigRef,
-) -> Gen<'a, 'b> {
+pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
+    let Func { mut b, sig, store } = f;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -163,6 +154,7 @@ pub(super) fn leaf_gen<'a, 'b>(
         t,
         b,
         sig,
+        store,
         cache: None,
         saved: None,
         params: Some((params[0], params[1])),
@@ -196,9 +188,9 @@ pub(super) fn leaf_gen<'a, 'b>(
 
 /// Emits leaf pure check `c` as a function with the helpers' signature
 /// (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`).
-pub(crate) fn emit_pure(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRef) {
+pub(crate) fn emit_pure(t: &Tables, c: usize, f: Func<'_, '_>) {
     let check = t.checks[c];
-    let mut g = leaf_gen(t, b, sig);
+    let mut g = leaf_gen(t, f);
     let gen = g.fresh_stamp(Off::MARK_GEN, rt::clear_marks);
     let marks = g.ws_load(Off::MARKS);
     let pending = g.ws_load(Off::PENDING);

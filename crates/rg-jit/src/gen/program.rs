@@ -16,12 +16,12 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value};
-use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
+use cranelift_frontend::Variable;
 use rg_engine::raw::{Fast, Operand, Place, Step, Tables};
 
 use super::check::{comparison, leaf_gen};
-use super::FLAGS;
+use super::{Func, FLAGS};
 use crate::rt::{self, Off};
 
 /// Instructions of one writing program at most.
@@ -196,11 +196,10 @@ pub(crate) fn emit_writing(
     t: &Tables,
     (start, end): (u32, u32),
     visits: bool,
-    b: FunctionBuilder<'_>,
-    sig: SigRef,
+    f: Func<'_, '_>,
     pures: &[Option<FuncRef>],
 ) {
-    let mut g = leaf_gen(t, b, sig);
+    let mut g = leaf_gen(t, f);
     g.pures = pures;
     let shadow = shadowed(t, (start, end));
     // The shadowed slot's values by the depth of the instruction (its

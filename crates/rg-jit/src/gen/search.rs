@@ -15,12 +15,12 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, SigRef, Value};
-use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
+use cranelift_frontend::Variable;
 use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_EDGE};
 
 use super::check::{finish_leaf, leaf_gen, walked};
-use super::{Gen, FLAGS};
+use super::{Func, Gen, FLAGS};
 use crate::rt::{self, Off};
 
 /// Edges of one search at most.
@@ -90,20 +90,14 @@ pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opti
 /// Emits check `c`'s search ([`search`]) as a function with the helpers'
 /// signature (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`); `pures` are
 /// the generated checks it nests.
-pub(crate) fn emit_search(
-    t: &Tables,
-    c: usize,
-    b: FunctionBuilder<'_>,
-    sig: SigRef,
-    pures: &[Option<FuncRef>],
-) {
+pub(crate) fn emit_search(t: &Tables, c: usize, f: Func<'_, '_>, pures: &[Option<FuncRef>]) {
     let check = t.checks[c];
     let region = search(t, c, &|_| true).expect("a search");
     let mut at = vec![u32::MAX; t.nodes.len()];
     for (k, &n) in region.nodes.iter().enumerate() {
         at[n as usize] = k as u32;
     }
-    let mut g = leaf_gen(t, b, sig);
+    let mut g = leaf_gen(t, f);
     g.pures = pures;
     let frames = Variable::from_u32(0);
     g.b.declare_var(frames, I64);

@@ -16,12 +16,11 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, SigRef, Value};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use rg_engine::raw::{Op, Tables, NO_SLOT};
 
 use super::check::{finish_leaf, leaf_gen, walked};
-use super::{Gen, FLAGS};
+use super::{Func, Gen, FLAGS};
 use crate::rt::{self, Off};
 
 /// Edges (an any-assignment's symbols each, less one per node) of the
@@ -71,11 +70,11 @@ pub(crate) fn leaf_slot(t: &Tables, c: usize) -> usize {
 
 /// Emits one-slot check `c` ([`leaf_slot`]) as a function with the
 /// helpers' signature (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`).
-pub(crate) fn emit_slot(t: &Tables, c: usize, b: FunctionBuilder<'_>, sig: SigRef) {
+pub(crate) fn emit_slot(t: &Tables, c: usize, f: Func<'_, '_>) {
     let check = t.checks[c];
     let order = region(t, c).expect("a one-slot check");
     let slot = t.one_slot[c];
-    let mut g = leaf_gen(t, b, sig);
+    let mut g = leaf_gen(t, f);
     let mut local = vec![u32::MAX; t.nodes.len()];
     for (k, &n) in order.iter().enumerate() {
         local[n as usize] = k as u32;
