@@ -504,3 +504,18 @@
 //!   its `usize`, the counters moved to arrays of the batch): not tried;
 //!   the connect4 result above (fewer misses, slower) says misses are not
 //!   what these games pay for.
+//! - Session 27: a turn start's patch writes each vertex's column once
+//!   (a move's atoms often repeat a vertex: a piece put, then the switch
+//!   where it stands) and plane by plane (`chunks_exact_mut`, a bounds
+//!   check per plane) instead of through `iter_mut().skip(v).step_by(nv)`.
+//!   Callgrind batch instructions (`batch_bench GAME 0 64 1 batch fused`,
+//!   the suite's games) ticTacToe 105.13M -> 104.26M (-0.83%),
+//!   englishDraughts -0.58%, breakthrough -0.41%, hex -0.20%; the repo's
+//!   `games/` versions (a put and a switch per move) ticTacToe -2.5%,
+//!   breakthrough -1.0%. Digests identical on the seven suite games.
+//! - Tried and dropped (session 27): masks of at most 64 entries cleared
+//!   by two overlapping fixed-size stores (one from each end, no loop: a
+//!   loop of eight-byte stores was turned back into a `memset` call by
+//!   the compiler) and their `mask_set` entry no longer touched: batch
+//!   instructions ticTacToe -0.5%, but connect4 +0.35%, breakthrough
+//!   +0.17%, hex +0.1% (the step loop's code around it grew).
