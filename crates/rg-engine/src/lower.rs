@@ -339,12 +339,15 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
     // Every node a root: the walks of `Walker::moves` start at any node.
     let few_tags = cycles::few_tags(&nodes, &edges, &vec![true; nodes.len()]);
-    let lowered = crate::code::lower(&edges, &l.fast, has_unique)?;
+    let mut lowered = crate::code::lower(&edges, &l.fast, has_unique)?;
     // Tested against the walk without them (`with_every_check`).
     let pres = match check_all {
         true => vec![crate::code::Pre::NONE; lowered.len()],
         false => l.pre_tests(&lowered),
     };
+    if !check_all {
+        crate::code::branches(&mut lowered, &edges, &nodes, has_unique)?;
+    }
     let leaves = program::leaves(&program, &programs, &speculated, &l.fast);
     let code = crate::sealed::Sealed::new(
         (lowered, pres),

@@ -64,7 +64,7 @@
 //! +3.5%, breakthrough +1.5%, englishDraughts +1.3% (see `code.rs` on
 //! the loop's layout).
 
-use crate::code::{is_cmp, Code, Kind, Pre, DEAD};
+use crate::code::{is_cmp, Code, Kind, Pre, DEAD, FLOW};
 use crate::program::Leaf;
 use crate::tables::{Act, Edge, Op, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
@@ -278,7 +278,9 @@ fn tail(
         }
         let i = c.next as usize;
         c = &code[i];
-        match (c.kind, edges[i].op) {
+        // (A branch, past the edges, ends the tail.)
+        let Some(e) = edges.get(i) else { break };
+        match (c.kind, e.op) {
             // (Tags are no-ops in a walk with this table.)
             (Kind::Skip | Kind::Tag(_) | Kind::TagVar(_), _) => {}
             (k, _) if is_cmp(k) && sealed(k) => tests.push(TailTest::Cmp(k)),
@@ -332,11 +334,14 @@ impl Sealed {
             let (a, b) = (table as usize, table as usize + symbols as usize);
             b <= fun.len() && fun[a..b].iter().all(|&x| ok(x))
         };
+        // Instructions past the edges' are branches (`code::branches`).
         let n = code.len();
+        let n_edges = edges.len();
         let s = |x: u32| is_slot(x);
         // Whether the operands of `kind` are verified.
         let sealed = |kind: Kind| match kind {
             Kind::Skip | Kind::Tag(_) | Kind::Player(_) | Kind::Other => true,
+            Kind::Branch { yes, no, .. } => yes < n_edges as u32 && no < n_edges as u32,
             Kind::TagVar(slot) | Kind::AnySlot(slot) | Kind::CmpSlot { slot, .. } => s(slot),
             Kind::SetImm { to, .. } => s(to),
             Kind::CmpTab { slot, table, .. } => s(slot) && region(table, &|_| true),
@@ -349,16 +354,22 @@ impl Sealed {
                 s(slot) && region(table, &|x| is_slot(x) || x == NO_SLOT)
             }
         };
-        for c in &mut code {
+        for (i, c) in code.iter_mut().enumerate() {
+            // Branches past the edges' instructions, and only there.
+            let branch = matches!(c.kind, Kind::Branch { .. });
+            if branch != (i >= n_edges) || branch && !sealed(c.kind) {
+                return Err(LoadError(format!("instruction {i}: not an edge's")));
+            }
             if !sealed(c.kind) {
                 // Run as written (bounds-checked): never for a lowered game.
                 c.kind = Kind::Other;
             }
-            if c.next < DEAD && c.next as usize >= n {
-                return Err(LoadError(format!("edge {} follows past the edges", c.next)));
+            let flow = c.next & FLOW;
+            if flow < DEAD && flow as usize >= n {
+                return Err(LoadError(format!("edge {flow} follows past the edges")));
             }
         }
-        if pres.len() != n {
+        if pres.len() != n_edges {
             return Err(LoadError("edges and their tests differ".into()));
         }
         for p in &mut pres {
@@ -367,7 +378,7 @@ impl Sealed {
                 *p = Pre::NONE;
             }
         }
-        if edges.len() != n || acts.len() != n {
+        if acts.len() != n_edges {
             return Err(LoadError("edges and instructions differ".into()));
         }
         let mut picks: Box<[Pick]> = edges
@@ -644,7 +655,7 @@ impl<'a> Table<'a> {
     ///
     /// # Safety
     /// `next` is the [`Code::next`] of an instruction of this table, below
-    /// [`DEAD`].
+    /// [`DEAD`] (flags cleared), or an edge of a [`Kind::Branch`].
     #[inline(always)]
     pub(crate) unsafe fn inline(self, next: u32) -> &'a Code {
         debug_assert!((next as usize) < self.0.len());
@@ -663,7 +674,7 @@ fn skip_tags(code: &[Code]) -> Box<[Code]> {
     code.iter()
         .map(|c| {
             let mut c = *c;
-            if matches!(c.kind, Kind::Other | Kind::Player(_)) {
+            if matches!(c.kind, Kind::Other | Kind::Player(_) | Kind::Branch { .. }) {
                 // `player = v` records its target: left as it is.
                 return c;
             }

@@ -535,6 +535,12 @@ impl Walker {
                         // SAFETY: an operand of `c` (see above).
                         unsafe { self.write_sealed(t, st, slot, sym) }
                     }
+                    Kind::Branch { check, yes, no } => {
+                        // `? c` or `! c`, whichever holds, its action done.
+                        edge = if self.check(t, st, check)? { yes } else { no };
+                        // SAFETY: an edge's instruction (`Sealed::new`).
+                        c = unsafe { code.inline(edge) };
+                    }
                     Kind::Other => match t.edges[edge as usize].op {
                         Op::Cmp(a, b, eq) => test!((read(t, st, a) == read(t, st, b)) == eq),
                         Op::CmpMap(i, eq) => {
