@@ -133,6 +133,20 @@ struct Gen<'a, 'b> {
     /// A slot whose value is known as a value, read as that instead of
     /// from the semistate (a filter loop's symbol, [`Gen::filter_loop`]).
     known: Option<(u32, Value)>,
+    /// A slot whose value is a loop's symbol by its index ([`Indexed`]):
+    /// table reads of it read a table over the index ([`Gen::indexed`]).
+    at: Option<Indexed>,
+}
+
+/// Slot `slot` holds symbol `any_syms[start + i]` (`i` an I32 value below
+/// `len`): a loop over an any-assignment's symbols, the symbol read only
+/// where needed.
+#[derive(Clone, Copy)]
+struct Indexed {
+    slot: u32,
+    start: u32,
+    len: u32,
+    i: Value,
 }
 
 /// Emits walk function `part` of `parts` into `f` (signature
@@ -215,6 +229,7 @@ pub(crate) fn emit(
         exit,
         r0,
         known: None,
+        at: None,
     };
     for j in 0..t.edges.len() {
         let k = t.edges[j].filter as usize;
@@ -260,13 +275,32 @@ pub(crate) fn emit(
 #[derive(Default)]
 pub(crate) struct Store {
     bytes: Vec<Box<[u8]>>,
+    words: Vec<Box<[u32]>>,
 }
 
 impl Store {
-    /// Whether the code reads no table of the store's.
+    /// Whether the code reads no byte table of the store's.
     #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
+    pub(crate) fn no_bytes(&self) -> bool {
         self.bytes.is_empty()
+    }
+
+    /// Whether the code reads no word table of the store's.
+    #[cfg(test)]
+    pub(crate) fn no_words(&self) -> bool {
+        self.words.is_empty()
+    }
+}
+
+/// The address of `table` in `tables`, added there unless an equal one
+/// is (the boxes' contents do not move).
+fn interned<T: PartialEq>(tables: &mut Vec<Box<[T]>>, table: Box<[T]>) -> *const T {
+    match tables.iter().position(|t| *t == table) {
+        Some(k) => tables[k].as_ptr(),
+        None => {
+            tables.push(table);
+            tables[tables.len() - 1].as_ptr()
+        }
     }
 }
 
@@ -282,14 +316,12 @@ impl Gen<'_, '_> {
     /// The address of byte table `table`, which the code reads; the same
     /// table's once. The tables are kept with the code ([`Store`]).
     fn byte_table(&mut self, table: Box<[u8]>) -> *const u8 {
-        let bytes = &mut self.store.bytes;
-        match bytes.iter().position(|t| *t == table) {
-            Some(k) => bytes[k].as_ptr(),
-            None => {
-                bytes.push(table);
-                bytes[bytes.len() - 1].as_ptr()
-            }
-        }
+        interned(&mut self.store.bytes, table)
+    }
+
+    /// [`Gen::byte_table`] for a table of words.
+    fn word_table(&mut self, table: Box<[u32]>) -> *const u32 {
+        interned(&mut self.store.words, table)
     }
 
     /// `N` new blocks, created in order.

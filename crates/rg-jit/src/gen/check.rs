@@ -183,6 +183,7 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         exit: fail,
         r0: 0,
         known: None,
+        at: None,
     }
 }
 

@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use rg_engine::raw::{Act, Fast, Op, Operand, Place, NO_EDGE};
 
-use super::{Gen, FLAGS};
+use super::{Gen, Indexed, FLAGS};
 use crate::rt::Off;
 
 /// Symbols of a filtered any-assignment beyond which they are tested one
@@ -376,29 +376,48 @@ impl Gen<'_, '_> {
         };
         let st = self.st();
         let kept = self.cache;
-        let [lp, more, pass, none] = self.blocks();
-        let left = self.b.append_block_param(lp, I32);
-        self.b.ins().jump(lp, &[BlockArg::Value(sub)]);
-        // (The workspace and semistate read before the loop hold in it.)
-        let enter = |g: &mut Self, blk: Block| g.enter_keeping(blk, kept);
-        enter(self, lp);
-        self.b.ins().brif(left, more, &[], none, &[]);
-        enter(self, more);
-        let sub1 = self.b.ins().iadd_imm(left, -1);
-        let sym = self.any_sym(start, sub1);
-        if old.is_some() {
-            let sym16 = self.b.ins().ireduce(I16, sym);
-            self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
-        } else {
-            self.known = Some((slot, sym));
-        }
-        let cmps: Vec<_> = cmps.map(|k| self.cmp(k)).collect();
-        let holds = self.some_holds(&cmps);
-        self.known = None;
+        let [more, next, pass, none] = self.blocks();
+        // (A loop tested at its end.)
         self.b
             .ins()
-            .brif(holds, pass, &[], lp, &[BlockArg::Value(sub1)]);
-        self.continue_in(pass);
+            .brif(sub, more, &[BlockArg::Value(sub)], none, &[]);
+        let left = self.b.append_block_param(more, I32);
+        // (The workspace and semistate read before the loop hold in it.)
+        let enter = |g: &mut Self, blk: Block| g.enter_keeping(blk, kept);
+        enter(self, more);
+        let sub1 = self.b.ins().iadd_imm(left, -1);
+        let sym = match old {
+            Some(_) => {
+                let sym = self.any_sym(start, sub1);
+                let sym16 = self.b.ins().ireduce(I16, sym);
+                self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+                Some(sym)
+            }
+            None => {
+                // (Read where it passes.)
+                let Op::AssignAny(_, (_, len)) = self.t.edges[j as usize].op else {
+                    unreachable!("a filter is an any-assignment");
+                };
+                let i = sub1;
+                self.at = Some(Indexed {
+                    slot,
+                    start,
+                    len,
+                    i,
+                });
+                None
+            }
+        };
+        let cmps: Vec<_> = cmps.map(|k| self.cmp(k)).collect();
+        let holds = self.some_holds(&cmps);
+        self.at = None;
+        self.b.ins().brif(holds, pass, &[], next, &[]);
+        enter(self, next);
+        self.b
+            .ins()
+            .brif(sub1, more, &[BlockArg::Value(sub1)], none, &[]);
+        enter(self, pass);
+        let sym = sym.unwrap_or_else(|| self.any_sym(start, sub1));
         let restore = |g: &mut Self| {
             if let Some(old) = old {
                 let old16 = g.b.ins().ireduce(I16, old);

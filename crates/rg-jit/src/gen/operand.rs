@@ -30,6 +30,24 @@ impl Gen<'_, '_> {
         self.load(I32, a, 0)
     }
 
+    /// `fun[table + st[s]]` where slot `s` is a loop's symbol by its index
+    /// ([`Gen::at`]): one load from a table of the entries over the index
+    /// (kept in the build's store), not the symbol's and then the entry's.
+    fn indexed(&mut self, s: u32, table: u32) -> Option<Value> {
+        let x = self.at.filter(|x| x.slot == s)?;
+        let t = self.t;
+        let syms = &t.any_syms[x.start as usize..(x.start + x.len) as usize];
+        let entries: Option<Box<[u32]>> = syms
+            .iter()
+            .map(|&v| t.fun.get(table as usize + v as usize).copied())
+            .collect();
+        let base = self.word_table(entries?);
+        let i = self.b.ins().uextend(I64, x.i);
+        let off = self.b.ins().ishl_imm(i, 2);
+        let a = self.b.ins().iadd_imm(off, base as i64);
+        Some(self.load(I32, a, 0))
+    }
+
     /// The value of `v` where it is a constant of the generator's.
     pub(super) fn konst(&self, v: Value) -> Option<u32> {
         let dfg = &self.b.func.dfg;
@@ -47,6 +65,9 @@ impl Gen<'_, '_> {
 
     /// `st[slot]` for a constant slot.
     pub(super) fn slot(&mut self, s: u32) -> Value {
+        if let Some(x) = self.at.filter(|x| x.slot == s) {
+            return self.any_sym(x.start, x.i);
+        }
         if let Some((k, v)) = self.known {
             if k == s {
                 return v;
@@ -77,13 +98,21 @@ impl Gen<'_, '_> {
         match o {
             Operand::Imm(v) => self.b.ins().iconst(I32, v as i64),
             Operand::Slot(s) => self.slot(s),
-            Operand::Tab(s, table) => {
-                let k = self.slot(s);
-                self.fun(table, k)
-            }
+            Operand::Tab(s, table) => match self.indexed(s, table) {
+                Some(v) => v,
+                None => {
+                    let k = self.slot(s);
+                    self.fun(table, k)
+                }
+            },
             Operand::Ind(s, table) => {
-                let k = self.slot(s);
-                let slot = self.fun(table, k);
+                let slot = match self.indexed(s, table) {
+                    Some(slot) => slot,
+                    None => {
+                        let k = self.slot(s);
+                        self.fun(table, k)
+                    }
+                };
                 self.slot_at(slot)
             }
             Operand::Read(i) => match self.t.fast[i as usize] {

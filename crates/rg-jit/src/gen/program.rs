@@ -21,7 +21,7 @@ use cranelift_frontend::Variable;
 use rg_engine::raw::{Fast, Operand, Place, Step, Tables};
 
 use super::check::{comparison, leaf_gen};
-use super::{Func, FLAGS};
+use super::{Func, Indexed, FLAGS};
 use crate::rt::{self, Off};
 
 /// Instructions of one writing program at most.
@@ -281,16 +281,18 @@ pub(crate) fn emit_writing(
                 let (into, past) = (target(&mut g, hold), target(&mut g, fail.expect("a skip")));
                 let s = g.b.use_var(slot);
                 let addr = g.st_addr(s);
-                let [lp, body, found, none] = g.blocks();
+                let [body, next, found, none] = g.blocks();
                 let old = g.b.ins().uload16(I32, FLAGS, addr, 0);
                 let l0 = g.b.use_var(left);
-                let l = g.b.append_block_param(lp, I32);
-                g.b.ins().jump(lp, &[BlockArg::Value(l0)]);
-                g.b.switch_to_block(lp);
-                g.b.ins().brif(l, body, &[], none, &[]);
+                // (A loop tested at its end: a symbol that fails goes on
+                // at the next, or past the subtree.)
+                g.b.ins().brif(l0, body, &[BlockArg::Value(l0)], none, &[]);
+                let l = g.b.append_block_param(body, I32);
                 g.b.switch_to_block(body);
                 let l1 = g.b.ins().iadd_imm(l, -1);
-                let sym = g.any_sym(s0, l1);
+                // (Read where needed: the comparisons may read tables over
+                // the index instead, `Gen::indexed`.)
+                let mut sym = None;
                 // The comparisons one of which must hold for the symbol to
                 // go anywhere (`program::any_filters`; `filter`: the one).
                 let f = t.any_filters[i as usize];
@@ -322,13 +324,21 @@ pub(crate) fn emit_writing(
                     };
                     let holds = match direct {
                         Some(slot) => {
-                            g.known = Some((slot, sym));
-                            let holds = g.some_holds(&cmps);
                             g.known = None;
+                            g.at = Some(Indexed {
+                                slot,
+                                start: s0,
+                                len,
+                                i: l1,
+                            });
+                            let holds = g.some_holds(&cmps);
+                            g.at = None;
                             holds
                         }
                         None => {
-                            let sym16 = g.b.ins().ireduce(I16, sym);
+                            let v = g.any_sym(s0, l1);
+                            sym = Some(v);
+                            let sym16 = g.b.ins().ireduce(I16, v);
                             g.b.ins().store(FLAGS, sym16, addr, 0);
                             let holds = g.some_holds(&cmps);
                             let old16 = g.b.ins().ireduce(I16, old);
@@ -336,12 +346,14 @@ pub(crate) fn emit_writing(
                             holds
                         }
                     };
-                    g.b.ins()
-                        .brif(holds, found, &[], lp, &[BlockArg::Value(l1)]);
+                    g.b.ins().brif(holds, found, &[], next, &[]);
+                    g.b.switch_to_block(next);
+                    g.b.ins().brif(l1, body, &[BlockArg::Value(l1)], none, &[]);
                 } else {
                     g.b.ins().jump(found, &[]);
                 }
                 g.b.switch_to_block(found);
+                let sym = sym.unwrap_or_else(|| g.any_sym(s0, l1));
                 g.b.def_var(left, l1);
                 match shadow {
                     Some(_) => g.b.def_var(symv, sym),
