@@ -552,7 +552,7 @@ fn run_chunk<G: Spec>(
         if !patched {
             s.d.observe(game, p, obs, scratch);
         }
-        s.shows = s.d.prefix().len();
+        s.shows = s.d.prefix_len();
         let mask = &mut out.masks[i * z.actions..(i + 1) * z.actions];
         let set = &mut out.mask_set[i];
         if mask.len() <= WHOLE_MASK {

@@ -519,3 +519,27 @@
 //!   the compiler) and their `mask_set` entry no longer touched: batch
 //!   instructions ticTacToe -0.5%, but connect4 +0.35%, breakthrough
 //!   +0.17%, hex +0.1% (the step loop's code around it grew).
+//! - Session 27: the step notes the prefix's length
+//!   ([`Decision::prefix_len`](crate::Decision::prefix_len)) instead of
+//!   finding the first candidate's move to slice it: callgrind batch
+//!   instructions (`batch_bench GAME 0 16 1 batch fused`) englishDraughts
+//!   -0.46%, breakthrough -0.40%, ticTacToe -0.22%, connect4 -0.16%,
+//!   chess -0.12%, hex -0.05%, reversi -0.03%. Tried and dropped:
+//!   `#[inline(always)]` on `Decision::fill_keys` (its prologue saves six
+//!   registers per call): +0.1..+0.3% on the same five games.
+//! - Where the suite's ticTacToe stands (session 27, callgrind `batch_bench
+//!   GAME 0 64 1 batch fused`, per state): batch 1,629 instructions, the
+//!   engine 840 of them (apply 457, listing 377), playouts ~1,013. The
+//!   batch's own ~790: `settle` 181 (`fill_keys` 146, of which `keys_at`'s
+//!   loop ~16 instructions per move over ~4.5 moves), the observation patch
+//!   and values ~70, restarts ~61 (~330 per restart: nine buffer copies),
+//!   the mask ~57 (a `memset` call for ten bytes and the entry reads), the
+//!   loop's slicing and bounds ~45, and some thirty items of 3-10 each
+//!   (function prologues of `play`, `settle`, `fill_keys` ~15 each). At
+//!   256 games `--branch-sim=yes --cache-sim=yes` counts ~23 mispredicted
+//!   branches (engine ~7) and ~16 data L1 misses per state (reads: the
+//!   slot, keys, move list, board, counts; writes: the row, the keeper's
+//!   board writes). `scripts/vec-vs-bench.py --fused --seconds 3 --rounds
+//!   3` on the suite (load 4-5): ticTacToe 0.65, connect4 0.79,
+//!   breakthrough 0.62, chess 0.69, reversi 0.79, englishDraughts 0.58,
+//!   hex 0.74, geomean 0.69.

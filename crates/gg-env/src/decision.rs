@@ -454,6 +454,17 @@ impl<G: Spec> Decision<G> {
         &self.moves.get(self.candidate(0))[..self.depth]
     }
 
+    /// The length of [`Decision::prefix`], without finding the candidate
+    /// it is read from (batches note it after every step).
+    #[inline]
+    pub fn prefix_len(&self) -> usize {
+        if self.num_candidates() == 0 {
+            0
+        } else {
+            self.depth
+        }
+    }
+
     /// Whether no action has been taken in this turn.
     pub fn at_turn_start(&self) -> bool {
         self.all

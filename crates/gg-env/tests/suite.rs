@@ -155,6 +155,41 @@ fn atom_ids_round_trip() {
     }
 }
 
+/// `prefix_len` (what batches note after every step) is the length of
+/// the prefix, at turn starts with shared atoms (chess) and mid-move, and
+/// after the game ends.
+#[test]
+fn prefix_len_is_the_prefix_length() {
+    let mut seen = 0;
+    for path in suite_games() {
+        if !["chess.rbg", "breakthrough.rbg", "englishDraughts.rbg"]
+            .iter()
+            .any(|n| path.ends_with(n))
+        {
+            continue;
+        }
+        let g = load(&path);
+        let mut r = g.reasoner();
+        let start: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut d = start.clone();
+        let mut nonzero = false;
+        for _ in 0..400 {
+            assert_eq!(d.prefix_len(), d.prefix().len(), "{}", path.display());
+            nonzero |= d.prefix_len() > 0;
+            if d.turn() == Turn::Over {
+                d = start.clone();
+                continue;
+            }
+            let j = rng.gen_range(0..d.num_candidates());
+            d.apply_candidate(&mut r, j).unwrap();
+        }
+        assert!(nonzero, "{}", path.display());
+        seen += 1;
+    }
+    assert!(suite_games().is_empty() || seen == 3);
+}
+
 /// A batch gives the same games for a seed whatever the number of threads.
 #[test]
 fn batches_are_deterministic() {
