@@ -396,6 +396,36 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
 }
 
 #[test]
+fn one_slot_checks_test_each_symbol_through_a_map_of_the_board() {
+    // As above, the symbols tested against `dark[board[pos]] == 1` (or
+    // `!= 0`) first: `shortcut.rs`'s loop for that shape, hoisted.
+    for test in ["dark[board[pos]] == 1", "dark[board[pos]] != 0"] {
+        on_four_squares(
+            &format!(
+                "const dark: P -> Score = {{ b: 1, :0 }};\n\
+                 begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+                 k, end: ;\nq0, q1: pos = V(*);\nq1, q2: {test};\nq2, q3: pos = next[pos];\n\
+                 q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
+            ),
+            &[
+                ("{ 0: e, 1: w, 2: w, :b }", 1),
+                ("{ 0: w, 1: e, :w }", 0),
+                ("{ 0: b, :w }", 0),
+            ],
+            |t| {
+                assert!(
+                    t.one_slot.iter().any(|&s| s != u32::MAX),
+                    "a one-slot check"
+                );
+                let kinds = t.code.code().iter().map(|c| c.kind);
+                let tab_ind = |k| matches!(k, rg_engine::raw::Kind::CmpTabInd { .. });
+                assert_eq!(kinds.filter(|&k| tab_ind(k)).count(), 1, "{test}");
+            },
+        );
+    }
+}
+
+#[test]
 fn rays_check_only_the_values_on_a_cycle_of_their_map() {
     // From each square p0 a ray follows `next` (0 -> 1 -> 2 -> 3 -> 4 -> 2)
     // over `w`s: r's visits come around the cycle r -> r2 -> r, so only the
