@@ -372,6 +372,22 @@ fn one_slot_checks_search_node_and_value_pairs() {
     );
 }
 
+/// Boards where some square holds `b`, followed by `w`s and an empty one
+/// (once) or not, with the moves of a check for that.
+const SOME_B_THEN_W_THEN_E: [(&str, u64); 3] = [
+    ("{ 0: e, 1: w, 2: w, :b }", 1),
+    ("{ 0: w, 1: e, :w }", 0),
+    ("{ 0: b, :w }", 0),
+];
+
+/// Asserts that `t` has a one-slot check.
+fn a_one_slot_check(t: &Tables) {
+    assert!(
+        t.one_slot.iter().any(|&s| s != u32::MAX),
+        "a one-slot check"
+    )
+}
+
 #[test]
 fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
     // `? q0 -> qacc`: some square holds `b`, followed by `w`s and an empty
@@ -381,17 +397,8 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
         "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
          k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
          q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n",
-        &[
-            ("{ 0: e, 1: w, 2: w, :b }", 1),
-            ("{ 0: w, 1: e, :w }", 0),
-            ("{ 0: b, :w }", 0),
-        ],
-        |t| {
-            assert!(
-                t.one_slot.iter().any(|&s| s != u32::MAX),
-                "a one-slot check"
-            )
-        },
+        &SOME_B_THEN_W_THEN_E,
+        a_one_slot_check,
     );
 }
 
@@ -407,16 +414,9 @@ fn one_slot_checks_test_each_symbol_through_a_map_of_the_board() {
                  k, end: ;\nq0, q1: pos = V(*);\nq1, q2: {test};\nq2, q3: pos = next[pos];\n\
                  q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
             ),
-            &[
-                ("{ 0: e, 1: w, 2: w, :b }", 1),
-                ("{ 0: w, 1: e, :w }", 0),
-                ("{ 0: b, :w }", 0),
-            ],
+            &SOME_B_THEN_W_THEN_E,
             |t| {
-                assert!(
-                    t.one_slot.iter().any(|&s| s != u32::MAX),
-                    "a one-slot check"
-                );
+                a_one_slot_check(t);
                 let kinds = t.code.code().iter().map(|c| c.kind);
                 let tab_ind = |k| matches!(k, rg_engine::raw::Kind::CmpTabInd { .. });
                 assert_eq!(kinds.filter(|&k| tab_ind(k)).count(), 1, "{test}");
