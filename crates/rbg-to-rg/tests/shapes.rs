@@ -1,7 +1,8 @@
 //! Shapes of the translation that spare the RG engines work: a pattern
 //! that is one comparison is that comparison in place, and the keeper's
 //! later alternative equivalent to an earlier one is walked only where the
-//! earlier one fails. The translation keeps the RBG game's perft.
+//! earlier one fails; a check from a node without edges is no edge. The
+//! translation keeps the RBG game's perft.
 
 mod checked;
 
@@ -40,4 +41,35 @@ fn a_keepers_later_equivalent_test_needs_the_earlier_to_fail() {
         4,
     );
     assert!(text.contains(": ? p0n0 -> p0nacc;"), "{text}");
+}
+
+#[test]
+fn a_check_from_a_node_without_edges_is_left_out() {
+    // Where the keeper ends the game (`->> {}`), the next player's copy is
+    // empty: its check never holds, so it is no edge (its negation a no-op).
+    let text = checked::translated(
+        &game("(->p (left* + right*) {e} [x] ->> ({? left {x}} ->> {} + {! left {x}}))*"),
+        4,
+    );
+    let sources: std::collections::HashSet<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(", ").map(|(from, _)| from))
+        .collect();
+    let checks: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(": ").map(|(_, label)| label))
+        .filter_map(|label| {
+            label
+                .strip_prefix("? ")
+                .or_else(|| label.strip_prefix("! "))
+        })
+        .filter_map(|check| check.split_once(" -> ").map(|(from, _)| from))
+        .collect();
+    assert!(!checks.is_empty(), "{text}");
+    for from in checks {
+        assert!(
+            sources.contains(from),
+            "check from {from} without edges\n{text}"
+        );
+    }
 }
