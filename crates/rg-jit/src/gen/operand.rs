@@ -93,26 +93,26 @@ impl Gen<'_, '_> {
         self.b.ins().iadd(st, off)
     }
 
+    /// `fun[table + st[s]]` (I32): over a loop's index where `s` is its
+    /// symbol ([`Gen::indexed`]), else the slot's value, then the entry.
+    fn tab(&mut self, s: u32, table: u32) -> Value {
+        match self.indexed(s, table) {
+            Some(v) => v,
+            None => {
+                let k = self.slot(s);
+                self.fun(table, k)
+            }
+        }
+    }
+
     /// The value of an operand (I32).
     pub(super) fn operand(&mut self, o: Operand) -> Value {
         match o {
             Operand::Imm(v) => self.b.ins().iconst(I32, v as i64),
             Operand::Slot(s) => self.slot(s),
-            Operand::Tab(s, table) => match self.indexed(s, table) {
-                Some(v) => v,
-                None => {
-                    let k = self.slot(s);
-                    self.fun(table, k)
-                }
-            },
+            Operand::Tab(s, table) => self.tab(s, table),
             Operand::Ind(s, table) => {
-                let slot = match self.indexed(s, table) {
-                    Some(slot) => slot,
-                    None => {
-                        let k = self.slot(s);
-                        self.fun(table, k)
-                    }
-                };
+                let slot = self.tab(s, table);
                 self.slot_at(slot)
             }
             Operand::Read(i) => match self.t.fast[i as usize] {
