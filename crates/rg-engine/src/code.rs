@@ -11,7 +11,7 @@
 //! after another. Actions of rarer shapes ([`Kind::Other`]) are run from
 //! [`crate::tables::Tables::edges`] as written. One-slot checks' searches
 //! (`shortcut.rs`) read the same instructions, and their comparisons per
-//! symbol (`walk/read.rs`, `SymTest`) the same shapes.
+//! symbol (`Sealed::first_holding`, `walk/read.rs`) the same shapes.
 //!
 //! Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
 //! on translations, against the walk over edges and matched actions: hex
@@ -252,6 +252,19 @@ impl Pre {
         kind: Kind::Skip,
         passed: crate::tables::NO_EDGE,
     };
+}
+
+impl Kind {
+    /// A specialised comparison's symbol and sign (`==`: `true`).
+    pub fn compared(self) -> Option<(u16, bool)> {
+        match self {
+            Kind::CmpSlot { value, eq, .. }
+            | Kind::CmpInd { value, eq, .. }
+            | Kind::CmpTab { value, eq, .. }
+            | Kind::CmpTabInd { value, eq, .. } => Some((value, eq)),
+            _ => None,
+        }
+    }
 }
 
 /// Whether `kind` is one of the specialised comparisons.

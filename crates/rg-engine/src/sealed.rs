@@ -69,6 +69,35 @@ use crate::program::Leaf;
 use crate::tables::{Act, Edge, Op, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
 
+/// The index in `syms` of the first symbol `x` for which `read(st, x)`,
+/// with `x` in `slot`, is `value` (`eq`) or is not (`syms.len()`: none).
+/// One loop per sign, the sign's test not in the loop.
+///
+/// # Safety
+/// `slot < st.len()`.
+#[inline(always)]
+unsafe fn first_equal(
+    st: &mut [u16],
+    slot: u32,
+    syms: &[u16],
+    (value, eq): (u16, bool),
+    read: impl Fn(&[u16], u16) -> u16,
+) -> usize {
+    let mut first = |want: bool| {
+        syms.iter()
+            .position(|&x| {
+                // SAFETY: `slot < st.len()` (caller).
+                unsafe { *st.get_unchecked_mut(slot as usize) = x };
+                (read(st, x) == value) == want
+            })
+            .unwrap_or(syms.len())
+    };
+    match eq {
+        true => first(true),
+        false => first(false),
+    }
+}
+
 /// Entries past the end of `fun` in the sealed copies: a slot's value
 /// (a `u16`) added to a table offset stays in range.
 pub const PAD: usize = 1 << 16;
@@ -541,12 +570,19 @@ impl Sealed {
     /// As [`Sealed::get`], `table` a table operand of the same instruction.
     #[inline(always)]
     pub(crate) unsafe fn tab(&self, st: &[u16], slot: u32, table: u32) -> u16 {
-        // SAFETY: as `get`; `table` is at most `fun`'s length and `vals`
-        // has `PAD` (> any u16) more entries.
-        unsafe {
-            let k = self.get(st, slot);
-            *self.vals.get_unchecked((table + k as u32) as usize) as u16
-        }
+        // SAFETY: as `get` and `tab_at`.
+        unsafe { self.tab_at(self.get(st, slot), table) }
+    }
+
+    /// `fun[table + k]`.
+    ///
+    /// # Safety
+    /// `table` a table operand of an instruction of this table.
+    #[inline(always)]
+    unsafe fn tab_at(&self, k: u16, table: u32) -> u16 {
+        // SAFETY: `table` is at most `fun`'s length and `vals` has `PAD`
+        // (> any u16) more entries.
+        unsafe { *self.vals.get_unchecked((table + k as u32) as usize) as u16 }
     }
 
     /// `st[fun[table + st[slot]]]`.
@@ -555,9 +591,18 @@ impl Sealed {
     /// As [`Sealed::tab`].
     #[inline(always)]
     pub(crate) unsafe fn ind(&self, st: &[u16], slot: u32, table: u32) -> u16 {
-        // SAFETY: as `tab`; every entry of `reads` is below `slots`.
+        // SAFETY: as `get` and `ind_at`.
+        unsafe { self.ind_at(st, self.get(st, slot), table) }
+    }
+
+    /// `st[fun[table + k]]`.
+    ///
+    /// # Safety
+    /// As [`Sealed::tab_at`], and `st.len() >= self.slots()`.
+    #[inline(always)]
+    unsafe fn ind_at(&self, st: &[u16], k: u16, table: u32) -> u16 {
+        // SAFETY: as `tab_at`; every entry of `reads` is below `slots`.
         unsafe {
-            let k = self.get(st, slot);
             let at = *self.reads.get_unchecked((table + k as u32) as usize);
             *st.get_unchecked(at as usize)
         }
@@ -608,13 +653,64 @@ impl Sealed {
                     outer,
                     value,
                     eq,
-                } => {
-                    let k = self.ind(st, slot, inner);
-                    let v = *self.vals.get_unchecked((outer + k as u32) as usize) as u16;
-                    (v == value) == eq
-                }
+                } => (self.tab_at(self.ind(st, slot, inner), outer) == value) == eq,
                 _ => unreachable!("not a specialised comparison"),
             }
+        }
+    }
+
+    /// The index in `syms` of the first symbol for which comparison
+    /// `kind` holds with it in `slot` (`syms.len()`: none); `slot` is
+    /// left holding the last symbol tried. `board[x] == c` and
+    /// `f[board[x]] == c` of `slot` read the symbol, not the slot, in a
+    /// loop per sign. Out of line: inlined into the one-slot search, whose
+    /// own values fill the registers, the loop kept its operands on the
+    /// stack (15 instructions a symbol, 9 here).
+    ///
+    /// # Safety
+    /// As [`Sealed::holds`]; `slot` is a slot operand of an instruction of
+    /// this table.
+    #[inline(never)]
+    pub(crate) unsafe fn first_holding(
+        &self,
+        st: &mut [u16],
+        slot: u32,
+        syms: &[u16],
+        kind: Kind,
+    ) -> usize {
+        debug_assert!((slot as usize) < self.slots && st.len() >= self.slots);
+        match (kind, kind.compared()) {
+            (Kind::CmpInd { slot: s, table, .. }, Some(cmp)) if s == slot => {
+                // SAFETY: `table` is `kind`'s, `st` long enough (caller).
+                let read = |st: &[u16], x| unsafe { self.ind_at(st, x, table) };
+                // SAFETY: `slot < slots <= st.len()` (caller).
+                unsafe { first_equal(st, slot, syms, cmp, read) }
+            }
+            (
+                Kind::CmpTabInd {
+                    slot: s,
+                    inner,
+                    outer,
+                    ..
+                },
+                Some(cmp),
+            ) if s == slot => {
+                // SAFETY: as above, `inner` and `outer` `kind`'s.
+                let read = |st: &[u16], x| unsafe { self.tab_at(self.ind_at(st, x, inner), outer) };
+                // SAFETY: as above.
+                unsafe { first_equal(st, slot, syms, cmp, read) }
+            }
+            _ => syms
+                .iter()
+                .position(|&x| {
+                    // SAFETY: `slot < slots <= st.len()`; `kind` as
+                    // `holds` (caller).
+                    unsafe {
+                        *st.get_unchecked_mut(slot as usize) = x;
+                        self.holds(st, kind)
+                    }
+                })
+                .unwrap_or(syms.len()),
         }
     }
 

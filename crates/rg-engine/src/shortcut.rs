@@ -19,11 +19,11 @@
 //!   comparison before the walk takes it: failing symbols cost a write and a
 //!   comparison instead of a step of the enumeration. Only when that node has
 //!   no visited check: then a failing symbol's walk ends at the comparison
-//!   and leaves no trace. The comparison is matched once per any-assignment
-//!   (`walk::SymTest`: `board[x] == c`, `f[board[x]] == c`, chess's "a
-//!   piece of these kinds here"). Tried and dropped (callgrind instructions
-//!   per playout): the walk's own filter loop through `SymTest` (+6.6% on
-//!   translated breakthrough: the generic read's match is hoisted there
+//!   and leaves no trace. The comparisons `board[x] == c`, `f[board[x]] ==
+//!   c` (chess's "a piece of these kinds here") have their own loop
+//!   (`Sealed::first_holding`). Tried and dropped (callgrind instructions
+//!   per playout): the walk's own filter loop through a general symbol
+//!   test (+6.6% on translated breakthrough: the generic read's match is hoisted there
 //!   already), the one-slot search's edges through `Tables::acts` (+2-8%
 //!   on translated reversi: one more table load per edge; through
 //!   `Tables::code` instead of the edges, which replaces that load:
@@ -42,7 +42,7 @@ use crate::code::Kind;
 use crate::tables::{
     Act, Check, Edge, Guard, Next, NodeInfo, Op, Operand, Place, Tables, NO_EDGE, NO_SLOT,
 };
-use crate::walk::{read, read_computed, SymTest};
+use crate::walk::{compares, read, read_computed};
 
 /// Edge visits the purity analysis may make in all; checks beyond it are
 /// treated as impure (the general walk is always right).
@@ -331,16 +331,19 @@ impl SlotSearch {
     /// Enters `to` with each symbol of `syms` (assigned to `slot`); a
     /// symbol into a lone comparison is tested first. Whether that reached
     /// `target`. (Out of line: the rays' loop stays small.) A comparison
-    /// `board[x] == c` of the assigned slot has its own loop, the sealed
-    /// read with its operands hoisted (the general [`SymTest`] matched its
-    /// shape and the target's stamps per symbol): callgrind instructions
-    /// per playout (`rbg --engine interp bench`, seed 1) translated chess
-    /// -17.4%, the other translations within 0.01%. Then `f[board[x]] ==
-    /// c` likewise (chess's king found by its kinds, `isOneOf[board[coord]]
-    /// == 1`, through [`SymTest`] before): chess -12.4%, the others within
-    /// 0.03% (its operands bound one by one and the comparison rebuilt in
-    /// the loop measured chess -13.2%: a copy of the shape's match, not
-    /// kept for 0.9%).
+    /// `board[x] == c` or `f[board[x]] == c` of the assigned slot (chess's
+    /// king, found by its piece or by its kinds, `isOneOf[board[coord]] ==
+    /// 1`) is tested by [`Sealed::first_holding`](crate::sealed::Sealed::first_holding)'s
+    /// loop, out of line (9 instructions a symbol). Callgrind instructions per
+    /// playout (`rbg --engine interp bench`, seed 1), translations: the
+    /// sealed read of `board[x] == c` in a loop here, against the general
+    /// test, chess -17.4%; then of `f[board[x]] == c` as a second loop
+    /// here: the repo's `games/chess.rbg` -12.4%, but the suite's chess
+    /// +3.5% (which never takes it: its `board[x] == c` loop read its
+    /// operands from the stack, 15 instructions a symbol); both out of
+    /// line: suite chess 70,016,680 -> 67,058,516 (-4.2%; -0.9% against
+    /// the first loop alone), repo chess 50,047,379 -> 47,880,592 (-4.3%),
+    /// the others within 0.01%.
     #[inline(never)]
     fn any(
         &mut self,
@@ -363,29 +366,32 @@ impl SlotSearch {
             _ => None,
         };
         match cmp {
-            // `board[x] == c` of the assigned slot (chess's king search):
-            // the sealed read, its operands hoisted out of the loop.
-            Some((kind @ Kind::CmpInd { slot: s, .. }, .., after)) if s == slot => {
-                self.enter_passing(t, syms, after, target, gen, |x| {
-                    st[slot as usize] = x;
-                    // SAFETY: the comparison of an instruction of
-                    // `t.code`; `st` checked in `reach`.
-                    unsafe { t.code.holds(st, kind) }
-                })
+            // `board[x] == c` of the assigned slot (chess's king search),
+            // `f[board[x]] == c` (the king found by its kinds,
+            // `isOneOf[board[coord]] == 1`): the sealed read in its own loop.
+            Some((
+                kind @ (Kind::CmpInd { slot: s, .. } | Kind::CmpTabInd { slot: s, .. }),
+                ..,
+                after,
+            )) if s == slot => {
+                let mut i = 0;
+                loop {
+                    // SAFETY: the comparison of an instruction of `t.code`,
+                    // its slot `slot`; `st` checked in `reach`.
+                    i += unsafe { t.code.first_holding(st, slot, &syms[i..], kind) };
+                    let Some(&x) = syms.get(i) else {
+                        return false;
+                    };
+                    if self.enter_passing(t, &[x], after, target, gen, |_| true) {
+                        return true;
+                    }
+                    i += 1;
+                }
             }
-            // `f[board[x]] == c` of the assigned slot (chess's king search
-            // by its kinds, `isOneOf[board[coord]] == 1`): likewise.
-            Some((kind @ Kind::CmpTabInd { slot: s, .. }, .., after)) if s == slot => {
-                self.enter_passing(t, syms, after, target, gen, |x| {
-                    st[slot as usize] = x;
-                    // SAFETY: as above.
-                    unsafe { t.code.holds(st, kind) }
-                })
-            }
-            Some((kind, a, b, eq, after)) => {
-                let test = SymTest::new(slot, kind, a, b, eq);
-                self.enter_passing(t, syms, after, target, gen, |x| test.holds(t, st, x))
-            }
+            Some((kind, a, b, eq, after)) => self.enter_passing(t, syms, after, target, gen, |x| {
+                st[slot as usize] = x;
+                compares(t, st, &kind, a, b, eq)
+            }),
             None => self.enter_passing(t, syms, to, target, gen, |_| true),
         }
     }

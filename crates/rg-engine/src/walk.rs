@@ -38,8 +38,8 @@ use crate::shortcut::SlotSearch;
 use crate::tables::{Tables, NO_NODE, NO_SLOT};
 use crate::RunError;
 
+pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
-pub(crate) use read::{offset, place_access, read_computed, SymTest};
 
 /// Checks nested deeper than this are an error.
 pub const MAX_CHECK_DEPTH: usize = 64;

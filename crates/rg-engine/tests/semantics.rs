@@ -392,14 +392,24 @@ fn a_one_slot_check(t: &Tables) {
 fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
     // `? q0 -> qacc`: some square holds `b`, followed by `w`s and an empty
     // one (the any-assignment's symbols tested against `board[pos] == b`
-    // first, as one table and one slot read: `walk::SymTest`).
-    on_four_squares(
-        "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
-         k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
-         q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n",
-        &SOME_B_THEN_W_THEN_E,
-        a_one_slot_check,
-    );
+    // first, as one table and one slot read: `shortcut.rs`'s loop for that
+    // shape, one per sign). With `!= w`: some square not `w`, likewise.
+    let [b0, b1, b2] = SOME_B_THEN_W_THEN_E.map(|(board, _)| board);
+    let boards = [
+        ("board[pos] == b", SOME_B_THEN_W_THEN_E),
+        ("board[pos] != w", [(b0, 1), (b1, 1), (b2, 0)]),
+    ];
+    for (test, boards) in boards {
+        on_four_squares(
+            &format!(
+                "begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+                 k, end: ;\nq0, q1: pos = V(*);\nq1, q2: {test};\nq2, q3: pos = next[pos];\n\
+                 q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
+            ),
+            &boards,
+            a_one_slot_check,
+        );
+    }
 }
 
 #[test]
