@@ -38,6 +38,7 @@ use crate::shortcut::SlotSearch;
 use crate::tables::{Tables, NO_NODE, NO_SLOT};
 use crate::RunError;
 
+pub(crate) use filter::switch_range;
 pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
 

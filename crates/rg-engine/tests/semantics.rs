@@ -413,6 +413,31 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
 }
 
 #[test]
+fn one_slot_checks_test_the_inner_edges_of_a_switch() {
+    // q3's three edges compare one read, `board[pos]` (a switch,
+    // `switch.rs`): the search takes the edges from the first to the last
+    // that pass without testing those two, but tests the ones between: on
+    // a `w` the first and the last pass, and the middle `== b` (into
+    // qacc) does not. Some `b` whose ray over `w`s ends at a `b`.
+    on_four_squares(
+        "const we: P -> Score = { w: 1, e: 1, :0 };\n\
+         begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+         k, end: ;\nq0, q1: pos = V(*);\nq1, q2: board[pos] == b;\nq2, q3: pos = next[pos];\n\
+         q3, q2: board[pos] == w;\nq3, qacc: board[pos] == b;\nq3, qdead: we[board[pos]] == 1;\n",
+        &[("{ 0: b, 1: w, :e }", 0), ("{ 0: b, 1: w, 2: b, :e }", 1)],
+        |t| {
+            a_one_slot_check(t);
+            let switch =
+                |n: &&rg_engine::raw::NodeInfo| n.switch != u32::MAX && n.end == n.first + 3;
+            assert!(
+                t.nodes.iter().any(|n| switch(&n)),
+                "a switch of three edges"
+            );
+        },
+    );
+}
+
+#[test]
 fn one_slot_checks_test_each_symbol_through_a_map_of_the_board() {
     // As above, the symbols tested against `dark[board[pos]] == 1` (or
     // `!= 0`) first: `shortcut.rs`'s loop for that shape, hoisted.

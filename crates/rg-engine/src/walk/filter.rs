@@ -102,7 +102,7 @@ pub(super) fn any_tests(
 /// The edges of switch `i` (`switch.rs`) that can pass now: from the
 /// first to the last that do.
 #[inline(always)]
-pub(super) fn switch_range(t: &Tables, st: &[u16], i: u32) -> (u32, u32) {
+pub(crate) fn switch_range(t: &Tables, st: &[u16], i: u32) -> (u32, u32) {
     let s = t.switches[i as usize];
     let v = read(t, st, Operand::Ind(s.slot, s.table));
     t.switch_ranges[(s.ranges + v as u32) as usize]
