@@ -293,7 +293,10 @@ impl Walker {
     ) -> Result<(), RunError> {
         out.clear();
         self.begin();
-        let r = self.run::<true, S>(t, st, node, NO_TARGET, Some(out));
+        let r = match self.root_moves(t, st, node, out) {
+            Some(r) => r.map(|()| false),
+            None => self.run::<true, S>(t, st, node, NO_TARGET, Some(out)),
+        };
         if r.is_err() {
             self.rollback(st, 0);
             self.frames.clear();

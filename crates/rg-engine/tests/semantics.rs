@@ -413,6 +413,23 @@ fn one_slot_checks_try_each_symbol_of_an_any_assignment() {
 }
 
 #[test]
+fn a_move_from_an_any_assignment_into_its_end_is_one_per_passing_symbol() {
+    // s's only edge assigns every square, whose test and tags end the
+    // move: its moves recorded at once, without a frame (`walk/run.rs`
+    // `root_moves`); one move per empty square.
+    on_four_squares(
+        "begin, s: player = x;\ns, t: pos = V(*);\nt, u: board[pos] == e;\nu, v: $$ pos;\n\
+         v, k: player = keeper;\nk, end: ;\n",
+        &[
+            ("{ 0: e, 1: w, 2: e, :b }", 2),
+            ("{ :w }", 0),
+            ("{ :e }", 4),
+        ],
+        |_| {},
+    );
+}
+
+#[test]
 fn one_slot_checks_test_the_inner_edges_of_a_switch() {
     // q3's three edges compare one read, `board[pos]` (a switch,
     // `switch.rs`): the search takes the edges from the first to the last
