@@ -84,6 +84,9 @@ struct Gen<'a, 'b> {
     restore: Vec<Block>,
     /// Per resume block: its node and `j`.
     rnode: Vec<(u32, u32)>,
+    /// Resume the top frame at its own resume block, its state restored,
+    /// without and with its tags ([`Gen::resume_top`]; `None`: not used).
+    resume_top: [Option<Block>; 2],
     /// Per node, its first resume block (`u32::MAX`: never holds a frame).
     bases: &'a [u32],
     /// Per edge, its node.
@@ -209,6 +212,7 @@ pub(crate) fn emit(
         resume,
         restore: Vec::new(),
         rnode,
+        resume_top: [None; 2],
         bases,
         edge_node,
         back,
@@ -259,6 +263,7 @@ pub(crate) fn emit(
         }
     }
     g.emit_restoring();
+    g.emit_resume_top();
     g.b.switch_to_block(g.exit);
     let id = g.b.append_block_param(g.exit, I32);
     let r = g.b.ins().iadd_imm(id, 2);

@@ -163,6 +163,7 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         resume: Vec::new(),
         restore: Vec::new(),
         rnode: Vec::new(),
+        resume_top: [None; 2],
         bases: &[],
         edge_node: Vec::new(),
         back: fail,

@@ -9,7 +9,7 @@ use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
 use rg_engine::raw::{Next, Op};
 
-use super::parts::Chain;
+use super::parts::{Chain, ANY_RESUME, NO_FRAME};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
 
@@ -251,17 +251,12 @@ impl Gen<'_, '_> {
     pub(super) fn emit_back(&mut self) {
         self.here = self.keep;
         self.b.switch_to_block(self.back);
-        let len = self.ws_load(Off::FRAMES_LEN);
-        let [done, some] = self.blocks();
-        self.b.ins().brif(len, some, &[], done, &[]);
-        self.b.switch_to_block(done);
-        // (The root frame may be popped before its last edge: what that
-        // edge's walk wrote is undone here.)
-        let zero = self.b.ins().iconst(I64, 0);
-        self.undo_log_to(zero);
-        let zero = self.b.ins().iconst(I32, 0);
-        self.ret(zero);
-        self.b.switch_to_block(some);
+        let len = self.frames_or(|g| {
+            // (The root frame may be popped before its last edge: what
+            // that edge's walk wrote is undone here.)
+            let zero = g.b.ins().iconst(I64, 0);
+            g.undo_log_to(zero);
+        });
         let frames = self.ws_load(Off::FRAMES);
         let top = self.b.ins().iadd_imm(len, -1);
         let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
@@ -272,6 +267,20 @@ impl Gen<'_, '_> {
         self.restore_tags(f);
         let next = self.load(I32, f, Off::F_NEXT);
         self.dispatch(next, f, true);
+    }
+
+    /// The frames' count (I64), going on where there is a frame; where
+    /// there is none, the walk ends (`done` emits what comes first).
+    fn frames_or(&mut self, done: impl FnOnce(&mut Self)) -> Value {
+        let len = self.ws_load(Off::FRAMES_LEN);
+        let [none, some] = self.blocks();
+        self.b.ins().brif(len, some, &[], none, &[]);
+        self.b.switch_to_block(none);
+        done(self);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.ret(zero);
+        self.b.switch_to_block(some);
+        len
     }
 
     /// Undoes the log down to length `target` (I64), newest first.
@@ -408,24 +417,75 @@ impl Gen<'_, '_> {
         self.undo_to(c, f);
     }
 
-    /// [`Gen::undo`] with the top frame at `f`.
+    /// [`Gen::undo`] with the top frame at `f` (where `c` knows its
+    /// resume block).
     pub(super) fn undo_to(&mut self, c: Chain, f: Value) {
-        if c.logs > 0 {
-            let len = self.ws_load(Off::LOG_LEN);
-            let log = self.ws_load(Off::LOG);
-            let off = self.b.ins().ishl_imm(len, 3);
-            let end = self.b.ins().iadd(log, off);
-            // Newest first: a slot written twice gets its oldest value.
-            for j in 1..=c.logs as i32 {
-                self.undo_entry(end, -8 * j);
+        if matches!(c.resume, ANY_RESUME | NO_FRAME) {
+            // The frame's state is restored where it is resumed.
+            self.undo_log(c.logs);
+            match c.resume {
+                ANY_RESUME => {
+                    let blk = self.resume_top(c.tags > 0);
+                    self.b.ins().jump(blk, &[]);
+                }
+                _ => {
+                    let zero = self.b.ins().iconst(I32, 0);
+                    self.ret(zero);
+                }
             }
-            let len = self.b.ins().iadd_imm(len, -(c.logs as i64));
-            self.ws_store(len, Off::LOG_LEN);
+            return;
+        }
+        if c.logs > 0 {
+            self.undo_log(c.logs);
             self.restore_hash(f);
         }
         if c.tags > 0 {
             self.restore_tags(f);
         }
         self.jump_resume(c.resume, f);
+    }
+
+    /// Undoes the newest `logs` log entries (newest first: a slot written
+    /// twice gets its oldest value).
+    fn undo_log(&mut self, logs: u32) {
+        if logs == 0 {
+            return;
+        }
+        let len = self.ws_load(Off::LOG_LEN);
+        let log = self.ws_load(Off::LOG);
+        let off = self.b.ins().ishl_imm(len, 3);
+        let end = self.b.ins().iadd(log, off);
+        for j in 1..=logs as i32 {
+            self.undo_entry(end, -8 * j);
+        }
+        let len = self.b.ins().iadd_imm(len, -(logs as i64));
+        self.ws_store(len, Off::LOG_LEN);
+    }
+
+    /// The block that resumes the top frame, the log already undone to
+    /// its length ([`ANY_RESUME`]): the backtrack without its undo loop,
+    /// and without restoring the tags unless `tags` (some were pushed);
+    /// made when first asked for, emitted by [`Gen::emit_resume_top`].
+    fn resume_top(&mut self, tags: bool) -> Block {
+        let blk = &mut self.resume_top[tags as usize];
+        *blk.get_or_insert_with(|| self.b.create_block())
+    }
+
+    /// [`Gen::resume_top`]'s blocks, where used.
+    pub(super) fn emit_resume_top(&mut self) {
+        for (tags, blk) in self.resume_top.into_iter().enumerate() {
+            let Some(blk) = blk else {
+                continue;
+            };
+            self.here = self.keep;
+            self.b.switch_to_block(blk);
+            self.frames_or(|_| {});
+            let f = self.top_frame();
+            if tags == 1 {
+                self.restore_tags(f);
+            }
+            let next = self.load(I32, f, Off::F_NEXT);
+            self.dispatch(next, f, true);
+        }
     }
 }

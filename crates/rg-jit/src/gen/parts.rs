@@ -12,7 +12,8 @@ use rg_engine::raw::{self, Next, Op, Place, Tables, NO_SLOT};
 /// pushed or resumed.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct Chain {
-    /// The frame's resume block.
+    /// The frame's resume block ([`ANY_RESUME`]: the paths that meet here
+    /// run on different ones, read from the frame).
     pub(super) resume: u32,
     /// Log entries pushed since.
     pub(super) logs: u32,
@@ -36,7 +37,30 @@ impl Chain {
             ..self
         })
     }
+
+    /// What two paths that meet run on: the same chain, or where they
+    /// pushed as much since their top frames but resume them at different
+    /// blocks, that with [`ANY_RESUME`].
+    pub(super) fn meet(a: Option<Chain>, b: Option<Chain>) -> Option<Chain> {
+        match (a, b) {
+            (Some(a), Some(b)) if a == b => Some(a),
+            (Some(a), Some(b)) if (a.logs, a.tags) == (b.logs, b.tags) => Some(Chain {
+                resume: ANY_RESUME,
+                ..a
+            }),
+            _ => None,
+        }
+    }
 }
+
+/// [`Chain::resume`] of paths that resume different blocks: the top
+/// frame's own (`Frame::next`) is resumed through the dispatch on it, or
+/// the walk ends where there is none.
+pub(super) const ANY_RESUME: u32 = u32::MAX;
+
+/// [`Chain::resume`] below the frame of a node only walks start at: there
+/// is no frame, and what the chain pushed undone, the walk ends.
+pub(super) const NO_FRAME: u32 = u32::MAX - 1;
 
 /// Per node, whether move walks can reach it (from the nodes holding
 /// frames: walks start at them). The others are only searched by checks.
@@ -209,11 +233,12 @@ pub(super) fn frames(
 /// frames that no edge reaches inline (entered only from the node's resume
 /// blocks, on the frame's state; a first edge taken after its frame's pop
 /// on the frame below, where its node's `parent` chain is known), and along
-/// inline chains from them into nodes without frames reached from one edge
-/// only. Such an edge
+/// inline chains from them into nodes without frames (where several edges
+/// enter one, what they meet on: [`Chain::meet`]). Such an edge
 /// backtracks by undoing what it knows and jumping to the resume block
 /// (nothing to undo: a failing comparison or check resumes the frame at
-/// once) instead of the generic backtrack.
+/// once; [`ANY_RESUME`]: through the dispatch on the frame's own) instead
+/// of the generic backtrack.
 pub(super) fn chains(
     t: &Tables,
     bases: &[u32],
@@ -248,13 +273,27 @@ pub(super) fn chains(
             }
         }
     }
+    // Per edge entered inline by several, the entries that have arrived
+    // with a chain and what they meet on ([`Chain::meet`]).
+    let mut arrived = vec![(0u32, None); t.edges.len()];
     while let Some(i) = work.pop() {
         let e = t.edges[i];
         if let (Next::Inline(k), Some(c)) = (e.next, chain[i].and_then(|c| c.after(e.op))) {
             let k = k as usize;
-            let solo = inline_in[k] == 1 && bases[edge_node[k] as usize] == u32::MAX;
-            if solo && chain[k].is_none() {
-                chain[k] = Some(c);
+            if bases[edge_node[k] as usize] != u32::MAX || chain[k].is_some() {
+                continue;
+            }
+            let (n, met) = arrived[k];
+            let met = if n == 0 {
+                Some(c)
+            } else {
+                Chain::meet(met, Some(c))
+            };
+            arrived[k] = (n + 1, met);
+            // Known once every entry has arrived (an entry without a
+            // chain never does).
+            if n + 1 == inline_in[k] && met.is_some() {
+                chain[k] = met;
                 work.push(k);
             }
         }
@@ -263,9 +302,11 @@ pub(super) fn chains(
 }
 
 /// Per node holding frames, what its frames run on when they are pushed:
-/// the chain after the action of every edge that pushes one (`None` when
-/// they differ or are unknown, and for the nodes a walk can start at:
-/// `begin` and where moves end, whose frame may be the root). An exhausted
+/// the chain after the action of every edge that pushes one, where they
+/// meet ([`Chain::meet`]; `None` when they push differently or are
+/// unknown, and for the nodes a walk can start at, `begin` and where
+/// moves end, whose frame may be the root; [`NO_FRAME`] for those that
+/// no other edge enters, whose frame is always the root). An exhausted
 /// frame of such a node is popped by undoing that chain and resuming the
 /// frame below it directly, instead of through the generic backtrack.
 pub(super) fn parents(
@@ -279,44 +320,58 @@ pub(super) fn parents(
     let mut parent: Vec<Option<Option<Chain>>> = vec![None; t.nodes.len()];
     let mut root = vec![false; t.nodes.len()];
     root[0] = true;
+    // Entered other than where walks start.
+    let mut entered = vec![false; t.nodes.len()];
     for (i, e) in t.edges.iter().enumerate() {
         if !reached[edge_node[i] as usize] {
             continue;
         }
         let to = e.to as usize;
-        if matches!(e.op, Op::SetPlayer(_)) || e.next != Next::Frame {
+        if matches!(e.op, Op::SetPlayer(_)) {
+            root[to] = true;
+            continue;
+        }
+        entered[to] = true;
+        if e.next != Next::Frame {
             root[to] = true;
             continue;
         }
         let c = chain[i].and_then(|c| c.after(e.op));
         parent[to] = match parent[to] {
             None => Some(c),
-            Some(p) if p == c => Some(p),
-            Some(_) => Some(None),
+            Some(p) => Some(Chain::meet(p, c)),
         };
     }
     parent
         .into_iter()
         .zip(root)
+        .zip(entered)
         .zip(bases)
-        .map(|((p, root), &base)| match root || base == u32::MAX {
-            true => None,
-            false => p.flatten(),
+        .map(|(((p, root), entered), &base)| match (root, entered) {
+            _ if base == u32::MAX => None,
+            (true, false) => Some(Chain {
+                resume: NO_FRAME,
+                logs: 0,
+                tags: 0,
+            }),
+            (true, true) => None,
+            (false, _) => p.flatten(),
         })
         .collect()
 }
 
 /// Per node, whether its frame may be the root, as far as the generator
 /// knows: nodes holding frames whose frames are not all pushed on a known
-/// chain ([`parents`]), so they pop through the generic backtrack. Walks
-/// start only at some of them ([`starts`]).
+/// chain ([`parents`]), so they pop through the generic backtrack, and
+/// those only walks start at. Walks start only at some of them
+/// ([`starts`]).
 fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
     let edge_node = edge_nodes(t);
     frames(t, bases, &edge_node, &early_pops(t, bases))
         .1
         .iter()
         .zip(bases)
-        .map(|(p, &base)| base != u32::MAX && p.is_none())
+        .map(|(p, &base)| base != u32::MAX && p.is_none_or(|c| c.resume == NO_FRAME))
         .collect()
 }
 
@@ -545,6 +600,53 @@ pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A node without a frame entered inline from every edge of a choice
+    /// (each resuming the choice's frame at another block, the first after
+    /// the frame's early pop, on no frame at all: the choice is where the
+    /// player's walks start) knows what was pushed since (two log
+    /// entries): its failing comparison undoes them and resumes the
+    /// frame's own block, or ends the walk ([`ANY_RESUME`]); and the
+    /// native walk lists the interpreter's moves.
+    #[test]
+    fn chains_that_meet_resume_the_frames_own_block() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
+                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                    n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
+                    j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let bases = frame_bases(t);
+        let edge_node = edge_nodes(t);
+        let (chain, parent) = frames(t, &bases, &edge_node, &early_pops(t, &bases));
+        let cmp = t.edges.iter().position(|e| matches!(e.op, Op::Cmp(..)));
+        let met = Chain {
+            resume: ANY_RESUME,
+            logs: 2,
+            tags: 0,
+        };
+        assert!(chain[cmp.unwrap()] == Some(met));
+        let start = t.edges[t.nodes[0].first as usize].to as usize;
+        let none = Chain {
+            resume: NO_FRAME,
+            logs: 0,
+            tags: 0,
+        };
+        assert!(parent[start] == Some(none));
+        let native = crate::compile(&game).unwrap();
+        let mut lists = [
+            rg_engine::MoveList::default(),
+            rg_engine::MoveList::default(),
+        ];
+        for (g, list) in [&game, &native].into_iter().zip(&mut lists) {
+            let mut r = g.reasoner();
+            let mut s = g.initial_state();
+            r.complete_keeper(&mut s).unwrap();
+            r.moves(&mut s, list).unwrap();
+        }
+        assert_eq!(lists[0].len(), 1);
+        assert_eq!(lists[1].len(), 1);
+    }
 
     /// A choice node entered from two edges of another choice (so its
     /// frames' parent chain is unknown: a root, popped through the generic
