@@ -543,3 +543,24 @@
 //!   3` on the suite (load 4-5): ticTacToe 0.65, connect4 0.79,
 //!   breakthrough 0.62, chess 0.69, reversi 0.79, englishDraughts 0.58,
 //!   hex 0.74, geomean 0.69.
+//! - Session 28: `Decision::settle` of a lone candidate (a turn with one
+//!   legal move) finds the move's last choice in one pass over its atoms
+//!   instead of listing its keys at every depth (three `fill_keys` calls
+//!   or more per lone move: englishDraughts' forced captures made it ~1.9
+//!   calls per turn start). Callgrind batch instructions (`batch_bench
+//!   GAME 0 64 1 batch fused`, the suite's games) englishDraughts
+//!   205,433,006 -> 201,083,906 (-2.12%), ticTacToe -0.47%, connect4
+//!   +0.27% (the `n == 1` test, ~2 per turn start, and code moved),
+//!   breakthrough +0.06%, hex +0.05%, reversi -0.04%, chess 0.00%.
+//! - Tried and dropped (session 28): a restart that draws no chance move
+//!   copying the initial decision's observation (kept by the batch) into
+//!   the row instead of observing the state (a restart ~254 -> ~221
+//!   instructions, its observation ~130 -> a 160-byte copy on
+//!   ticTacToe), with `GameModel::observe` forced inline (the compiler
+//!   stopped inlining it beside the copy: connect4 +1.3%): batch
+//!   instructions ticTacToe -1.42%, but breakthrough +0.46%,
+//!   englishDraughts +0.46%, hex +0.13%, connect4 +0.10%, reversi and
+//!   chess +0.09% (the step loop's code around the flag grew; long games
+//!   restart rarely). Branch `py-restart-try` of session 28 holds it
+//!   with a test comparing every row of a batch with a decision stepped
+//!   alone.

@@ -195,11 +195,29 @@ impl<G: Spec> Decision<G> {
     fn settle(&mut self) {
         self.keys.clear();
         self.distinct = false;
-        if self.num_candidates() == 0 {
+        let n = self.num_candidates();
+        if n == 0 {
             return;
         }
         let end = self.ids.num_atoms();
         let mut d = self.depth;
+        if n == 1 {
+            // A lone candidate (a turn with one legal move): its atoms up
+            // to its first without a choice are shared, and it is chosen by
+            // the last choice before that, found in one pass over its atoms
+            // (the loop below listed its keys at every depth, three times
+            // or more per lone move).
+            let m = self.moves.get(self.candidate(0));
+            while Self::key(&self.ids, m, d) != end {
+                d += 1;
+            }
+            if d > self.depth {
+                d -= 1;
+            }
+            self.keys.push(Self::key(&self.ids, m, d));
+            self.depth = d;
+            return;
+        }
         loop {
             if !self.fill_keys(d) {
                 break;

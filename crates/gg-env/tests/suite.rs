@@ -155,39 +155,75 @@ fn atom_ids_round_trip() {
     }
 }
 
+/// Steps the suite game `name` (when the suite is there) by uniformly
+/// random candidates (seed `seed`) through `steps` decisions, finished
+/// games started again, and calls `check` at every decision before its
+/// action; whether the game was found.
+fn random_decisions(
+    name: &str,
+    seed: u64,
+    steps: usize,
+    mut check: impl FnMut(&Decision<GameModel>),
+) -> bool {
+    let Some(path) = suite_games().into_iter().find(|p| p.ends_with(name)) else {
+        return false;
+    };
+    let g = load(&path);
+    let mut r = g.reasoner();
+    let start: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut d = start.clone();
+    for _ in 0..steps {
+        check(&d);
+        if d.turn() == Turn::Over {
+            d = start.clone();
+            continue;
+        }
+        let j = rng.gen_range(0..d.num_candidates());
+        d.apply_candidate(&mut r, j).unwrap();
+    }
+    true
+}
+
 /// `prefix_len` (what batches note after every step) is the length of
 /// the prefix, at turn starts with shared atoms (chess) and mid-move, and
 /// after the game ends.
 #[test]
 fn prefix_len_is_the_prefix_length() {
-    let mut seen = 0;
-    for path in suite_games() {
-        if !["chess.rbg", "breakthrough.rbg", "englishDraughts.rbg"]
-            .iter()
-            .any(|n| path.ends_with(n))
-        {
-            continue;
-        }
-        let g = load(&path);
-        let mut r = g.reasoner();
-        let start: Decision<GameModel> = Decision::new(&mut r, g.initial_state()).unwrap();
-        let mut rng = SmallRng::seed_from_u64(11);
-        let mut d = start.clone();
+    for name in ["chess.rbg", "breakthrough.rbg", "englishDraughts.rbg"] {
         let mut nonzero = false;
-        for _ in 0..400 {
-            assert_eq!(d.prefix_len(), d.prefix().len(), "{}", path.display());
+        let found = random_decisions(name, 11, 400, |d| {
+            assert_eq!(d.prefix_len(), d.prefix().len(), "{name}");
             nonzero |= d.prefix_len() > 0;
-            if d.turn() == Turn::Over {
-                d = start.clone();
-                continue;
-            }
-            let j = rng.gen_range(0..d.num_candidates());
-            d.apply_candidate(&mut r, j).unwrap();
-        }
-        assert!(nonzero, "{}", path.display());
-        seen += 1;
+        });
+        assert!(nonzero || (!found && suite_games().is_empty()), "{name}");
     }
-    assert!(suite_games().is_empty() || seen == 3);
+}
+
+/// A turn with one legal move takes the atoms before its last choice
+/// without asking and offers that choice alone (`settle`'s pass over a
+/// lone candidate), as for identical candidates.
+#[test]
+fn a_lone_move_is_chosen_by_its_last_choice() {
+    let mut lone = 0;
+    for name in ["englishDraughts.rbg", "chess.rbg", "ticTacToe.rbg"] {
+        random_decisions(name, 5, 3000, |d| {
+            if d.turn() == Turn::Over || !d.at_turn_start() || d.moves().len() != 1 {
+                return;
+            }
+            let ids = d.numbering();
+            let m = d.moves().get(0);
+            // The first atom that is no choice (or the move's end).
+            let c = m.iter().position(|&a| ids.atom_id(a).is_none());
+            let depth = c.unwrap_or(m.len()).saturating_sub(1);
+            let key = m.get(depth).and_then(|&a| ids.atom_id(a));
+            let key = key.unwrap_or(ids.num_atoms());
+            assert_eq!(d.prefix_len(), depth, "{name}");
+            assert_eq!(d.actions(), vec![(key, 1)], "{name}");
+            lone += 1;
+        });
+    }
+    assert!(suite_games().is_empty() || lone > 10, "{lone} lone moves");
 }
 
 /// A batch gives the same games for a seed whatever the number of threads.
