@@ -29,13 +29,19 @@
 //! its rays unrolled into a nested check of comparisons only, interp
 //! -18.7% but native +55% (the same writing program, vertex by vertex):
 //! both dropped; the second is worth it once rg-jit searches such a check
-//! as the interpreter does. englishDraughts' `canCapture` (12 of 64
-//! vertices pass at the start) unrolled, with the bound at an eighth
-//! instead of a quarter (callgrind in `play_random`, seed 1, 60 playouts):
-//! interp -7.4%, native +0.6%; its shifts fused with the single tests
-//! after them instead (`board[g[coord]]` tested, then `coord = g[coord]`,
-//! by hand): interp -7.1%, native +0.6%. Both dropped for native; no other
-//! suite game's translation changes at an eighth.
+//! as the interpreter does. Measured again on the suite's chess (6
+//! playouts): unrolled whole, interp -1.7%, native +1.0%; the king search
+//! kept with its rays as a nested check of comparisons, interp -21.7%,
+//! native +9.6% (rg-jit's writing-program filter loop over the king's
+//! square, ~10 instructions a vertex, against the one-slot search's
+//! unrolled constant tests): dropped for native. The repo's
+//! `games/englishDraughts.rbg` (not the suite's, whose `canCapture` is
+//! unrolled already): its `canCapture` unrolled, with the bound at an
+//! eighth instead of a quarter (callgrind in `play_random`, seed 1, 60
+//! playouts): interp -7.4%, native +0.6%; its shifts fused with the single tests after them instead
+//! (`board[g[coord]]` tested, then `coord = g[coord]`, by hand): interp
+//! -7.1%, native +0.6%. Both dropped for native; no suite game's
+//! translation changes at an eighth.
 
 use std::collections::{HashMap, HashSet};
 
