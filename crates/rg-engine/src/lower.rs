@@ -358,7 +358,9 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         initial.len(),
         g.symbols.len() as u32,
     )?;
+    let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
     Ok(Tables {
+        root_tails,
         code,
         cmp_only,
         nodes,

@@ -385,6 +385,11 @@ pub struct Tables {
     /// ([`crate::raw::few_tags`]): then a lean walk never reaches
     /// [`crate::raw::MAX_TAGS`] and does not count its tags.
     pub few_tags: bool,
+    /// Per node: the edge of a move walk rooted there that records its
+    /// moves at once (its only edge, an any-assignment into a move's end,
+    /// in a lean untagged walk: `walk/run.rs`, `root_tails`), or
+    /// [`NO_EDGE`]. Decided here, once, not per enumeration.
+    pub root_tails: Vec<u32>,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).
     pub dense_size: u32,
     /// Stamps of the local visited checks (`local.rs`).

@@ -4,7 +4,7 @@
 
 use rg_engine::perft::{perft, Counting};
 use rg_engine::playout::Playouts;
-use rg_engine::raw::Tables;
+use rg_engine::raw::{Tables, NO_EDGE};
 use rg_engine::{GameModel, MoveList, Mover, RunError};
 
 const HEAD: &str = "type Player = {x, y};\ntype Score = {0, 1};\n";
@@ -427,6 +427,31 @@ fn a_move_from_an_any_assignment_into_its_end_is_one_per_passing_symbol() {
         ],
         |_| {},
     );
+}
+
+#[test]
+fn a_root_whose_edge_records_its_moves_is_found_at_load() {
+    // `s`'s only edge assigns every square into the move's end: the
+    // tables name it as `s`'s (`Tables::root_tails`, decided once at
+    // load), and no other node's; with a second edge at `s`, none.
+    let rules = "begin, s: player = x;\ns, t: pos = V(*);\nt, u: board[pos] == e;\nu, v: $$ pos;\n\
+                 v, k: player = keeper;\nk, end: ;\n";
+    let node = |g: &GameModel, name| {
+        let n = g.description().nodes.len();
+        (0..n as u32).find(|&i| g.node_name(i) == name).unwrap() as usize
+    };
+    let g = game(&four_squares("{ :e }", rules));
+    let (t, s) = (g.tables(), node(&g, "s"));
+    for (n, &e) in t.root_tails.iter().enumerate() {
+        let want = if n == s { t.nodes[s].first } else { NO_EDGE };
+        assert_eq!(e, want, "node {}", g.node_name(n as u32));
+    }
+    let g = game(&four_squares(
+        "{ :e }",
+        &format!("{rules}s, p: $ pass;\np, k: player = keeper;\n"),
+    ));
+    assert!(g.tables().root_tails.iter().all(|&e| e == NO_EDGE));
+    assert_eq!(perft1(&g), 5);
 }
 
 #[test]

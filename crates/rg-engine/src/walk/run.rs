@@ -7,7 +7,7 @@ use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::{Sink, TailWalks};
-use crate::sealed::{Filter, Pick, Table, TailTest, NO_TAIL};
+use crate::sealed::{Filter, Table, TailTest, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
@@ -35,26 +35,48 @@ fn pre_passes<const MOVES: bool>(
     }
 }
 
-/// The pick of `root`'s only edge when that is an any-assignment into a
-/// move's end ([`crate::sealed::Tail`]) and `root` an ordinary node (not
-/// `@disjoint`, no switch, not a local check's frame node): a move walk
-/// from it pushes no frame and clears no visited set
-/// ([`Walker::root_moves`]). Callgrind instructions per playout (`rbg
-/// --engine interp bench`, seed 1) on translations, against its frame
-/// pushed and taken: ticTacToe -12.3%, connect4 -8.6%, hex -2.8%, but
-/// breakthrough +1.2%, amazons +1.3%, englishDraughts +0.3%, reversi
-/// +0.3%, chess +0.1% (no such root: the walk's loop laid out anew).
-/// The frame skipped inside `Walker::run` instead (the visited set still
-/// cleared): ticTacToe -4.5%, connect4 -3.5%, hex -1.0%, breakthrough
-/// +1.3%, englishDraughts +0.8%.
-#[inline(always)]
-fn root_tail(t: &Tables, root: u32) -> Option<&Pick> {
-    let info = &t.nodes[root as usize];
-    if info.end != info.first + 1 || info.disjoint || info.switch != NO_SWITCH || info.owner {
-        return None;
-    }
-    let p = t.code.pick(info.first);
-    (p.len > 0 && p.tail != NO_TAIL).then_some(p)
+/// Per node, the edge of a move walk rooted there that records its moves
+/// at once ([`Tables::root_tails`], [`NO_EDGE`]: none): the node's only
+/// edge when that is an any-assignment into a move's end
+/// ([`crate::sealed::Tail`]), the node an ordinary one (not `@disjoint`,
+/// no switch, not a local check's frame node) and the walks of moves lean
+/// and untagged (no visited check keys on tags, few tags): such a walk
+/// pushes no frame and clears no visited set ([`Walker::root_moves`]).
+///
+/// Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
+/// on translations, against its frame pushed and taken, when it was decided
+/// per enumeration: ticTacToe -12.3%, connect4 -8.6%, hex -2.8%, but
+/// breakthrough +1.2%, amazons +1.3%, englishDraughts +0.3%, reversi +0.3%,
+/// chess +0.1% (no such root: the walk's loop laid out anew). The frame
+/// skipped inside `Walker::run` instead (the visited set still cleared):
+/// ticTacToe -4.5%, connect4 -3.5%, hex -1.0%, breakthrough +1.3%,
+/// englishDraughts +0.8%. Decided here at load, with the walk's enumeration
+/// and this one each out of line (`Walker::enumerate_walk`,
+/// `Walker::enumerate_tail`), against the test per enumeration:
+/// breakthrough -1.03%, amazons -1.33%, ticTacToe -2.36%, connect4 -1.68%,
+/// hex -0.55%, reversi -0.21%, englishDraughts -0.15%, chess -0.08%;
+/// decided here but still inside the walk's function: breakthrough +1.46%,
+/// amazons +0.88%, englishDraughts +0.81%, ticTacToe -1.14%.
+pub(crate) fn root_tails(
+    nodes: &[NodeInfo],
+    code: &crate::sealed::Sealed,
+    tags_read: bool,
+    few_tags: bool,
+) -> Vec<u32> {
+    let tail = |info: &NodeInfo| {
+        if tags_read || !few_tags {
+            return NO_EDGE;
+        }
+        if info.end != info.first + 1 || info.disjoint || info.switch != NO_SWITCH || info.owner {
+            return NO_EDGE;
+        }
+        let p = code.pick(info.first);
+        match p.len > 0 && p.tail != NO_TAIL {
+            true => info.first,
+            false => NO_EDGE,
+        }
+    };
+    nodes.iter().map(tail).collect()
 }
 
 /// [`Frame::sub`]'s flag: the frame's edge below `next` passed its test
@@ -303,29 +325,24 @@ impl Walker {
         r
     }
 
-    /// The moves from `root` when its only edge is an any-assignment into
-    /// a move's end ([`root_tail`]) and the walk is lean and untagged (as
-    /// [`Walker::run`]'s): recorded at once, as its frame would, without
-    /// the frame or the visited set. `None`: not such a root. (Out of
-    /// line it measured ticTacToe -9.9%, connect4 -7.3%, the others as
-    /// inline.)
+    /// The moves from a root whose edge `e` records them at once
+    /// ([`Tables::root_tails`]), in a lean untagged walk (as
+    /// [`Walker::run`]'s): as its frame would, without the frame or the
+    /// visited set.
     pub(super) fn root_moves<S: Sink>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
-        root: u32,
+        e: u32,
         out: &mut S,
-    ) -> Option<Result<(), RunError>> {
-        if S::VISIBILITY || t.tags_read || !t.few_tags {
-            return None;
-        }
-        let p = root_tail(t, root)?;
+    ) -> Result<(), RunError> {
+        let p = t.code.pick(e);
         // The sealed instructions' reads need no more (`sealed.rs`).
         assert!(st.len() >= t.code.slots(), "a semistate of the game");
         let log = self.log.len();
         let r = self.tail_moves(t, st, p.tail, (p.start, p.len - 1), Some(out));
         self.rollback(st, log);
-        Some(r)
+        r
     }
 
     /// One enumeration from `root`: collecting move walks into `out`
