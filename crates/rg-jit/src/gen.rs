@@ -21,10 +21,14 @@
 //! the entry, frame pushes, backtrack and resume blocks, and
 //! `gen/operand.rs` operands, places and writes.
 
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, MemFlags, SigRef, Value};
+use cranelift_codegen::ir::{
+    Block, BlockArg, FuncRef, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Value,
+    ValueDef,
+};
 use cranelift_frontend::FunctionBuilder;
 use rg_engine::raw::Tables;
 
@@ -363,6 +367,48 @@ impl Gen<'_, '_> {
         self.node_part.is_empty() || self.node_part[n as usize] == self.part
     }
 
+    /// `v` (I32, nonnegative) as an I64 index. Where `v` is an I32 load
+    /// (`uload16`, `uload8`, `load`), the load is made an I64 one in
+    /// place and `v` its `ireduce` (free), so that the index needs no
+    /// 32-bit register move (Cranelift's `uextend` after a 32-bit load;
+    /// a second load would stay, dead, beside the first); `v`'s other
+    /// uses are unchanged.
+    fn widen(&mut self, v: Value) -> Value {
+        let dfg = &self.b.func.dfg;
+        if dfg.value_type(v) == I64 {
+            return v;
+        }
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+            return self.b.ins().uextend(I64, v);
+        };
+        match dfg.insts[inst] {
+            InstructionData::Unary {
+                opcode: Opcode::Ireduce,
+                arg,
+            } if dfg.value_type(arg) == I64 => arg,
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => self.b.ins().iconst(I64, imm.bits() as u32 as i64),
+            InstructionData::Load {
+                opcode: opcode @ (Opcode::Uload16 | Opcode::Uload8 | Opcode::Load),
+                arg,
+                flags,
+                offset,
+            } if dfg.value_type(v) == I32 => {
+                let mut pos = FuncCursor::new(self.b.func).at_inst(inst);
+                let wide = match opcode {
+                    Opcode::Uload16 => pos.ins().uload16(I64, flags, arg, offset),
+                    Opcode::Uload8 => pos.ins().uload8(I64, flags, arg, offset),
+                    _ => pos.ins().uload32(flags, arg, offset),
+                };
+                self.b.func.dfg.replace(inst).ireduce(I32, wide);
+                wide
+            }
+            _ => self.b.ins().uextend(I64, v),
+        }
+    }
+
     /// Goes on at edge `k` with no symbol (inline).
     fn jump_edge(&mut self, k: u32) {
         if self.mine(self.edge_node[k as usize]) {
@@ -589,5 +635,66 @@ impl Gen<'_, '_> {
     fn check_failed(&mut self, r: Value) {
         let bad = self.b.ins().icmp_imm(IntCC::Equal, r, FAILED as i64);
         self.exit_if(bad, self.fail);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cranelift_codegen::ir::{AbiParam, Function, Signature, UserFuncName};
+    use cranelift_codegen::isa::CallConv;
+    use cranelift_codegen::settings;
+    use cranelift_frontend::FunctionBuilderContext;
+
+    use super::*;
+
+    /// An index read from the semistate is widened by making its load an
+    /// I64 one (the I32 value its `ireduce`), not by a `uextend`: the
+    /// function verifies and holds no `uextend`.
+    #[test]
+    fn indices_widen_their_loads() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q};\n\
+                    var x: C = p;\nbegin, n1: player = a;\nn1, end: player = keeper;\n";
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params
+            .extend([I64, I64, I32, I32].iter().map(|&t| AbiParam::new(t)));
+        sig.returns.push(AbiParam::new(I32));
+        let mut func = Function::with_name_signature(UserFuncName::default(), sig.clone());
+        let mut fctx = FunctionBuilderContext::new();
+        let mut store = Store::default();
+        let helper = func.import_signature(sig);
+        let f = Func {
+            b: FunctionBuilder::new(&mut func, &mut fctx),
+            sig: helper,
+            store: &mut store,
+        };
+        let mut g = check::leaf_gen(t, f);
+        let v = g.slot(0);
+        let wide = g.widen(v);
+        assert_eq!(g.widen(v), wide, "widened once");
+        let a = g.st_addr(v);
+        let w = g.b.ins().uload16(I32, FLAGS, a, 0);
+        let r = g.b.ins().iadd(v, w);
+        g.b.ins().return_(&[r]);
+        g.b.seal_all_blocks();
+        g.b.finalize();
+        let dfg = &func.dfg;
+        assert_eq!(dfg.value_type(wide), I64);
+        let op = |v: Value| match dfg.value_def(v) {
+            ValueDef::Result(inst, _) => dfg.insts[inst].opcode(),
+            _ => unreachable!("results"),
+        };
+        assert_eq!(op(wide), Opcode::Uload16);
+        assert_eq!(op(v), Opcode::Ireduce);
+        let uextends = func
+            .layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b))
+            .filter(|&i| dfg.insts[i].opcode() == Opcode::Uextend)
+            .count();
+        assert_eq!(uextends, 0);
+        let flags = settings::Flags::new(settings::builder());
+        cranelift_codegen::verify_function(&func, &flags).unwrap();
     }
 }

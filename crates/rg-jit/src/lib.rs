@@ -337,9 +337,8 @@
 //!   1.09 (10 x 2 s). Tried and dropped: an index's `uextend` of an I32
 //!   load replaced by the load again as I64 (Cranelift moves the register
 //!   for `uextend` after a 32- or 16-bit load): the optimiser keeps the
-//!   dead I32 load (two loads); 32-bit register moves are ~5.5% of
-//!   draughts' walk and 15% of its capture loop: next, I64 operands where
-//!   a value is an index (`fun`, `slot_at`, byte tables).
+//!   dead I32 load (two loads); done since by rewriting the load in place
+//!   (`Gen::widen`, below).
 //! - Paths that meet at a node without a frame (translated connect4's
 //!   keeper: six `down^k` edges of one choice join at `board[go[coord]]
 //!   != e`) keep what they know where they pushed as much since their
@@ -367,6 +366,16 @@
 //!   per playout (seed 1) englishDraughts 324,269 -> 316,579 (-2.37%),
 //!   breakthrough +0.39%, amazons +0.17%, ticTacToe +0.11%, hex -0.11%,
 //!   the others within 0.01%.
+//! - Indices widened by their loads (`Gen::widen`): a value read by an
+//!   I32 load (`uload16` of a slot, `load` of a `fun` entry, `uload8`)
+//!   and then used as an index (`fun_at`, `st_addr`, byte tables, reads'
+//!   keys, dense stamps, hash multipliers) has its load made an I64 one in
+//!   place, the I32 value its `ireduce` (no instruction), instead of a
+//!   `uextend` (a 32-bit register move after every such load, 3.3% of
+//!   draughts' walk). Callgrind instructions per playout (seed 1) chess
+//!   16,688,656 -> 15,814,494 (-5.24%), amazons -4.69%, englishDraughts
+//!   316,579 -> 304,036 (-3.96%), breakthrough -3.93%, reversi -3.82%,
+//!   connect4 43,252 -> 42,309 (-2.18%), ticTacToe -1.11%, hex -0.12%.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

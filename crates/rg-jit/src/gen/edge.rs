@@ -218,7 +218,7 @@ impl Gen<'_, '_> {
         };
         let v = self.slot(slot);
         let stamps = self.ws_load(Off::DENSE);
-        let i = self.b.ins().uextend(I64, v);
+        let i = self.widen(v);
         let off = self.b.ins().ishl_imm(i, 2);
         let at = self.b.ins().iadd(stamps, off);
         let gen = self.ws_load(Off::DENSE_GEN);

@@ -358,7 +358,7 @@ impl Gen<'_, '_> {
         }
         let base = self.byte_table(table);
         // (Every value read from the semistate is a symbol: `safe.rs`.)
-        let i = self.b.ins().uextend(I64, x);
+        let i = self.widen(x);
         let at = self.b.ins().iadd_imm(i, base as i64);
         Some(Some(self.b.ins().uload8(I64, FLAGS, at, 0)))
     }

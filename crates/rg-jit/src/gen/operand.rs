@@ -14,7 +14,7 @@ impl Gen<'_, '_> {
     /// The address of `fun[index]` for a constant table offset and a value.
     pub(super) fn fun_at(&mut self, table: u32, index: Value) -> Value {
         let base = self.t.fun.as_ptr() as i64 + 4 * table as i64;
-        let i = self.b.ins().uextend(I64, index);
+        let i = self.widen(index);
         let off = self.b.ins().ishl_imm(i, 2);
         self.b.ins().iadd_imm(off, base)
     }
@@ -87,7 +87,7 @@ impl Gen<'_, '_> {
     }
 
     pub(super) fn st_addr(&mut self, s: Value) -> Value {
-        let i = self.b.ins().uextend(I64, s);
+        let i = self.widen(s);
         let off = self.b.ins().ishl_imm(i, 1);
         let st = self.st();
         self.b.ins().iadd(st, off)
@@ -135,8 +135,8 @@ impl Gen<'_, '_> {
                     let a = self.fun(first_table, a);
                     let b = self.operand(second);
                     let b = self.fun(second_table, b);
+                    let (a, b) = (self.widen(a), self.widen(b));
                     let i = self.b.ins().iadd(a, b);
-                    let i = self.b.ins().uextend(I64, i);
                     let off = self.b.ins().ishl_imm(i, 1);
                     let a = self.b.ins().iadd_imm(off, self.t.consts.as_ptr() as i64);
                     self.b.ins().uload16(I32, FLAGS, a, 0)
@@ -161,12 +161,11 @@ impl Gen<'_, '_> {
         let mut off = None;
         for s in &t.steps[a.steps.0 as usize..(a.steps.0 + a.steps.1) as usize] {
             let k = self.operand(s.key);
-            let k = self.b.ins().uextend(I64, k);
+            let k = self.widen(k);
             let k = self.b.ins().ishl_imm(k, 1);
             let keys = t.keys.table.as_ptr() as i64 + 2 * s.table as i64;
             let at = self.b.ins().iadd_imm(k, keys);
-            let x = self.b.ins().uload16(I32, FLAGS, at, 0);
-            let x = self.b.ins().uextend(I64, x);
+            let x = self.b.ins().uload16(I64, FLAGS, at, 0);
             let x = self.b.ins().imul_imm(x, 2 * s.stride as i64);
             off = Some(match off {
                 None => x,
@@ -273,7 +272,7 @@ impl Gen<'_, '_> {
                 m => Some(self.b.ins().iconst(I64, m as i64)),
             },
             Err(s) => {
-                let i = self.b.ins().uextend(I64, s);
+                let i = self.widen(s);
                 let off = self.b.ins().ishl_imm(i, 3);
                 let a = self.b.ins().iadd_imm(off, self.t.hash_mul.as_ptr() as i64);
                 Some(self.load(I64, a, 0))

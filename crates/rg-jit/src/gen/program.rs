@@ -468,7 +468,7 @@ fn undo(g: &mut super::Gen<'_, '_>, n: u32, hashed: bool) {
         let a = g.st_addr(slot);
         if let Some(hv) = h {
             let cur = g.b.ins().uload16(I32, FLAGS, a, 0);
-            let i = g.b.ins().uextend(I64, slot);
+            let i = g.widen(slot);
             let off = g.b.ins().ishl_imm(i, 3);
             let ma = g.b.ins().iadd_imm(off, g.t.hash_mul.as_ptr() as i64);
             let m = g.load(I64, ma, 0);

@@ -84,7 +84,7 @@ impl Gen<'_, '_> {
         self.b.ins().brif(same, cmp, &[], next, &[]);
         self.b.switch_to_block(cmp);
         let at = self.b.ins().load(I32, FLAGS, e, E_AT);
-        let at = self.b.ins().uextend(I64, at);
+        let at = self.widen(at);
         let at = self.b.ins().ishl_imm(at, 1);
         let arena = self.ws_load(Off::prog(Seen::OFF_ARENA));
         let a = self.b.ins().iadd(arena, at);
