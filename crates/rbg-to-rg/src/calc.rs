@@ -8,6 +8,7 @@ use rg_lang::ast::{Expr, Label, Type};
 
 use crate::arith::{compare, eval, inputs, Table};
 use crate::decls::{assign, cmp, nested_keys, tref, Decls, Step};
+use crate::ranges::{self, for_each, Span};
 use crate::TranslateError;
 
 /// An expression's value in RG: the expression, its range, and whether it
@@ -21,12 +22,15 @@ struct Part {
 
 impl Decls {
     /// The labels of `place = e` for a variable with bound `bound` (the
-    /// value must lie in `0..=bound`); `None` when it never holds.
+    /// value must lie in `0..=bound`), the variables within `spans` (if
+    /// known: no guard where every value there is in range); `None` when
+    /// it never holds.
     pub fn assign_steps(
         &mut self,
         place: Expr,
         e: &Arith,
         bound: i64,
+        spans: Option<&[Span]>,
     ) -> Result<Option<Vec<Step>>, TranslateError> {
         let mut ins = Vec::new();
         inputs(e, &mut ins);
@@ -40,7 +44,32 @@ impl Decls {
                 if t.values.iter().all(Option::is_none) {
                     return Ok(None);
                 }
-                let nan = t.values.iter().any(Option::is_none);
+                let mut nan = t.values.iter().any(Option::is_none);
+                if let Some(spans) = spans {
+                    // (lowest, highest) value in range, any out of range.
+                    let mut got: Option<(i64, i64)> = None;
+                    let mut out = false;
+                    let vertices = self.vertices.len() as u64;
+                    if for_each(&ins, spans, vertices, |v| {
+                        match eval(e, &ins, v).filter(ok) {
+                            Some(x) => {
+                                got = Some(got.map_or((x, x), |(a, b)| (a.min(x), b.max(x))))
+                            }
+                            None => out = true,
+                        }
+                    }) {
+                        match got {
+                            None => return Ok(None),
+                            Some((a, b)) if a == b && !out => {
+                                return Ok(Some(vec![vec![assign(
+                                    place,
+                                    Expr::name(a.to_string()),
+                                )]]));
+                            }
+                            _ => nan = out,
+                        }
+                    }
+                }
                 (self.table_read(&t, false), nan)
             }
             Err(_) => {
@@ -63,13 +92,14 @@ impl Decls {
         Ok(Some(steps))
     }
 
-    /// The labels of `{$ l op r}`: `None` when it never holds, no steps when
-    /// it always does.
+    /// The labels of `{$ l op r}`, the variables within `spans` (if
+    /// known): `None` when it never holds, no steps when it always does.
     pub fn compare_steps(
         &mut self,
         l: &Arith,
         op: CmpOp,
         r: &Arith,
+        spans: Option<&[Span]>,
     ) -> Result<Option<Vec<Step>>, TranslateError> {
         let mut ins = Vec::new();
         inputs(l, &mut ins);
@@ -85,6 +115,22 @@ impl Decls {
                 }
                 if t.values.iter().all(|v| *v == Some(0)) {
                     return Ok(None);
+                }
+                if let Some(spans) = spans {
+                    let (mut yes, mut no) = (false, false);
+                    let vertices = self.vertices.len() as u64;
+                    if for_each(&ins, spans, vertices, |v| {
+                        match ranges::holds(l, op, r, &ins, v) {
+                            true => yes = true,
+                            false => no = true,
+                        }
+                    }) {
+                        match (yes, no) {
+                            (true, false) => return Ok(Some(Vec::new())),
+                            (false, _) => return Ok(None),
+                            _ => {}
+                        }
+                    }
                 }
                 self.table_read(&t, true)
             }

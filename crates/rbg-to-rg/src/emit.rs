@@ -57,6 +57,7 @@ use rg_lang::ast::{Edge, Expr, Label, Name};
 
 use crate::board::{shape, Shape};
 use crate::decls::{assign, cmp, Decls, Step};
+use crate::ranges::{Ranges, Span};
 use crate::regex::{Leaf, Lowered, Nfa};
 use crate::TranslateError;
 
@@ -345,7 +346,7 @@ impl<'a> Emitter<'a> {
     /// comparison of variables read by one label), as one label.
     fn negation(&mut self, leaf: &Leaf) -> Result<Option<Label>, TranslateError> {
         let steps = match leaf {
-            Leaf::Pattern(..) | Leaf::Compare(..) => self.leaf_steps(leaf)?,
+            Leaf::Pattern(..) | Leaf::Compare(..) => self.leaf_steps(leaf, None)?,
             _ => None,
         };
         Ok(match steps.as_deref() {
@@ -461,7 +462,8 @@ impl<'a> Emitter<'a> {
                 }
             }
         } else {
-            match self.leaf_steps(leaf)? {
+            let spans = info.and_then(|i| i.ranges.before(t));
+            match self.leaf_steps(leaf, spans)? {
                 None => Ok(()),
                 Some(more) => {
                     steps.extend(more);
@@ -503,8 +505,13 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// The labels of a non-switch leaf; `None` when it never holds.
-    fn leaf_steps(&mut self, leaf: &Leaf) -> Result<Option<Vec<Step>>, TranslateError> {
+    /// The labels of a non-switch leaf, the variables within `spans` (if
+    /// known) before it; `None` when it never holds.
+    fn leaf_steps(
+        &mut self,
+        leaf: &Leaf,
+        spans: Option<&[Span]>,
+    ) -> Result<Option<Vec<Step>>, TranslateError> {
         let (cn, bn) = (self.d.coord.clone(), self.d.board.clone());
         let coord = || Expr::name(&cn);
         Ok(Some(match leaf {
@@ -530,12 +537,12 @@ impl<'a> Emitter<'a> {
             Leaf::Assign(v, e, _) => {
                 let bound = self.d.bounds[*v as usize] as i64;
                 let place = self.d.var_place(*v);
-                match self.d.assign_steps(place, e, bound)? {
+                match self.d.assign_steps(place, e, bound, spans)? {
                     Some(steps) => steps,
                     None => return Ok(None),
                 }
             }
-            Leaf::Compare(l, op, r) => match self.d.compare_steps(l, *op, r)? {
+            Leaf::Compare(l, op, r) => match self.d.compare_steps(l, *op, r, spans)? {
                 Some(steps) => steps,
                 None => return Ok(None),
             },
@@ -645,6 +652,8 @@ pub(crate) struct Info {
     tagged_since_start: Vec<bool>,
     /// Per state: the same for the intermediate nodes of its leaf.
     tagged_within: Vec<bool>,
+    /// The variables' values at each state.
+    ranges: Ranges,
 }
 
 impl Info {
@@ -672,7 +681,8 @@ impl Info {
         let maynull: Vec<bool> = (0..n as u32)
             .map(|s| s > 0 && may_null(&low.relations, nfa.leaf(s)))
             .collect();
-        let sure = crate::sure::sure_states(low, d, &maynull);
+        let ranges = Ranges::new(nfa, &d.bounds, d.vertices.len() as u64);
+        let sure = crate::sure::sure_states(low, d, &maynull, &ranges);
         let reach = nfa.reachable();
         let checked = (0..n as u32)
             .map(|s| reach[s as usize] && (s == 0 || is_switch(s)) && !sure[s as usize])
@@ -720,6 +730,7 @@ impl Info {
             commit,
             tagged_since_start: post,
             tagged_within: within,
+            ranges,
         }
     }
 

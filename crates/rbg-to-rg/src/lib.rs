@@ -20,7 +20,10 @@
 //!    accepting node), or unrolled by `unroll.rs` where they only shift and
 //!    test (tests of `board[M[coord]]` for the shifts `M` taken, nothing
 //!    assigned). Checks from nodes without edges, which never hold, are
-//!    left out (`drop_dead_checks`).
+//!    left out (`drop_dead_checks`). Assignments and comparisons of
+//!    variables are decided within the values the variables may hold at
+//!    their state (`ranges.rs`): no `nan` guard where every value is in
+//!    range.
 //! 4. `@unique` for nodes visited at most once per key by construction
 //!    (`unique.rs`), where walks meet only with distinct keys (`joins.rs`:
 //!    paths counted over the board) and on small acyclic check regions
@@ -41,6 +44,7 @@ mod joins;
 mod keeper;
 mod names;
 mod pattern;
+mod ranges;
 mod regex;
 mod simulate;
 mod sure;

@@ -35,6 +35,10 @@
 //!   from; the whole game's walks into those states know too many
 //!   combinations of earlier flips to keep).
 //!
+//! Leaves are always legal, and chains of comparisons cover every value,
+//! within the variables' ranges at the state (`ranges.rs`): draughts'
+//! keeper `{$ s < 20} [$ me = 100] [$ opp = 0] [$ s = s + 1]` completes.
+//!
 //! A switch entered only after `{? p}`, where the walks of `p` are mirrored
 //! from the switch, needs no check either (draughts' `{? canCapture} ->me`
 //! followed by the captures).
@@ -58,10 +62,11 @@
 
 use rbg_lang::ast::{Arith, CmpOp};
 
-use crate::arith::{compare, eval, inputs, Input};
+use crate::arith::{eval, inputs, Input};
 use crate::board::{shape, Relation, Shape};
 use crate::decls::Decls;
 use crate::history::History;
+use crate::ranges::{for_each, holds, Ranges};
 use crate::regex::{Leaf, Lowered, Nfa};
 use crate::simulate::{mirrored, Goal};
 
@@ -74,10 +79,18 @@ const MAX_ASSIGNMENTS: u64 = 1 << 14;
 
 /// Per state of `low.rules`: whether a move surely completes from it;
 /// `maynull[s]`: `coord` may be `null` at state `s`.
-pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<bool> {
+pub(crate) fn sure_states(
+    low: &Lowered,
+    d: &Decls,
+    maynull: &[bool],
+    ranges: &Ranges,
+) -> Vec<bool> {
     let nfa = &low.rules;
     let n = nfa.states();
     let is_switch = |s: u32| s > 0 && matches!(nfa.leaf(s), Leaf::Switch(..));
+    let vertices = d.vertices.len() as u64;
+    // Legal whatever the values of the variables on entering `t` (their
+    // ranges there).
     let always = |t: u32| match nfa.leaf(t) {
         Leaf::Off(..) | Leaf::Switch(..) => true,
         Leaf::On(set) => set.len() == d.pieces.len(),
@@ -85,14 +98,23 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
             let mut ins = Vec::new();
             inputs(e, &mut ins);
             let bound = d.bounds[*v as usize] as i64;
-            ins.is_empty() && eval(e, &ins, &[]).is_some_and(|x| (0..=bound).contains(&x))
+            let mut ok = true;
+            ranges.before(t).is_some_and(|spans| {
+                for_each(&ins, spans, vertices, |vals| {
+                    ok &= eval(e, &ins, vals).is_some_and(|x| (0..=bound).contains(&x));
+                })
+            }) && ok
         }
         Leaf::Compare(l, op, r) => {
             let mut ins: Vec<Input> = Vec::new();
             inputs(l, &mut ins);
             inputs(r, &mut ins);
-            ins.is_empty()
-                && matches!((eval(l, &[], &[]), eval(r, &[], &[])), (Some(x), Some(y)) if compare(x, *op, y))
+            let mut ok = true;
+            ranges.before(t).is_some_and(|spans| {
+                for_each(&ins, spans, vertices, |vals| {
+                    ok &= holds(l, *op, r, &ins, vals);
+                })
+            }) && ok
         }
         Leaf::Move(_) | Leaf::Pattern(..) => false,
     };
@@ -126,7 +148,7 @@ pub(crate) fn sure_states(low: &Lowered, d: &Decls, maynull: &[bool]) -> Vec<boo
                     })
                 };
                 let yes = next.iter().any(|&t| always(t) && ok(t))
-                    || (!maynull[s as usize] && tautology(low, d, s, &ok))
+                    || (!maynull[s as usize] && tautology(low, d, s, &ok, ranges))
                     || (!maynull[s as usize]
                         && history.proves(nfa, &low.relations, s, &ok, &always))
                     || mirror(&goal)
@@ -318,7 +340,10 @@ fn test<'a>(leaf: &'a Leaf, relations: &[Relation]) -> Option<Test<'a>> {
 /// Whether the chains of tests from `s` (a vertex there) into states
 /// where `ok` holds cover every truth assignment of their patterns, every
 /// vertex and every value of the variables they compare.
-fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool) -> bool {
+fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool, ranges: &Ranges) -> bool {
+    let Some(spans) = ranges.after(s) else {
+        return false;
+    };
     let nfa = &low.rules;
     let mut chains: Vec<Vec<Test>> = Vec::new();
     let mut stack: Vec<(u32, Vec<u32>)> = vec![(s, Vec::new())];
@@ -360,9 +385,16 @@ fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool) -> bool
     if vertex {
         sizes.push(d.vertices.len() as u64);
     }
+    // The variables' values from their ranges at `s` (the tests change
+    // nothing): `lows[k] + digit`.
+    let mut lows: Vec<i64> = Vec::new();
     for i in &vars {
         match i {
-            Input::Var(v) => sizes.push(d.bounds[*v as usize] + 1),
+            Input::Var(v) => {
+                let (lo, hi) = spans[*v as usize];
+                lows.push(lo);
+                sizes.push((hi - lo + 1) as u64);
+            }
             Input::Count(_) => return false,
         }
     }
@@ -380,9 +412,10 @@ fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool) -> bool
         Test::Compare(l, op, r) => {
             let values: Vec<i64> = digits[sizes.len() - vars.len()..]
                 .iter()
-                .map(|&x| x as i64)
+                .zip(&lows)
+                .map(|(&x, lo)| lo + x as i64)
                 .collect();
-            matches!((eval(l, &vars, &values), eval(r, &vars, &values)), (Some(x), Some(y)) if compare(x, *op, y))
+            holds(l, *op, r, &vars, &values)
         }
     };
     loop {

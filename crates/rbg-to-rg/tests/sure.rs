@@ -64,7 +64,8 @@ fn covering_vertex_tests_and_comparisons_need_no_check() {
     assert_eq!(checks(&game(turn, "({? left} + {! right})")), 2);
     // `s` is at most 2.
     assert_eq!(checks(&game(turn, "({$ s < 2} + {$ s == 2})")), 1);
-    assert_eq!(checks(&game(turn, "({$ s < 1} + {$ s == 2})")), 2);
+    // After the first keeper move `s` is 1: neither comparison holds.
+    assert_eq!(checks(&game(turn, "({$ s < 1} [$ s = 1] + {$ s == 2})")), 2);
 }
 
 /// A one-row game of jumps over `o`: the keeper gives `p` a capture
@@ -131,4 +132,21 @@ fn flips_that_walk_back_to_their_start_need_no_check() {
     assert_eq!(checks(&flips("b")), 1);
     // Walking back over `w`s (which it turned into `b`s) fails: checked.
     assert_eq!(checks(&flips("w")), 2);
+}
+
+#[test]
+fn a_comparison_bounds_the_assignment_after_it() {
+    // After `{$ s < 2}`, `s + 1` is at most 2: the assignment is always
+    // legal (no `nan` guard), so the keeper surely completes its move and
+    // only `p`'s turn is checked.
+    let turn = "(left* + right*) {e} [x]";
+    let keeper = "({$ s < 2} [$ s = s + 1] + {$ s == 2} [$ s = 0])";
+    let text = game(turn, keeper);
+    assert_eq!(checks(&text), 1);
+    assert!(!checked::translated(&text, 4).contains("!= nan"));
+    // Without the comparison `s + 1` may be 3: guarded and checked.
+    let unbounded = "([$ s = s + 1] + {$ s == 2} [$ s = 0])";
+    let text = game(turn, unbounded);
+    assert_eq!(checks(&text), 2);
+    assert!(checked::translated(&text, 4).contains("!= nan"));
 }
