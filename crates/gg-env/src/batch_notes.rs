@@ -564,3 +564,51 @@
 //!   restart rarely). Branch `py-restart-try` of session 28 holds it
 //!   with a test comparing every row of a batch with a decision stepped
 //!   alone.
+//! - Session 29 (`perf record -e cpu-clock`, `batch_bench GAME 3 256 1
+//!   batch fused`): two stalls that instruction counts do not show.
+//!   `Decision::play` kept the last move's atoms by writing them to the
+//!   stack one by one and reading them back as 16-byte values (a failed
+//!   store forwarding on every move: a third of `play`'s samples on
+//!   tic-tac-toe, 29% on breakthrough, 22% on englishDraughts); now each
+//!   is read at a fixed, clamped index into place. A turn start's patch
+//!   made `chunks_exact_mut(nv)` for every vertex of the move, a division
+//!   by `nv` each (5% of tic-tac-toe's step-loop samples after the `div`);
+//!   the planes are now split off one by one (`planes_body` too). A first
+//!   version indexing `p * nv + v` was unrolled by the compiler with ~40
+//!   instructions of set-up (ticTacToe +1.6%, breakthrough +0.7%). Digests
+//!   identical on the seven suite games; callgrind batch instructions
+//!   (`batch_bench GAME 0 64 1 batch fused`) ticTacToe 103,528,976 ->
+//!   102,666,569 (-0.83%), englishDraughts 201,078,934 -> 199,634,789
+//!   (-0.72%), connect4 -0.41%, breakthrough 251,176,038 -> 250,223,397
+//!   (-0.38%), hex -0.18%, reversi -0.13%, chess -0.05%; time (two
+//!   binaries alternated, `batch_bench GAME 0.7 256 1 batch fused`, 8 ABBA
+//!   pairs, load 6-9) new/old medians englishDraughts 1.035 and 1.050
+//!   (best/best 1.071, 1.046), breakthrough 1.064 and 1.017 (1.004,
+//!   0.983), ticTacToe 0.991 and 1.043 (1.002, 0.991): within the noise
+//!   but for englishDraughts.
+//! - Where the bar stands at the start of session 29 (`scripts/vec-vs-bench.py
+//!   --fused --seconds 3 --rounds 3`, main at 4eb3a70, load 6): ticTacToe
+//!   0.66, connect4 0.61, breakthrough 0.68, chess 0.65, reversi 0.86,
+//!   englishDraughts 0.58, hex 0.74, geomean 0.68; with the two changes
+//!   above, an hour later (load 5.5, both sides' rates ~30% lower than in
+//!   the first run): 0.76, 0.62, 0.59, 0.81, 0.79, 0.61, 0.89, geomean
+//!   0.72 (the table moves by up to 0.15 per game between runs). Per state (callgrind,
+//!   `0 64 1 fused`, batch against playouts): ticTacToe 1,618 against
+//!   1,014 instructions (the engine ~840 of the batch's), breakthrough
+//!   7,222 against 5,380 (engine ~5,230; `fill_keys` 640), englishDraughts
+//!   4,463 against 3,192 (engine ~3,080). perf (256 games): the batch's
+//!   own code is 31% of breakthrough's time (step loop 18%, `fill_keys`
+//!   8.5%), 40% of tic-tac-toe's; a fifth of the step loop's samples sit
+//!   on the first store into the mask row after its clear (session 22's
+//!   finding), the next on the first read of the game's keys. Upper bounds
+//!   of the levers named for this session: keys free of charge would cut
+//!   breakthrough's batch instructions by 8.9% (time 8.5%), tic-tac-toe's
+//!   by 8.3%, englishDraughts' by 4.7%: not 0.8 alone (session 22's keys
+//!   written by rbg-jit at each record cost as much as `keys_at`; a key
+//!   computed once where a move's first modifier is pushed, stored at each
+//!   record, is the untried form). Restarts free of charge (the clone of
+//!   the initial decision and the observation written whole) would cut
+//!   tic-tac-toe's by at most ~4% (2.7% the restart, 1.5% its observation),
+//!   the other games' by under 1% (breakthrough restarts once in 51
+//!   states): a single-buffer `rbg_engine::State` would save three of the
+//!   restart's nine buffer copies, about 1% on tic-tac-toe.
