@@ -240,6 +240,20 @@ impl SlotSearch {
     /// -12.9%, the repo's chess -7.3%, hex -0.1%, the others within 0.01%.
     /// The same for the popped pairs' nodes cost chess +6.0% and hex +5.1%
     /// more (their edges seldom form a switch; the test at each): dropped.
+    ///
+    /// Runs of comparisons of one read within a node (a group per run, each
+    /// a switch, the other edges a group; every node's groups in a table)
+    /// tried with the pending rbg-to-rg patch that tests a ray's first
+    /// square from the king's square (`board[g[coord]]`, three comparisons
+    /// per direction in one node of 32; callgrind instructions per playout,
+    /// seed 1, against f9351e4): groups where a node is expanded where
+    /// found, suite chess 58,363,050 -> 62,789,434 (+7.6%) and with the
+    /// patch 61,055,409 -> 63,906,207 (+4.7%; the king's square is entered
+    /// by the any-assignment, so popped, not expanded), hex +0.3%; groups
+    /// in the popped pairs' loop, chess +12.4%, hex +10.1%, with the patch
+    /// chess +3.3%: both dropped. The patch alone on f9351e4: chess
+    /// interp +4.6% (61,055,409), native -3.1%; hex interp -3.8%, native
+    /// 0.0%.
     fn search(&mut self, t: &Tables, st: &mut [u16], root: u32, target: u32, slot: u32) -> bool {
         let symbols = t.symbols as usize;
         if self.at.len() != t.slot_nodes as usize * symbols {
