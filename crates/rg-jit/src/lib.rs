@@ -355,17 +355,6 @@
 //!   paths meet with different depths since the top frame (a choice's
 //!   early-popped first edge runs on the frame below); next, the short
 //!   runs before a record generated once per incoming chain.
-//! - Short runs after a join generated once per incoming chain
-//!   (`gen::parts::runs`: from an edge of a node without a frame that
-//!   edges enter inline on chains that differ, so it knows none, the
-//!   inline edges that follow up to a frame's push, a map assignment or
-//!   the move's record, where one of them can backtrack; at most 8 edges,
-//!   8 chains, `edges / 8 + 64` edges in all): each copy knows its chain
-//!   and backtracks directly. Draughts' man moves (two `coord = go..`
-//!   edges joining at `$$ coord`, then the record). Callgrind instructions
-//!   per playout (seed 1) englishDraughts 324,269 -> 316,579 (-2.37%),
-//!   breakthrough +0.39%, amazons +0.17%, ticTacToe +0.11%, hex -0.11%,
-//!   the others within 0.01%.
 //! - Indices widened by their loads (`Gen::widen`): a value read by an
 //!   I32 load (`uload16` of a slot, `load` of a `fun` entry, `uload8`)
 //!   and then used as an index (`fun_at`, `st_addr`, byte tables, reads'
@@ -376,6 +365,21 @@
 //!   16,688,656 -> 15,814,494 (-5.24%), amazons -4.69%, englishDraughts
 //!   316,579 -> 304,036 (-3.96%), breakthrough -3.93%, reversi -3.82%,
 //!   connect4 43,252 -> 42,309 (-2.18%), ticTacToe -1.11%, hex -0.12%.
+//! - Tried and reverted (session 29, 1932488): short runs after a join
+//!   generated once per incoming chain
+//!   (`gen::parts::runs`: from an edge of a node without a frame that
+//!   edges enter inline on chains that differ, so it knows none, the
+//!   inline edges that follow up to a frame's push, a map assignment or
+//!   the move's record, where one of them can backtrack; at most 8 edges,
+//!   8 chains, `edges / 8 + 64` edges in all): each copy knows its chain
+//!   and backtracks directly. Draughts' man moves (two `coord = go..`
+//!   edges joining at `$$ coord`, then the record). Callgrind instructions
+//!   per playout (seed 1) englishDraughts 324,269 -> 316,579 (-2.37%),
+//!   breakthrough +0.39%, amazons +0.17%, ticTacToe +0.11%, hex -0.11%,
+//!   the others within 0.01%.
+//!   Reverted: with the walk unsplit, a keeper's `begin, begin: c = C(*)`
+//!   loop beside a stuck `m5`/`m6` cycle applied a move to another `c`
+//!   than the interpreter (`random_games::a_keepers_self_loop_applies_as_the_interpreter`).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

@@ -19,42 +19,68 @@ proptest! {
         part_edges in 1u32..12,
     ) {
         let text = random_rg::game(&edges, pragma);
-        let Ok(interp) = GameModel::from_text(&text) else { return Ok(()) };
         let part_edges = if part_edges > 8 { rg_jit::PART_EDGES } else { part_edges };
-        let native = match rg_jit::compile_split(&interp, part_edges) {
-            Ok(g) => g,
-            Err(e) => panic!("{e}\n{text}"),
-        };
-        let (mut ri, mut rn) = (interp.reasoner(), native.reasoner());
-        let (mut li, mut ln) = (MoveList::default(), MoveList::default());
-        let mut s = interp.initial_state();
-        let mut x = seed;
-        for _ in 0..20 {
-            let (mut si, mut sn) = (s.clone(), s.clone());
-            let (a, b) = (ri.moves(&mut si, &mut li), rn.moves(&mut sn, &mut ln));
-            prop_assert_eq!(&si, &s);
-            prop_assert_eq!(&sn, &s);
-            prop_assert_eq!(&a, &b, "{}", text);
-            if a.is_err() || li.is_empty() {
-                break;
-            }
-            prop_assert_eq!(li.len(), ln.len(), "{}", text);
-            for i in 0..li.len() {
-                prop_assert_eq!(li.tags(i), ln.tags(i));
-                prop_assert_eq!(li.visibility(i), ln.visibility(i));
-                let (mut p, mut q) = (s.clone(), s.clone());
-                ri.apply(&mut p, &li, i);
-                rn.apply(&mut q, &ln, i);
-                prop_assert_eq!(p, q, "{}", text);
-            }
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let pick = match interp.mover(&s) {
-                Ok(Mover::Keeper) => 0,
-                _ => (x >> 33) as usize % li.len(),
-            };
-            ri.apply(&mut s, &li, pick);
-        }
+        native_plays_as_the_interpreter(&text, part_edges, seed)?;
     }
+}
+
+/// Along a random play of `text` (picks drawn from `seed`), the native
+/// engine split into functions of `part_edges` edges lists the
+/// interpreter's walks, or fails with its error, and applies each move to
+/// the same state.
+fn native_plays_as_the_interpreter(
+    text: &str,
+    part_edges: u32,
+    seed: u64,
+) -> Result<(), TestCaseError> {
+    let Ok(interp) = GameModel::from_text(text) else {
+        return Ok(());
+    };
+    let native = match rg_jit::compile_split(&interp, part_edges) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}\n{text}"),
+    };
+    let (mut ri, mut rn) = (interp.reasoner(), native.reasoner());
+    let (mut li, mut ln) = (MoveList::default(), MoveList::default());
+    let mut s = interp.initial_state();
+    let mut x = seed;
+    for _ in 0..20 {
+        let (mut si, mut sn) = (s.clone(), s.clone());
+        let (a, b) = (ri.moves(&mut si, &mut li), rn.moves(&mut sn, &mut ln));
+        prop_assert_eq!(&si, &s);
+        prop_assert_eq!(&sn, &s);
+        prop_assert_eq!(&a, &b, "{}", text);
+        if a.is_err() || li.is_empty() {
+            break;
+        }
+        prop_assert_eq!(li.len(), ln.len(), "{}", text);
+        for i in 0..li.len() {
+            prop_assert_eq!(li.tags(i), ln.tags(i));
+            prop_assert_eq!(li.visibility(i), ln.visibility(i));
+            let (mut p, mut q) = (s.clone(), s.clone());
+            ri.apply(&mut p, &li, i);
+            rn.apply(&mut q, &ln, i);
+            prop_assert_eq!(p, q, "{}", text);
+        }
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = match interp.mover(&s) {
+            Ok(Mover::Keeper) => 0,
+            _ => (x >> 33) as usize % li.len(),
+        };
+        ri.apply(&mut s, &li, pick);
+    }
+    Ok(())
+}
+
+/// A proptest case: the keeper's `begin, begin: c = C(*)` loop beside a
+/// stuck `m5`/`m6` cycle, the walk unsplit; 1932488's runs after a join
+/// applied the first move with another `c` than the interpreter.
+#[test]
+fn a_keepers_self_loop_applies_as_the_interpreter() {
+    let text = random_rg::game(&[(0, 6, 0), (6, 7, 5), (0, 0, 4), (7, 6, 5)], 0);
+    native_plays_as_the_interpreter(&text, rg_jit::PART_EDGES, 0).unwrap();
 }
 
 /// A proptest case (`random_games.proptest-regressions`): begin's

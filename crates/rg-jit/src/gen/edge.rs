@@ -137,7 +137,7 @@ impl Gen<'_, '_> {
                     Some(_) if self.after[next as usize] != Block::reserved_value() => {
                         self.b.ins().jump(self.after[next as usize], &[]);
                     }
-                    _ => self.jump_inline(i, next),
+                    _ => self.jump_edge(next),
                 }
             }
             Next::Frame if !self.t.nodes[e.to as usize].disjoint => {
