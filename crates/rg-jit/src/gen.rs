@@ -490,6 +490,21 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Switches to `blk`, where the workspace and semistate values of
+    /// `kept` (the cache of a block that dominates `blk`: before a filter's
+    /// loop, or a cold exit's) still hold.
+    fn enter_keeping(&mut self, blk: Block, kept: Option<(Block, Value, Option<Value>)>) {
+        self.b.switch_to_block(blk);
+        self.cache = kept.map(|(_, ws, st)| (blk, ws, st));
+    }
+
+    /// The cache of the current block ([`Gen::ws`]), to enter a block it
+    /// dominates with ([`Gen::enter_keeping`]).
+    fn kept(&self) -> Option<(Block, Value, Option<Value>)> {
+        let here = self.b.current_block();
+        self.cache.filter(|c| Some(c.0) == here)
+    }
+
     /// Returns `r`, the caller's pinned register restored.
     fn ret(&mut self, r: Value) {
         if let Some(saved) = self.saved {
@@ -559,15 +574,33 @@ impl Gen<'_, '_> {
     /// When `cond`, calls helper `f(a, 0)` in a cold block (it grows a
     /// buffer, or fails the walk); then goes on.
     fn grow_if(&mut self, cond: Value, f: Helper, a: Value) {
+        // The workspace and semistate read before go on in `cont` as its
+        // parameters, read afresh after the call (no value lives across
+        // it: kept across, they were spilled).
+        let kept = self.kept();
         let [grow, cont] = self.blocks();
+        let held: Vec<Value> = kept
+            .map(|(_, ws, st)| [Some(ws), st].into_iter().flatten().collect())
+            .unwrap_or_default();
+        let params: Vec<Value> = held
+            .iter()
+            .map(|_| self.b.append_block_param(cont, I64))
+            .collect();
+        let args: Vec<BlockArg> = held.iter().map(|&v| BlockArg::Value(v)).collect();
         self.b.set_cold_block(grow);
-        self.b.ins().brif(cond, grow, &[], cont, &[]);
+        self.b.ins().brif(cond, grow, &[], cont, &args);
         self.b.switch_to_block(grow);
         let zero = self.b.ins().iconst(I32, 0);
         let r = self.call(f, a, zero);
         self.check_failed(r);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(cont);
+        let fresh: Vec<BlockArg> = match held.len() {
+            0 => Vec::new(),
+            1 => vec![BlockArg::Value(self.ws())],
+            _ => vec![BlockArg::Value(self.ws()), BlockArg::Value(self.st())],
+        };
+        self.b.ins().jump(cont, &fresh);
+        let kept = kept.map(|_| (cont, params[0], params.get(1).copied()));
+        self.enter_keeping(cont, kept);
     }
 
     /// Fails the walk when a helper's answer is [`FAILED`].
@@ -579,18 +612,18 @@ impl Gen<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use cranelift_codegen::ir::types::I8;
     use cranelift_codegen::ir::{AbiParam, Function, Signature, UserFuncName};
     use cranelift_codegen::isa::CallConv;
-    use cranelift_codegen::settings;
     use cranelift_frontend::FunctionBuilderContext;
+    use cranelift_module::Module;
 
     use super::*;
 
-    /// An index read from the semistate is widened by making its load an
-    /// I64 one (the I32 value its `ireduce`), not by a `uextend`: the
-    /// function verifies and holds no `uextend`.
-    #[test]
-    fn indices_widen_their_loads() {
+    /// The function `body` generates (from a leaf check's entry, in a small
+    /// game; it returns the function), verified, with the values `body`
+    /// names.
+    fn generated(body: impl FnOnce(&mut Gen<'_, '_>) -> Vec<Value>) -> (Function, Vec<Value>) {
         let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q};\n\
                     var x: C = p;\nbegin, n1: player = a;\nn1, end: player = keeper;\n";
         let game = rg_engine::GameModel::from_text(text).unwrap();
@@ -609,15 +642,35 @@ mod tests {
             store: &mut store,
         };
         let mut g = check::leaf_gen(t, f);
-        let v = g.slot(0);
-        let wide = g.widen(v);
-        assert_eq!(g.widen(v), wide, "widened once");
-        let a = g.st_addr(v);
-        let w = g.b.ins().uload16(I32, FLAGS, a, 0);
-        let r = g.b.ins().iadd(v, w);
-        g.b.ins().return_(&[r]);
+        let values = body(&mut g);
+        // (The failure exit, where `body` branches to it.)
+        g.b.switch_to_block(g.fail);
+        let one = g.b.ins().iconst(I32, 1);
+        g.b.ins().return_(&[one]);
         g.b.seal_all_blocks();
         g.b.finalize();
+        // (With the host's ISA: the pinned register needs one.)
+        let module = jit_support::module(true, true).unwrap();
+        cranelift_codegen::verify_function(&func, module.isa()).unwrap();
+        (func, values)
+    }
+
+    /// An index read from the semistate is widened by making its load an
+    /// I64 one (the I32 value its `ireduce`), not by a `uextend`: the
+    /// function verifies and holds no `uextend`.
+    #[test]
+    fn indices_widen_their_loads() {
+        let (func, values) = generated(|g| {
+            let v = g.slot(0);
+            let wide = g.widen(v);
+            assert_eq!(g.widen(v), wide, "widened once");
+            let a = g.st_addr(v);
+            let w = g.b.ins().uload16(I32, FLAGS, a, 0);
+            let r = g.b.ins().iadd(v, w);
+            g.b.ins().return_(&[r]);
+            vec![v, wide]
+        });
+        let (v, wide) = (values[0], values[1]);
         let dfg = &func.dfg;
         assert_eq!(dfg.value_type(wide), I64);
         let op = |v: Value| match dfg.value_def(v) {
@@ -633,7 +686,32 @@ mod tests {
             .filter(|&i| dfg.insts[i].opcode() == Opcode::Uextend)
             .count();
         assert_eq!(uextends, 0);
-        let flags = settings::Flags::new(settings::builder());
-        cranelift_codegen::verify_function(&func, &flags).unwrap();
+    }
+
+    /// After a buffer's capacity test (`Gen::grow_if`), a walk's code goes
+    /// on with the workspace and semistate it read before, passed as the
+    /// next block's parameters (read afresh after the cold call), not
+    /// read again.
+    #[test]
+    fn capacity_tests_keep_the_workspace() {
+        let (func, values) = generated(|g| {
+            // A walk's function: the workspace in the pinned register.
+            g.params = None;
+            let (ws, st) = (g.ws(), g.st());
+            let no = g.b.ins().iconst(I8, 0);
+            let zero = g.b.ins().iconst(I32, 0);
+            g.grow_if(no, crate::rt::grow_log, zero);
+            let (ws2, st2) = (g.ws(), g.st());
+            let v = g.slot(0);
+            g.b.ins().return_(&[v]);
+            vec![ws, st, ws2, st2]
+        });
+        let dfg = &func.dfg;
+        for (k, &v) in values[2..].iter().enumerate() {
+            assert!(
+                matches!(dfg.value_def(v), ValueDef::Param(_, n) if n == k),
+                "parameter {k}"
+            );
+        }
     }
 }

@@ -380,6 +380,21 @@
 //!   Reverted: with the walk unsplit, a keeper's `begin, begin: c = C(*)`
 //!   loop beside a stuck `m5`/`m6` cycle applied a move to another `c`
 //!   than the interpreter (`random_games::a_keepers_self_loop_applies_as_the_interpreter`).
+//! - The workspace read from the pinned register once per block costs a
+//!   register copy each time (`mov %r15, ..`: 10.6% of draughts' walk
+//!   instructions, 8.7% of connect4's). Blocks a single cold exit
+//!   splits off (the `@unique` step bound, the tag bound, a place's key
+//!   test) go on with the values read before (`Gen::kept`,
+//!   `Gen::enter_keeping`), and after a capacity test (`Gen::grow_if`)
+//!   they are the next block's parameters, read afresh after the cold
+//!   call (kept across it, they were spilled: draughts' walk 80K -> 245K
+//!   stack accesses, connect4 +0.2% instructions). Callgrind
+//!   instructions per playout (seed 1, against 8d664bf) amazons
+//!   3,709,337 -> 3,634,849 (-2.01%), breakthrough -1.49%,
+//!   englishDraughts 271,956 -> 267,903 (-1.49%), hex -1.20%, ticTacToe
+//!   -0.98%, connect4 42,140 -> 41,830 (-0.74%), reversi -0.41%, chess
+//!   -0.35%. Next: the other joins (edge blocks entered from several
+//!   places read it afresh).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

@@ -124,13 +124,14 @@ impl Gen<'_, '_> {
                             .ins()
                             .icmp_imm(IntCC::UnsignedGreaterThan, ll, MAX_LOG as i64);
                     let bad = self.b.ins().bor(many, long);
+                    let kept = self.kept();
                     let [stop, ok] = self.blocks();
                     self.b.set_cold_block(stop);
                     self.b.ins().brif(bad, stop, &[], ok, &[]);
                     self.b.switch_to_block(stop);
                     self.call_imm(rt::fail, rt::FAIL_STEPS, e.to);
                     self.b.ins().jump(self.fail, &[]);
-                    self.b.switch_to_block(ok);
+                    self.enter_keeping(ok, kept);
                 }
                 match self.filter(i) {
                     // Its comparison holds: the symbol passed the filter.
@@ -369,13 +370,14 @@ impl Gen<'_, '_> {
             .b
             .ins()
             .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, len, MAX_TAGS as i64);
+        let kept = self.kept();
         let [bad, ok] = self.blocks();
         self.b.set_cold_block(bad);
         self.b.ins().brif(full, bad, &[], ok, &[]);
         self.b.switch_to_block(bad);
         self.call_imm(rt::fail, rt::FAIL_TAGS, node);
         self.b.ins().jump(self.fail, &[]);
-        self.b.switch_to_block(ok);
+        self.enter_keeping(ok, kept);
         let done = skip.unwrap_or_else(|| self.b.create_block());
         if !self.here.tags && skip.is_none() {
             // In playouts only the number counts.

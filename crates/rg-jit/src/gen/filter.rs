@@ -182,13 +182,6 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// Switches to `blk`, where the workspace and semistate values of
-    /// `kept` (the cache of the block before a filter's loop) still hold.
-    fn enter_keeping(&mut self, blk: Block, kept: Option<(Block, Value, Option<Value>)>) {
-        self.b.switch_to_block(blk);
-        self.cache = kept.map(|(_, ws, st)| (blk, ws, st));
-    }
-
     /// [`Gen::filter_resume`] by masks: the frame holds the mask of the
     /// symbols of chunk `sub` (symbols `64 sub .. 64 sub + 64`) that pass
     /// and are left, and `sub` (the chunks before it still to test); the

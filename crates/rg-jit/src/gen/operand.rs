@@ -208,6 +208,7 @@ impl Gen<'_, '_> {
             },
         };
         let foreign = self.b.ins().icmp_imm(IntCC::Equal, slot, NO_SLOT as i64);
+        let kept = self.kept();
         let [bad, ok] = self.blocks();
         self.b.set_cold_block(bad);
         self.b.ins().brif(foreign, bad, &[], ok, &[]);
@@ -215,7 +216,7 @@ impl Gen<'_, '_> {
         let kind = self.b.ins().iconst(I32, rt::FAIL_KEY as i64);
         self.call(rt::fail, kind, key);
         self.b.ins().jump(self.fail, &[]);
-        self.b.switch_to_block(ok);
+        self.enter_keeping(ok, kept);
         Err(slot)
     }
 
