@@ -612,3 +612,63 @@
 //!   the other games' by under 1% (breakthrough restarts once in 51
 //!   states): a single-buffer `rbg_engine::State` would save three of the
 //!   restart's nine buffer copies, about 1% on tic-tac-toe.
+//! - Session 30 (the machine is now an Intel Xeon with AVX-512, L2 2 MB
+//!   per core, not the Zen 4 of sessions 20-29): where a step's time goes
+//!   beyond `rbg bench`'s per move, per game (main at 8d664bf). Callgrind
+//!   per state (`batch_bench GAME 0 256 1 fused`, `--toggle-collect` of
+//!   `batch_steps` and of `playouts_for`, 1000 measured steps):
+//!   breakthrough 7,155 against 5,388 instructions (ratio 0.75; the
+//!   engine's ~5,230 the same in both), the batch's own ~1,920: keys of a
+//!   turn's start ~530 (`keys_at`, ~29 moves at 18 each), the step loop
+//!   ~1,170 (mask `memset` and entries ~180, the observation patches, the
+//!   random draw, `keep_taking`, slicing and control), `play`/`settle`
+//!   ~100; connect4 2,387 against 1,532 (0.64; own ~950: the observation
+//!   written whole at every turn start ~340, keys ~220 for 7 moves, the
+//!   mask ~100); englishDraughts (64 games) 4,431 against 3,192 (0.72).
+//!   perf (`-e cpu-clock`, `batch_bench GAME 3 256 1 batch fused`): the
+//!   batch's own code is 35% of breakthrough's time (step loop 20%,
+//!   `fill_keys` 8%, `play` 2%, `memset` 2%), 36% of connect4's (step
+//!   loop 14%, planes 7%, `fill_keys` 7%, `play` 4%, `memset` 3%), ~29%
+//!   of englishDraughts'; the engine's share of time matches its share of
+//!   instructions (breakthrough: rules and apply ~65% of 1.54x the
+//!   playouts' time, about the playouts' own), so the gap is the own
+//!   code, running at ~1.45x the engine's cycles per instruction (a
+//!   quarter of the step loop's samples on breakthrough at the first
+//!   mask entry read after its `memset`, then the first read of the
+//!   game's keys). For 0.8 the own code must take at most ~0.25 of the
+//!   playouts' time per state; it takes ~0.54 (breakthrough) and ~0.59
+//!   (connect4): no single lever below comes near.
+//! - Session 30, upper bound of a turn start's observation for games whose
+//!   keeper puts pieces away (connect4, reversi): with none written at all
+//!   (a test hack, `ab`) connect4's batch instructions -14.1% (154.2M ->
+//!   132.5M, `0 64 1 batch fused`), time (one process, 20 ABBA pairs of
+//!   0.3 s, load 6-7) connect4 1.105 (best/best 1.129), reversi 1.064
+//!   (1.040). Tried and dropped: patching it from a snapshot of the board
+//!   taken before each action (`Spec::patch_snapshot`, the worker's
+//!   buffer; the columns of the vertices where the new board differs,
+//!   found eight at a time with SSE2, besides the move's own): digests
+//!   identical on the seven games, but batch instructions connect4 +2.7%
+//!   (154.0M -> 158.2M), reversi +1.8%, ticTacToe +3.0% (the step loop
+//!   grew; the copy, the diff and the columns cost ~400 instructions per
+//!   state against the whole observation's ~340). Branch
+//!   `py-keeper-snapshot` holds it. A snapshot taken only by the action
+//!   that completes a move (in `Decision::play`, before the engine's
+//!   `apply`), out of the step loop, is the untried form.
+//! - Tried and dropped (session 30): masks of at most `WHOLE_MASK` actions
+//!   cleared by their entries (the `mask_set` lists) instead of a
+//!   `memset`, on this machine: one process, 16 ABBA pairs of 0.3 s,
+//!   load 6-9: breakthrough 0.859 (best/best 0.886), connect4 0.936,
+//!   ticTacToe 0.917, hex 1.012 (0.879); the candidates' keys in a move
+//!   in progress listed by a branch-free `Numbering::keys_of` (as
+//!   `keys_at`) instead of slicing each move: batch instructions
+//!   breakthrough +0.27%, englishDraughts +0.22% (`fill_keys` was then
+//!   inlined into its callers and `keys_at` called out of line); glibc's
+//!   huge pages for the heap (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`,
+//!   breakthrough `batch_bench 1.5 256 1 fused`, three alternated pairs):
+//!   0.66/0.69, 0.56/0.63, 0.67/0.64, no effect shown.
+//! - Where the bar stands at the start of session 30 (`scripts/vec-vs-bench.py
+//!   --fused --seconds 3 --rounds 3`, main at 8d664bf, load 4.5-6):
+//!   ticTacToe 0.69, connect4 0.82, breakthrough 0.64, chess 0.67, reversi
+//!   0.83, englishDraughts 0.60, hex 0.73, geomean 0.71; `batch_bench GAME
+//!   2 256 1 fused` in the same hour: breakthrough 0.65, connect4 0.62,
+//!   englishDraughts 0.67.
