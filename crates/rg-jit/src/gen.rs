@@ -48,7 +48,7 @@ mod visit;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;
-use parts::{early_pops, edge_nodes, frames, Chain};
+use parts::{early_pops, edge_nodes, frames, runs, Chain, Run};
 pub(crate) use parts::{frame_bases, Keep, Parts};
 pub(crate) use program::{emit_writing, nested, writing};
 pub(crate) use search::{emit_search, search};
@@ -115,6 +115,10 @@ struct Gen<'a, 'b> {
     /// Per node, whether its frame is popped before its last edge
     /// ([`early_pops`]).
     early: Vec<bool>,
+    /// The runs generated again per chain ([`parts::runs`]) with their
+    /// blocks, and per edge the block of the run it enters, if any.
+    runs: Vec<(Run, Vec<Block>)>,
+    run_entry: Vec<Option<Block>>,
     /// What of the bookkeeping to keep (`gen/parts.rs` `keep`): in any walk (the
     /// shared frame push and backtrack), per node, and at the node whose
     /// code is being generated.
@@ -203,6 +207,21 @@ pub(crate) fn emit(
     let exit = b.create_block();
     let early = early_pops(t, bases);
     let (chain, parent) = frames(t, bases, &edge_node, &early);
+    let budget = t.edges.len() / 8 + 64;
+    let entered = |e: usize| edges[e] != Block::reserved_value();
+    let runs: Vec<(Run, Vec<Block>)> = runs(t, bases, &edge_node, &chain, entered, budget)
+        .into_iter()
+        .map(|r| {
+            let blocks = r.edges.iter().map(|_| b.create_block()).collect();
+            (r, blocks)
+        })
+        .collect();
+    let mut run_entry = vec![None; t.edges.len()];
+    for (r, blocks) in &runs {
+        for &i in &r.from {
+            run_entry[i] = Some(blocks[0]);
+        }
+    }
     let mut g = Gen {
         t,
         b,
@@ -227,6 +246,8 @@ pub(crate) fn emit(
         chain,
         parent,
         early,
+        runs,
+        run_entry,
         keep: parts.keep.0,
         keep_at: parts.keep.1.clone(),
         here: parts.keep.0,
@@ -260,6 +281,9 @@ pub(crate) fn emit(
         if g.edges[i] != Block::reserved_value() {
             g.emit_edge(i);
         }
+    }
+    for r in 0..g.runs.len() {
+        g.emit_run(r);
     }
     for n in 0..t.nodes.len() as u32 {
         if g.push_at[n as usize] != Block::reserved_value() {
@@ -395,6 +419,51 @@ impl Gen<'_, '_> {
         } else {
             let id = self.b.ins().iconst(I32, k as i64);
             self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
+        }
+    }
+
+    /// Goes on at edge `k`, inline after edge `i`: at the run of `i`'s
+    /// chain where there is one ([`parts::runs`]).
+    fn jump_inline(&mut self, i: usize, k: u32) {
+        match self.run_entry.get(i).copied().flatten() {
+            Some(blk) => {
+                let zero = self.b.ins().iconst(I32, 0);
+                self.b.ins().jump(blk, &[BlockArg::Value(zero)]);
+            }
+            None => self.jump_edge(k),
+        }
+    }
+
+    /// The edges of run `r` generated again in its blocks, on its chain.
+    /// Each copy is emitted into its run block, and jumps to the run's
+    /// later edges (entered inline only by the edge before them) go to
+    /// their copies; a jump to its first edge (entered inline from
+    /// elsewhere too: a cycle back into the run, or an edge's loop onto
+    /// itself) goes to the original, which knows no chain: the copy's is
+    /// that of the run's entries only.
+    fn emit_run(&mut self, r: usize) {
+        let (edges, blocks, chain) = {
+            let (run, blocks) = &self.runs[r];
+            (run.edges.clone(), blocks.clone(), run.chain)
+        };
+        let saved: Vec<_> = edges
+            .iter()
+            .map(|&e| (self.edges[e], self.chain[e]))
+            .collect();
+        let mut c = Some(chain);
+        for (k, (&e, &blk)) in edges.iter().zip(&blocks).enumerate() {
+            if k > 0 {
+                self.edges[e] = blk;
+            }
+            self.chain[e] = c;
+            c = c.and_then(|c| c.after(self.t.edges[e].op));
+        }
+        for (&e, &blk) in edges.iter().zip(&blocks) {
+            self.emit_edge_in(e, blk);
+        }
+        for (&e, (blk, c)) in edges.iter().zip(saved) {
+            self.edges[e] = blk;
+            self.chain[e] = c;
         }
     }
 

@@ -365,8 +365,7 @@
 //!   16,688,656 -> 15,814,494 (-5.24%), amazons -4.69%, englishDraughts
 //!   316,579 -> 304,036 (-3.96%), breakthrough -3.93%, reversi -3.82%,
 //!   connect4 43,252 -> 42,309 (-2.18%), ticTacToe -1.11%, hex -0.12%.
-//! - Tried and reverted (session 29, 1932488): short runs after a join
-//!   generated once per incoming chain
+//! - Short runs after a join generated once per incoming chain
 //!   (`gen::parts::runs`: from an edge of a node without a frame that
 //!   edges enter inline on chains that differ, so it knows none, the
 //!   inline edges that follow up to a frame's push, a map assignment or
@@ -374,12 +373,16 @@
 //!   8 chains, `edges / 8 + 64` edges in all): each copy knows its chain
 //!   and backtracks directly. Draughts' man moves (two `coord = go..`
 //!   edges joining at `$$ coord`, then the record). Callgrind instructions
-//!   per playout (seed 1) englishDraughts 324,269 -> 316,579 (-2.37%),
-//!   breakthrough +0.39%, amazons +0.17%, ticTacToe +0.11%, hex -0.11%,
-//!   the others within 0.01%.
-//!   Reverted: with the walk unsplit, a keeper's `begin, begin: c = C(*)`
-//!   loop beside a stuck `m5`/`m6` cycle applied a move to another `c`
-//!   than the interpreter (`random_games::a_keepers_self_loop_applies_as_the_interpreter`).
+//!   per playout (seed 1, against the kept workspace below)
+//!   englishDraughts 267,903 -> 260,188 (-2.88%), breakthrough +0.42%,
+//!   amazons +0.19%, ticTacToe +0.14%, hex -0.11%, reversi -0.10%, the
+//!   others within 0.01%. First landed as 1932488 and reverted: a jump
+//!   back to the run's first edge (a cycle through the run, or an edge's
+//!   loop onto itself: a keeper's `m5`/`m6` cycle) went to the copy, whose
+//!   chain is only its entries', so a failing visited check there undid
+//!   too little (`random_games::a_keepers_self_loop_applies_as_the_interpreter`);
+//!   now only the run's later edges, entered by the edge before them
+//!   alone, jump to copies (`Gen::emit_run`).
 //! - The workspace read from the pinned register once per block costs a
 //!   register copy each time (`mov %r15, ..`: 10.6% of draughts' walk
 //!   instructions, 8.7% of connect4's). Blocks a single cold exit

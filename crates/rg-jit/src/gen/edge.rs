@@ -16,6 +16,12 @@ impl Gen<'_, '_> {
     /// knows its top frame and what was pushed since ([`super::parts::chains`]), it
     /// backtracks by undoing that and resuming the frame directly.
     pub(super) fn emit_edge(&mut self, i: usize) {
+        self.emit_edge_in(i, self.edges[i]);
+    }
+
+    /// [`Gen::emit_edge`] into block `blk` (a run's copy,
+    /// [`super::parts::runs`], or the edge's own block).
+    pub(super) fn emit_edge_in(&mut self, i: usize, blk: Block) {
         self.here = self.keep_at[self.edge_node[i] as usize];
         let e = self.t.edges[i];
         let exits = e.guard
@@ -28,16 +34,15 @@ impl Gen<'_, '_> {
             Some(c) if exits => Some((self.b.create_block(), c)),
             _ => None,
         };
-        self.emit_edge_body(i, undo.map_or(self.back, |(blk, _)| blk));
+        self.emit_edge_body(i, blk, undo.map_or(self.back, |(blk, _)| blk));
         if let Some((blk, c)) = undo {
             self.b.switch_to_block(blk);
             self.undo(c);
         }
     }
 
-    /// Edge `i`'s block; `back` backtracks.
-    pub(super) fn emit_edge_body(&mut self, i: usize, back: Block) {
-        let blk = self.edges[i];
+    /// Edge `i`'s code in block `blk`; `back` backtracks.
+    pub(super) fn emit_edge_body(&mut self, i: usize, blk: Block, back: Block) {
         let sym = self.b.append_block_param(blk, I32);
         self.b.switch_to_block(blk);
         let e = self.t.edges[i];
@@ -138,7 +143,7 @@ impl Gen<'_, '_> {
                     Some(_) if self.after[next as usize] != Block::reserved_value() => {
                         self.b.ins().jump(self.after[next as usize], &[]);
                     }
-                    _ => self.jump_edge(next),
+                    _ => self.jump_inline(i, next),
                 }
             }
             Next::Frame if !self.t.nodes[e.to as usize].disjoint => {

@@ -301,6 +301,128 @@ pub(super) fn chains(
     chain
 }
 
+/// A run of inline edges generated again for the edges that enter its
+/// first on one chain: there it knows its chain, where the edges that
+/// enter it on different chains left the original without one
+/// ([`runs`]).
+pub(super) struct Run {
+    /// The edges that enter it (inline, with no symbol).
+    pub(super) from: Vec<usize>,
+    /// Its edges, each the previous one's inline successor.
+    pub(super) edges: Vec<usize>,
+    /// The chain of its first edge.
+    pub(super) chain: Chain,
+}
+
+/// Edges of a [`Run`] at most: a run ends where the walk leaves it at
+/// once anyway (a frame, the move's record) or after this many.
+const RUN_EDGES: usize = 8;
+
+/// Chains of one edge at most that get runs of their own.
+const RUN_CHAINS: usize = 8;
+
+/// The runs generated again ([`Run`]): from each edge of a node without a
+/// frame that edges enter inline on several chains (so it knows none),
+/// the inline edges that follow while one edge enters each (not past
+/// a frame's push, a map assignment or the move's record), where some
+/// edge of the run can backtrack (a comparison, a check, a visited check,
+/// the record): per chain that enters it (at most [`RUN_CHAINS`]),
+/// entered by the edges `entered` lets in (of this function, not
+/// any-assignments: their filters go on past their comparisons), at most
+/// `budget` edges in all.
+pub(super) fn runs(
+    t: &Tables,
+    bases: &[u32],
+    edge_node: &[u32],
+    chain: &[Option<Chain>],
+    entered: impl Fn(usize) -> bool,
+    mut budget: usize,
+) -> Vec<Run> {
+    let reached = walked(t, bases);
+    let mut inline_in = vec![0u32; t.edges.len()];
+    let mut from: Vec<Vec<usize>> = vec![Vec::new(); t.edges.len()];
+    for (i, e) in t.edges.iter().enumerate() {
+        if let (Next::Inline(k), true) = (e.next, reached[edge_node[i] as usize]) {
+            inline_in[k as usize] += 1;
+            from[k as usize].push(i);
+        }
+    }
+    let filtered: Vec<bool> = {
+        let mut f = vec![false; t.edges.len()];
+        for e in &t.edges {
+            if e.filter != raw::NO_EDGE {
+                f[e.filter as usize] = true;
+            }
+        }
+        f
+    };
+    let mut runs = Vec::new();
+    for k in 0..t.edges.len() {
+        if inline_in[k] < 2
+            || chain[k].is_some()
+            || bases[edge_node[k] as usize] != u32::MAX
+            || filtered[k]
+            || !entered(k)
+        {
+            continue;
+        }
+        // The edges of the run, and whether one can backtrack.
+        let mut edges = vec![k];
+        let mut exits = false;
+        loop {
+            let e = t.edges[*edges.last().unwrap()];
+            exits |= e.guard
+                || e.next == Next::Dead
+                || matches!(
+                    e.op,
+                    Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
+                );
+            let Next::Inline(j) = e.next else { break };
+            let j = j as usize;
+            let stop = matches!(e.op, Op::SetPlayer(_) | Op::AssignMap(_))
+                || inline_in[j] != 1
+                || bases[edge_node[j] as usize] != u32::MAX
+                || filtered[j]
+                || !entered(j)
+                || edges.len() == RUN_EDGES;
+            if stop {
+                break;
+            }
+            edges.push(j);
+        }
+        if !exits {
+            continue;
+        }
+        let mut chains: Vec<(Chain, Vec<usize>)> = Vec::new();
+        for &i in &from[k] {
+            let e = t.edges[i];
+            let c = chain[i].and_then(|c| c.after(e.op));
+            let (Some(c), false) = (c, matches!(e.op, Op::AssignAny(..))) else {
+                continue;
+            };
+            if !entered(i) {
+                continue;
+            }
+            match chains.iter_mut().find(|(d, _)| *d == c) {
+                Some((_, f)) => f.push(i),
+                None => chains.push((c, vec![i])),
+            }
+        }
+        if chains.len() > RUN_CHAINS || chains.len() * edges.len() > budget {
+            continue;
+        }
+        budget -= chains.len() * edges.len();
+        for (c, f) in chains {
+            runs.push(Run {
+                from: f,
+                edges: edges.clone(),
+                chain: c,
+            });
+        }
+    }
+    runs
+}
+
 /// Per node holding frames, what its frames run on when they are pushed:
 /// the chain after the action of every edge that pushes one, where they
 /// meet ([`Chain::meet`]; `None` when they push differently or are
@@ -647,6 +769,38 @@ mod tests {
             tags: 0,
         };
         assert!(parent[start] == Some(none));
+        assert_eq!(moves_both(&game), [1, 1]);
+    }
+
+    /// A node without a frame entered inline on two chains that pushed
+    /// different numbers of log entries (so it knows none) gets its run,
+    /// the failing comparison and the move's end, generated once per
+    /// incoming chain, each knowing its chain ([`runs`]); the native walk
+    /// lists the interpreter's move (only the path that wrote `x = q`
+    /// passes).
+    #[test]
+    fn runs_after_a_join_know_each_incoming_chain() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
+                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                    n0, j1: x = q;\nn0, k: y = r;\nj1, k: y = q;\nk, m: x == q;\n\
+                    m, end: player = keeper;\n";
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let bases = frame_bases(t);
+        let edge_node = edge_nodes(t);
+        let (chain, _) = frames(t, &bases, &edge_node, &early_pops(t, &bases));
+        let cmp = t.edges.iter().position(|e| matches!(e.op, Op::Cmp(..)));
+        let cmp = cmp.unwrap();
+        assert!(chain[cmp].is_none(), "the join knows no chain");
+        let runs = runs(t, &bases, &edge_node, &chain, |_| true, 64);
+        assert_eq!(runs.len(), 2);
+        let mut logs: Vec<u32> = runs.iter().map(|r| r.chain.logs).collect();
+        logs.sort();
+        assert_eq!(logs, [1, 2]);
+        for r in &runs {
+            assert_eq!(r.edges[0], cmp);
+            assert_eq!(r.from.len(), 1);
+        }
         assert_eq!(moves_both(&game), [1, 1]);
     }
 
