@@ -651,9 +651,11 @@
 //!   (154.0M -> 158.2M), reversi +1.8%, ticTacToe +3.0% (the step loop
 //!   grew; the copy, the diff and the columns cost ~400 instructions per
 //!   state against the whole observation's ~340). Branch
-//!   `py-keeper-snapshot` holds it. A snapshot taken only by the action
-//!   that completes a move (in `Decision::play`, before the engine's
-//!   `apply`), out of the step loop, is the untried form.
+//!   `py-keeper-snapshot` holds it. Taken instead only by the action that
+//!   completes a move (in `Decision::play`, before the engine's `apply`;
+//!   branch `py-keeper-snapshot-play`): connect4 +3.0% (158.7M), reversi
+//!   +1.9%, ticTacToe +3.2%, breakthrough +1.2% (games without the
+//!   snapshot pay for the step loop's new shape): dropped too.
 //! - Tried and dropped (session 30): masks of at most `WHOLE_MASK` actions
 //!   cleared by their entries (the `mask_set` lists) instead of a
 //!   `memset`, on this machine: one process, 16 ABBA pairs of 0.3 s,
