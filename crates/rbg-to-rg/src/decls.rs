@@ -100,6 +100,9 @@ pub struct Decls {
     pub board: String,
     /// Piece counts (when the rules read them).
     pub counters: Option<String>,
+    /// Per piece: the variable holding its vertex, when tracked
+    /// (`royal.rs`).
+    pub whereabouts: Vec<Option<String>>,
     /// Vertex names.
     pub vertices: Vec<String>,
     /// The piece on every vertex at the start.
@@ -183,6 +186,7 @@ impl Decls {
             coord: names.fresh("coord"),
             board: names.fresh("board"),
             counters: None,
+            whereabouts: vec![None; game.pieces.len()],
             coord_ty,
             coord_or_null_ty,
             piece_ty,
@@ -269,6 +273,20 @@ impl Decls {
             d.vars.push(name);
         }
         d
+    }
+
+    /// Declares the variable holding the vertex of piece `p` (`royal.rs`),
+    /// the vertex holding it at the start (`null` if none does).
+    pub fn track(&mut self, p: u32) {
+        let name = self.names.fresh(&format!("{}At", self.pieces[p as usize]));
+        let start = self.initial.iter().position(|&q| q == p);
+        let value = start.map_or_else(|| sym(&self.null), |v| sym(&self.vertices[v]));
+        self.variables.push(Binding {
+            name: Name::new(&name),
+            ty: tref(&self.coord_or_null_ty),
+            value,
+        });
+        self.whereabouts[p as usize] = Some(name);
     }
 
     /// Declares a constant; returns its name.

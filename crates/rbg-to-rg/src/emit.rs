@@ -461,6 +461,10 @@ impl<'a> Emitter<'a> {
                     Ok(())
                 }
             }
+        } else if let Some(w) = self.jump_to(nfa, t) {
+            // Only the tracked piece's vertex passes the tests after it.
+            steps.push(vec![assign(Expr::name(&self.d.coord), Expr::name(&w))]);
+            self.chain(src, to, steps)
         } else {
             let spans = info.and_then(|i| i.ranges.before(t));
             match self.leaf_steps(leaf, spans)? {
@@ -532,6 +536,10 @@ impl<'a> Emitter<'a> {
                 } else {
                     steps.push(vec![assign(at(), piece)]);
                 }
+                if let Some(w) = &self.d.whereabouts[*p as usize] {
+                    // Where the piece is now (`royal.rs`).
+                    steps.push(vec![assign(Expr::name(w), coord())]);
+                }
                 steps
             }
             Leaf::Assign(v, e, _) => {
@@ -562,6 +570,14 @@ impl<'a> Emitter<'a> {
             }
             Leaf::Switch(..) => unreachable!("switches are handled by the caller"),
         }))
+    }
+
+    /// The variable holding the vertex a search at state `t` jumps to
+    /// (`royal.rs`), if it jumps.
+    pub(crate) fn jump_to(&self, nfa: &Nfa, t: u32) -> Option<String> {
+        let tracked: Vec<bool> = self.d.whereabouts.iter().map(Option::is_some).collect();
+        let p = crate::royal::jump(nfa, &self.low.relations, t, &tracked)?;
+        self.d.whereabouts[p as usize].clone()
     }
 
     /// `coord` becomes any vertex of `targets` (a set type of them; `None`:

@@ -12,7 +12,10 @@
 //!
 //! An any-vertex move (`anySquare {e} ...`) assigns `coord` and `M` starts
 //! over after it, except where only tests of pieces that few vertices hold
-//! at the start follow it ([`few_pass`], chess's king search).
+//! at the start follow it ([`few_pass`]). A search for a piece that at
+//! most one vertex holds (`royal.rs`, chess's king) assigns nothing: `M`
+//! starts over from the variable holding its vertex (a node's *base*),
+//! so the check reads only (see `lib.rs` for chess's figures).
 //!
 //! Callgrind instructions per playout (`rbg --engine native|interp bench`,
 //! seed 1) against the translations without it: see the commit that added
@@ -77,14 +80,20 @@ enum Act {
     /// Any vertex of `targets` (`None`: all) becomes `coord`, from
     /// `M[coord]` in `starts` (`None`: any vertex); `M` starts over.
     Any(Option<Vec<bool>>, Option<Vec<bool>>, usize),
+    /// From `M[coord]` a vertex, the shifts start over from base `b`:
+    /// the vertex in a tracked piece's variable (`royal.rs`).
+    Jump(usize, usize),
 }
 
-/// The unrolled automaton: its nodes (state, composed shift), edges
-/// between them (`usize::MAX`: the accepting node), and the shifts.
+/// The unrolled automaton: its nodes (state, composed shift, base),
+/// edges between them (`usize::MAX`: the accepting node), the shifts, and
+/// the bases the shifts start from (0: `coord`; others: the variables of
+/// tracked pieces searched for, which are read and never assigned).
 struct Product {
     maps: Vec<Map>,
-    nodes: Vec<(u32, usize)>,
+    nodes: Vec<(u32, usize, usize)>,
     edges: Vec<(usize, usize, Act)>,
+    bases: Vec<String>,
 }
 
 /// A leaf an unrolled pattern can hold.
@@ -97,13 +106,24 @@ enum Kind {
     Filter(Vec<bool>),
     /// A move to any vertex of the targets (`Shape::Uniform`).
     Any(Option<Vec<bool>>, Option<Vec<bool>>),
+    /// A move to the vertex in a variable (a search that jumps to a
+    /// tracked piece, `royal.rs`).
+    Jump(String),
 }
 
 /// The kind of every state's leaf (state 0: none), or `None` when some
 /// leaf is of none of them.
-fn kinds(nfa: &Nfa, relations: &[Relation]) -> Option<Vec<Option<Kind>>> {
+fn kinds(
+    nfa: &Nfa,
+    relations: &[Relation],
+    jump: impl Fn(u32) -> Option<String>,
+) -> Option<Vec<Option<Kind>>> {
     let mut out = vec![None];
     for s in 1..nfa.states() as u32 {
+        if let Some(w) = jump(s) {
+            out.push(Some(Kind::Jump(w)));
+            continue;
+        }
         out.push(Some(match nfa.leaf(s) {
             Leaf::On(set) => Kind::On(set.clone()),
             Leaf::Move(r) => match shape(&relations[*r]) {
@@ -148,29 +168,30 @@ fn few_pass(nfa: &Nfa, kinds: &[Option<Kind>], initial: &[u32]) -> bool {
 
 /// The unrolled form of `nfa` (`vertices`: the board's size), or `None`
 /// when it grows past the bounds.
-fn unroll(nfa: &Nfa, kinds: &[Option<Kind>], vertices: usize) -> Option<Product> {
+fn unroll(nfa: &Nfa, kinds: &[Option<Kind>], vertices: usize, coord: &str) -> Option<Product> {
     let mut p = Product {
         maps: vec![(0..vertices as u32).map(Some).collect()],
-        nodes: vec![(0, 0)],
+        nodes: vec![(0, 0, 0)],
         edges: Vec::new(),
+        bases: vec![coord.to_string()],
     };
     let mut map_ids: HashMap<Map, usize> = HashMap::from([(p.maps[0].clone(), 0)]);
-    let mut node_ids: HashMap<(u32, usize), usize> = HashMap::from([((0, 0), 0)]);
+    let mut node_ids: HashMap<(u32, usize, usize), usize> = HashMap::from([((0, 0, 0), 0)]);
     let mut work = 0usize;
     let mut i = 0;
     while i < p.nodes.len() {
-        let (s, m) = p.nodes[i];
+        let (s, m, b) = p.nodes[i];
         // The closure over shifts: (state, shift, shifted since the node).
         let mut seen: HashSet<(u32, usize)> = HashSet::from([(s, m)]);
         let mut stack = vec![(s, m, false)];
-        let mut acts: Vec<(u32, usize, Act)> = Vec::new();
+        let mut acts: Vec<(u32, usize, usize, Act)> = Vec::new();
         while let Some((u, mm, shifted)) = stack.pop() {
             work += 1;
             if work > MAX_WORK {
                 return None;
             }
             if nfa.finals[u as usize] {
-                acts.push((u32::MAX, 0, Act::Accept(shifted.then_some(mm))));
+                acts.push((u32::MAX, 0, 0, Act::Accept(shifted.then_some(mm))));
             }
             for &v in &nfa.next[u as usize] {
                 match kinds[v as usize].as_ref().expect("a leaf") {
@@ -199,20 +220,30 @@ fn unroll(nfa: &Nfa, kinds: &[Option<Kind>], vertices: usize) -> Option<Product>
                             }
                         }
                     }
-                    Kind::Filter(f) => acts.push((v, mm, Act::Filter(f.clone(), mm))),
-                    Kind::On(set) => acts.push((v, mm, Act::On(set.clone(), mm))),
+                    Kind::Filter(f) => acts.push((v, mm, b, Act::Filter(f.clone(), mm))),
+                    Kind::On(set) => acts.push((v, mm, b, Act::On(set.clone(), mm))),
                     Kind::Any(starts, targets) => {
-                        acts.push((v, 0, Act::Any(starts.clone(), targets.clone(), mm)))
+                        acts.push((v, 0, 0, Act::Any(starts.clone(), targets.clone(), mm)))
+                    }
+                    Kind::Jump(w) => {
+                        let base = match p.bases.iter().position(|x| x == w) {
+                            Some(k) => k,
+                            None => {
+                                p.bases.push(w.clone());
+                                p.bases.len() - 1
+                            }
+                        };
+                        acts.push((v, 0, base, Act::Jump(base, mm)))
                     }
                 }
             }
         }
         let mut done: HashSet<(usize, Act)> = HashSet::new();
-        for (t, tm, act) in acts {
+        for (t, tm, tb, act) in acts {
             let to = match t {
                 u32::MAX => usize::MAX,
-                _ => *node_ids.entry((t, tm)).or_insert_with(|| {
-                    p.nodes.push((t, tm));
+                _ => *node_ids.entry((t, tm, tb)).or_insert_with(|| {
+                    p.nodes.push((t, tm, tb));
                     p.nodes.len() - 1
                 }),
             };
@@ -255,35 +286,37 @@ impl Emitter<'_> {
         nfa: &Nfa,
         prefix: &str,
     ) -> Result<Option<String>, TranslateError> {
-        let Some(kinds) = kinds(nfa, &self.low.relations) else {
+        let Some(kinds) = kinds(nfa, &self.low.relations, |s| self.jump_to(nfa, s)) else {
             return Ok(None);
         };
         if few_pass(nfa, &kinds, &self.d.initial) {
             return Ok(None);
         }
-        let Some(p) = unroll(nfa, &kinds, self.d.vertices.len()) else {
+        let Some(p) = unroll(nfa, &kinds, self.d.vertices.len(), &self.d.coord) else {
             return Ok(None);
         };
         let accept = format!("{prefix}acc");
         let name = |i: usize| match i {
             usize::MAX => accept.clone(),
             _ => match p.nodes[i] {
-                (s, 0) => format!("{prefix}{s}"),
-                (s, m) => format!("{prefix}{s}m{m}"),
+                (s, 0, 0) => format!("{prefix}{s}"),
+                (s, m, 0) => format!("{prefix}{s}m{m}"),
+                (s, m, b) => format!("{prefix}{s}m{m}b{b}"),
             },
         };
         let mut tables: HashMap<usize, String> = HashMap::new();
-        let coord = self.d.coord.clone();
         let null_name = self.d.null.clone();
         let null = || Expr::name(&null_name);
         for (from, to, act) in &p.edges {
+            // The shifts start from the source node's base.
+            let base = Expr::name(&p.bases[p.nodes[*from].2]);
             let mut at = |em: &mut Emitter, m: usize| match m {
-                0 => Expr::name(&coord),
+                0 => base.clone(),
                 _ => {
                     let t = tables
                         .entry(m)
                         .or_insert_with(|| em.d.vertex_move(&p.maps[m]));
-                    Expr::name(t.as_str()).at(Expr::name(&coord))
+                    Expr::name(t.as_str()).at(base.clone())
                 }
             };
             let (src, dst) = (name(*from), name(*to));
@@ -314,6 +347,11 @@ impl Emitter<'_> {
                     }
                     steps.push(self.any_vertex(targets.as_deref()));
                     steps
+                }
+                Act::Jump(_, 0) => Vec::new(),
+                Act::Jump(_, m) => {
+                    let pos = at(self, *m);
+                    vec![cmp(pos, null(), false)]
                 }
             };
             self.created.insert(src.clone());

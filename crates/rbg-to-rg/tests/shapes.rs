@@ -73,3 +73,45 @@ fn a_check_from_a_node_without_edges_is_left_out() {
         );
     }
 }
+
+/// A six-square row with one `k` and `rules`.
+fn with_k(rules: &str) -> String {
+    format!(
+        "#players = p(1), q(1)
+#pieces = e, x, k
+#variables =
+#board = rectangle(up, down, left, right, [e, x, k, e, e, x])
+#anySquare = ((up* + down*)(left* + right*))
+#rules = {rules}"
+    )
+}
+
+#[test]
+fn a_search_for_a_piece_one_vertex_holds_jumps_there() {
+    // `k` is only moved (taken off, put down elsewhere) and captured: the
+    // search for it reads its vertex from `kAt` (`royal.rs`).
+    let text = checked::translated(
+        &with_k(
+            "(->p anySquare {k} [e] (left + right) {e, x} [k] {! anySquare {k} left {x}}
+              ->q anySquare {x} [e] (left + right) [x])*",
+        ),
+        5,
+    );
+    assert!(text.contains("kAt = coord;"), "{text}");
+    assert!(text.contains("board[kAt] == k;"), "{text}");
+}
+
+#[test]
+fn a_piece_put_down_twice_is_searched_everywhere() {
+    // `[k]` on an empty square makes a second `k`: no jump, every `k`
+    // is tried (with a jump to the last one put down, the earlier ones
+    // with an `x` on their left would be missed).
+    let text = checked::translated(
+        &with_k(
+            "(->p anySquare {e} [k] {! anySquare {k} left {x}}
+              ->q anySquare {e} [x])*",
+        ),
+        4,
+    );
+    assert!(!text.contains("kAt"), "{text}");
+}
