@@ -1,8 +1,10 @@
 //! Shapes of the translation that spare the RG engines work: a pattern
 //! that is one comparison is that comparison in place, and the keeper's
 //! later alternative equivalent to an earlier one is walked only where the
-//! earlier one fails; a check from a node without edges is no edge. The
-//! translation keeps the RBG game's perft.
+//! earlier one fails; a check from a node without edges is no edge; a
+//! pattern's shift is taken only past the tests after it; a search for a
+//! piece that one vertex holds jumps there. The translation keeps the RBG
+//! game's perft.
 
 mod checked;
 
@@ -114,4 +116,32 @@ fn a_piece_put_down_twice_is_searched_everywhere() {
         4,
     );
     assert!(!text.contains("kAt"), "{text}");
+}
+
+#[test]
+fn a_patterns_shift_is_taken_past_the_tests_after_it() {
+    // `{? {$ v == 0} (left {e})* left {x}}` is not unrolled (it compares a
+    // variable): each `left` tests `board[go[coord]]` before it moves
+    // `coord` (to go on along the ray), so no test reads `board[coord]`.
+    let text = checked::translated(
+        "#players = p(1), q(1)
+#pieces = e, x
+#variables = v(1)
+#board = rectangle(up, down, left, right, [x, e, e, e, e, e, x, e])
+#rules = (->p (left* + right*) {e} {? {$ v == 0} (left {e})* left {x}} [x]
+          ->q (left* + right*) {e} [x])*",
+        4,
+    );
+    let pattern: Vec<&str> = text.lines().filter(|l| l.starts_with("p0n")).collect();
+    assert!(!pattern.is_empty(), "{text}");
+    assert!(
+        pattern.iter().all(|l| !l.contains("board[coord]")),
+        "{text}"
+    );
+    assert!(
+        pattern
+            .iter()
+            .any(|l| l.contains("== e;") && l.contains("board[go")),
+        "{text}"
+    );
 }
