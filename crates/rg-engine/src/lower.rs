@@ -352,6 +352,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let code = crate::sealed::Sealed::new(
         (lowered, pres),
         (&edges, &acts),
+        (&nodes, &any_syms, !check_all),
         leaves,
         &l.fun,
         &hash_mul,

@@ -613,3 +613,63 @@ fn a_leaf_check_tries_each_branch_of_its_comparisons() {
         },
     );
 }
+
+#[test]
+fn symbols_read_at_consecutive_slots_are_scanned_in_place() {
+    // `pos = V(*)` then comparisons of `board[pos]`: the symbols read
+    // `board`'s four consecutive slots (`sealed::Run`), scanned without
+    // writing `pos`, in a move walk's filter (one comparison, or a choice
+    // of comparisons) and in a one-slot check's search (`board[pos] ==
+    // b`, its negation, or through a map of the square). Through `next`,
+    // the reads are not in order: no run.
+    let walk = |tests: &str| {
+        format!(
+            "begin, s: player = x;\ns, t: pos = V(*);\n{tests}\nu, v: $$ pos;\n\
+             v, w1: board[next[pos]] == e;\nv, w2: board[next[pos]] == b;\n\
+             w1, k: player = keeper;\nw2, k: player = keeper;\nk, end: ;\n"
+        )
+    };
+    let search = |test: &str| {
+        format!(
+            "type Bool = {{0, 1}};\nconst isB: P -> Bool = {{ b: 1, :0 }};\n\
+             begin, s: player = x;\ns, u: ? q0 -> qacc;\nu, v: $ go;\nv, k: player = keeper;\n\
+             k, end: ;\nq0, q1: pos = V(*);\nq1, q2: {test};\nq2, q3: pos = next[pos];\n\
+             q3, qacc: board[pos] == e;\nq3, q2: board[pos] == w;\n"
+        )
+    };
+    let runs = |n: usize| move |t: &Tables| assert_eq!(t.code.runs(), n);
+    // A `w` whose next square is empty or `b`.
+    on_four_squares(
+        &walk("t, u: board[pos] == w;"),
+        &[
+            ("{ 0: w, 1: e, 2: w, :b }", 2),
+            ("{ 0: w, 1: w, 2: w, :w }", 0),
+            ("{ 0: b, 1: w, :e }", 1),
+        ],
+        runs(1),
+    );
+    // A `w` or a `b` whose next square is empty or `b`.
+    on_four_squares(
+        &walk("t, u: board[pos] == w;\nt, u: board[pos] == b;"),
+        &[("{ 0: w, 1: e, 2: b, :b }", 2), ("{ 0: b, 1: w, :e }", 1)],
+        runs(1),
+    );
+    // A square whose next is `b`.
+    on_four_squares(
+        &walk("t, u: board[next[pos]] != e;"),
+        &[("{ 0: w, 1: e, 2: w, :b }", 1), ("{ 1: w, 2: b, :e }", 1)],
+        runs(0),
+    );
+    let [b0, b1, b2] = SOME_B_THEN_W_THEN_E.map(|(board, _)| board);
+    let searches = [
+        ("board[pos] == b", SOME_B_THEN_W_THEN_E),
+        ("isB[board[pos]] == 1", SOME_B_THEN_W_THEN_E),
+        ("board[pos] != w", [(b0, 1), (b1, 1), (b2, 0)]),
+    ];
+    for (test, boards) in searches {
+        on_four_squares(&search(test), &boards, |t| {
+            a_one_slot_check(t);
+            runs(1)(t);
+        });
+    }
+}

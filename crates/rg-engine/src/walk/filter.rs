@@ -99,6 +99,31 @@ pub(super) fn any_tests(
     }
 }
 
+/// [`first_passing`] for an any-assignment (symbols from `start`) whose
+/// symbols' reads form run `run` ([`crate::sealed::Filter::Run`]): the
+/// reads scanned in the semistate, nothing written. Out of line: the
+/// walk's loop stays as small.
+#[inline(never)]
+pub(super) fn run_filter(
+    t: &Tables,
+    st: &[u16],
+    f: &mut Frame,
+    (run, start): (u32, u32),
+    sym: &mut u16,
+) -> bool {
+    match t.code.last_passing(st, run, f.sub) {
+        Some(i) => {
+            f.sub = i;
+            *sym = t.any_syms[(start + i) as usize];
+            true
+        }
+        None => {
+            f.sub = 0;
+            false
+        }
+    }
+}
+
 /// The edges of switch `i` (`switch.rs`) that can pass now: from the
 /// first to the last that do.
 #[inline(always)]

@@ -3,7 +3,9 @@
 //! instructions (`code.rs`) inline until a choice, a dead end, a failed
 //! test or a move's end.
 
-use super::filter::{any_tests, cyclic_value, first_passing, other_filter, switch_range};
+use super::filter::{
+    any_tests, cyclic_value, first_passing, other_filter, run_filter, switch_range,
+};
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::{Sink, TailWalks};
@@ -498,7 +500,13 @@ impl Walker {
                         }
                     }
                 }
-                Filter::Ind { .. } => {}
+                Filter::Run { run } if MOVES || t.edges[edge as usize].to != target => {
+                    let f = &mut self.frames[top];
+                    if !run_filter(t, st, f, (run, pick.start), &mut sym) {
+                        continue 'frames;
+                    }
+                }
+                Filter::Ind { .. } | Filter::Run { .. } => {}
                 Filter::Other => {
                     let f = &mut self.frames[top];
                     match other_filter(t, st, f, edge, target, &mut sym) {
