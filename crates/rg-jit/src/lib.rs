@@ -398,6 +398,21 @@
 //!   -0.98%, connect4 42,140 -> 41,830 (-0.74%), reversi -0.41%, chess
 //!   -0.35%. Next: the other joins (edge blocks entered from several
 //!   places read it afresh).
+//! - `moves`' own cost per call (`rt::Walker::moves`: ~215 instructions
+//!   beside the generated code's on connect4, 17,540 calls in 400
+//!   playouts, half of them the keeper's): per node one `rt::Entry` (its
+//!   start, hash, guard and disjoint flags, the root frame's target and
+//!   resume block), where four per-node vectors and the node's tables
+//!   were read one by one, and the semistate's maximum (the check before
+//!   unchecked indexing) by AVX2's 16 lanes where the processor has it
+//!   (`vpmaxuw`, chosen at run time; connect4's 48 slots ~55 -> ~26
+//!   instructions): 215 -> 180 a call. Callgrind instructions per playout
+//!   (seed 1) connect4 41,830 -> 40,295 (-3.67%), ticTacToe -2.79%, hex
+//!   -2.42%, breakthrough -1.93%, englishDraughts -1.70%, reversi -0.65%,
+//!   chess -0.33%, amazons -0.26%. Left per call: `flush`'s buffer swap
+//!   and re-pointing (~40), the workspace's resets (~25), and in the
+//!   generated entry the root frame's push through the shared push and
+//!   its jump table, with the prologue (~50).
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
@@ -471,12 +486,8 @@ pub(crate) struct Code {
     pub targets: Vec<u32>,
     /// Per node, its first resume block (`gen::parts::frame_bases`).
     pub bases: Vec<u32>,
-    /// Per node, whether a walk may start there (`gen::parts::starts`):
-    /// the code knows the log's length elsewhere from the walks' starts.
-    pub starts: Vec<bool>,
-    /// Per node, whether walks through it read the key hash (`gen::parts::keep`):
-    /// `moves` computes the hash only for a walk from such a root.
-    pub hashes: Vec<bool>,
+    /// Per node, how `moves` starts a walk there.
+    pub entry: Vec<rt::Entry>,
     /// Whether walks start from the semistate's key hash (else from 0):
     /// interpreted checks memoise by it across walks.
     pub hash_base: bool,
@@ -710,19 +721,45 @@ fn build(game: GameModel, symbols: usize, part_edges: u32) -> Result<Code, Error
             unsafe { std::mem::transmute::<*const u8, WalkFn>(p) }
         })
         .collect();
+    let entry = entries(t, &parts, &bases);
     Ok(Code {
         game,
         symbols,
         walk,
+        entry,
         targets: parts.target,
         bases,
-        starts: parts.starts,
-        hashes: parts.keep.1.iter().map(|k| k.hash).collect(),
         hash_base: plan.checks.contains(&CheckCode::Interpreted),
         time: jit_support::cpu_time().saturating_sub(start),
         _store: store,
         _memory: Memory::new(module),
     })
+}
+
+/// Per node, how `moves` starts a walk there ([`rt::Entry`]).
+fn entries(t: &rg_engine::raw::Tables, parts: &gen::Parts, bases: &[u32]) -> Vec<rt::Entry> {
+    use rt::Entry;
+    let resumes = parts.target.len() as u32;
+    t.nodes
+        .iter()
+        .enumerate()
+        .map(|(n, info)| {
+            let flags = [
+                (parts.starts[n], Entry::START),
+                (parts.keep.1[n].hash, Entry::HASH),
+                (info.guard != rg_engine::raw::Guard::None, Entry::GUARD),
+                (info.disjoint, Entry::DISJOINT),
+            ];
+            Entry {
+                target: resumes + info.first,
+                next: match bases[n] {
+                    u32::MAX => 0,
+                    b => b + (info.end - info.first),
+                },
+                flags: flags.iter().filter(|f| f.0).fold(0, |a, f| a | f.1),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -30,6 +30,32 @@ pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u3
 /// Every helper the generated code calls: `(workspace, semistate, a, b)`.
 pub(crate) type Helper = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
 
+/// How `moves` starts a walk at a node (`Code::entry`, one load where
+/// per-node vectors were read one by one).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Entry {
+    /// The push of the root frame over the node's edges (`edges +
+    /// resumes + first`, [`WalkFn`]) and its resume block (of `end`); a
+    /// `@disjoint` node's are made per walk from its first legal edge.
+    pub target: u32,
+    pub next: u32,
+    /// [`Entry::START`] and the others.
+    pub flags: u8,
+}
+
+impl Entry {
+    /// A walk may start here (`gen::parts::starts`): the code knows the
+    /// log's length elsewhere from the walks' starts.
+    pub const START: u8 = 1;
+    /// Walks through it read the key hash (`gen::parts::keep`): `moves`
+    /// computes it.
+    pub const HASH: u8 = 2;
+    /// It has a visited check.
+    pub const GUARD: u8 = 4;
+    /// It is `@disjoint`.
+    pub const DISJOINT: u8 = 8;
+}
+
 /// A helper's answer: an error is in [`Ws::err`].
 pub(crate) const FAILED: u32 = u32::MAX;
 /// [`first_legal`]'s answer for a `@disjoint` node without a legal edge.
