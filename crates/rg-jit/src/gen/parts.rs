@@ -737,6 +737,24 @@ mod tests {
         })
     }
 
+    /// `text`'s game, its edges' and nodes' chains ([`frames`]) and its
+    /// first comparison edge.
+    fn framed(
+        text: &str,
+    ) -> (
+        rg_engine::GameModel,
+        Vec<Option<Chain>>,
+        Vec<Option<Chain>>,
+        usize,
+    ) {
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let bases = frame_bases(t);
+        let (chain, parent) = frames(t, &bases, &edge_nodes(t), &early_pops(t, &bases));
+        let cmp = t.edges.iter().position(|e| matches!(e.op, Op::Cmp(..)));
+        (game, chain, parent, cmp.unwrap())
+    }
+
     /// A node without a frame entered inline from every edge of a choice
     /// (each resuming the choice's frame at another block, the first after
     /// the frame's early pop, on no frame at all: the choice is where the
@@ -750,18 +768,14 @@ mod tests {
                     var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
                     n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
                     j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
-        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let (game, chain, parent, cmp) = framed(text);
         let t = game.tables();
-        let bases = frame_bases(t);
-        let edge_node = edge_nodes(t);
-        let (chain, parent) = frames(t, &bases, &edge_node, &early_pops(t, &bases));
-        let cmp = t.edges.iter().position(|e| matches!(e.op, Op::Cmp(..)));
         let met = Chain {
             resume: ANY_RESUME,
             logs: 2,
             tags: 0,
         };
-        assert!(chain[cmp.unwrap()] == Some(met));
+        assert!(chain[cmp] == Some(met));
         let start = t.edges[t.nodes[0].first as usize].to as usize;
         let none = Chain {
             resume: NO_FRAME,
@@ -784,15 +798,10 @@ mod tests {
                     var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
                     n0, j1: x = q;\nn0, k: y = r;\nj1, k: y = q;\nk, m: x == q;\n\
                     m, end: player = keeper;\n";
-        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let (game, chain, _, cmp) = framed(text);
         let t = game.tables();
-        let bases = frame_bases(t);
-        let edge_node = edge_nodes(t);
-        let (chain, _) = frames(t, &bases, &edge_node, &early_pops(t, &bases));
-        let cmp = t.edges.iter().position(|e| matches!(e.op, Op::Cmp(..)));
-        let cmp = cmp.unwrap();
         assert!(chain[cmp].is_none(), "the join knows no chain");
-        let runs = runs(t, &bases, &edge_node, &chain, |_| true, 64);
+        let runs = runs(t, &frame_bases(t), &edge_nodes(t), &chain, |_| true, 64);
         assert_eq!(runs.len(), 2);
         let mut logs: Vec<u32> = runs.iter().map(|r| r.chain.logs).collect();
         logs.sort();
