@@ -95,6 +95,8 @@ pub struct Emitter<'a> {
     /// The automaton being emitted: its fused shift states' walks
     /// (`fuse.rs`) and its nodes' prefix.
     pub(crate) fuse: (crate::fuse::Fusion, String),
+    /// The tracked piece every state's search jumps to (`royal.rs`).
+    jumps: crate::royal::Jumps,
 }
 
 fn skip() -> Label {
@@ -103,7 +105,7 @@ fn skip() -> Label {
 
 impl<'a> Emitter<'a> {
     /// An emitter for the lowered rules.
-    pub fn new(d: Decls, low: &'a Lowered) -> Emitter<'a> {
+    pub fn new(d: Decls, low: &'a Lowered, jumps: crate::royal::Jumps) -> Emitter<'a> {
         Emitter {
             d,
             low,
@@ -115,6 +117,7 @@ impl<'a> Emitter<'a> {
             disjoint: Vec::new(),
             created: Default::default(),
             fuse: Default::default(),
+            jumps,
         }
     }
 
@@ -575,8 +578,7 @@ impl<'a> Emitter<'a> {
     /// The variable holding the vertex a search at state `t` jumps to
     /// (`royal.rs`), if it jumps.
     pub(crate) fn jump_to(&self, nfa: &Nfa, t: u32) -> Option<String> {
-        let tracked: Vec<bool> = self.d.whereabouts.iter().map(Option::is_some).collect();
-        let p = crate::royal::jump(nfa, &self.low.relations, t, &tracked)?;
+        let p = self.jumps.at(self.low, nfa, t)?;
         self.d.whereabouts[p as usize].clone()
     }
 

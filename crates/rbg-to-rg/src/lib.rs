@@ -126,11 +126,13 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         names.reserve(&format!("index_{i}"));
     }
     let mut d = Decls::new(game, names, counts_pieces(&game.rules));
-    let tracked = royal::tracked(&low, &d.initial, d.pieces.len());
+    let mut jumps = royal::Jumps::new(&low);
+    let tracked = royal::tracked(&low, &jumps, &d.initial, d.pieces.len());
     for p in (0..).zip(&tracked).filter(|(_, &t)| t).map(|(p, _)| p) {
         d.track(p);
     }
-    let mut em = Emitter::new(d, &low);
+    jumps.keep(&tracked);
+    let mut em = Emitter::new(d, &low, jumps);
     em.run()?;
     let coord = em.d.coord.clone();
     let null = em.d.null.clone();

@@ -90,10 +90,10 @@ fn keeps(nfa: &Nfa, p: u32, start: Fact) -> bool {
     true
 }
 
-/// The piece that state `t`'s search jumps to: its leaf is a move to
-/// every vertex from every vertex, followed only by tests of that one piece
-/// of `tracked`, and the automaton does not accept there.
-pub fn jump(nfa: &Nfa, relations: &[Relation], t: u32, tracked: &[bool]) -> Option<u32> {
+/// The piece that state `t`'s search would jump to were it tracked: its
+/// leaf is a move to every vertex from every vertex, followed only by
+/// tests of that one piece, and the automaton does not accept there.
+fn jump(nfa: &Nfa, relations: &[Relation], t: u32) -> Option<u32> {
     let next = &nfa.next[t as usize];
     if t == 0 || nfa.finals[t as usize] || next.is_empty() {
         return None;
@@ -113,21 +113,53 @@ pub fn jump(nfa: &Nfa, relations: &[Relation], t: u32, tracked: &[bool]) -> Opti
         _ => None,
     };
     let p = piece(&next[0])?;
-    (tracked.get(p as usize) == Some(&true) && next.iter().all(|u| piece(u) == Some(p)))
-        .then_some(p)
+    next.iter().all(|u| piece(u) == Some(p)).then_some(p)
+}
+
+/// The lowered rules' automata: the rules, then every pattern.
+fn automata(low: &Lowered) -> impl Iterator<Item = &Nfa> {
+    std::iter::once(&low.rules).chain(&low.patterns)
+}
+
+/// Per automaton of the lowered rules (see `automata`), per state: the
+/// piece its search jumps to, each computed once.
+pub struct Jumps(Vec<Vec<Option<u32>>>);
+
+impl Jumps {
+    /// Every state's jump (`jump`), every piece taken as tracked.
+    pub fn new(low: &Lowered) -> Jumps {
+        let of = |nfa: &Nfa| -> Vec<Option<u32>> {
+            (0..nfa.states() as u32)
+                .map(|t| jump(nfa, &low.relations, t))
+                .collect()
+        };
+        Jumps(automata(low).map(of).collect())
+    }
+
+    /// Keeps only the jumps to `tracked` pieces.
+    pub fn keep(&mut self, tracked: &[bool]) {
+        for p in self.0.iter_mut().flatten() {
+            if p.is_some_and(|p| tracked.get(p as usize) != Some(&true)) {
+                *p = None;
+            }
+        }
+    }
+
+    /// The piece that state `t` of `nfa` (one of `low`'s automata) jumps
+    /// to.
+    pub fn at(&self, low: &Lowered, nfa: &Nfa, t: u32) -> Option<u32> {
+        let k = automata(low).position(|n| std::ptr::eq(n, nfa))?;
+        *self.0.get(k)?.get(t as usize)?
+    }
 }
 
 /// Per piece: whether it is tracked (some search jumps to it, at most one
 /// vertex holds it at the start, and every `[p]` keeps the invariant).
-pub fn tracked(low: &Lowered, initial: &[u32], pieces: usize) -> Vec<bool> {
-    let all = vec![true; pieces];
-    let automata = || std::iter::once(&low.rules).chain(&low.patterns);
+pub fn tracked(low: &Lowered, jumps: &Jumps, initial: &[u32], pieces: usize) -> Vec<bool> {
     let mut out = vec![false; pieces];
-    for nfa in automata() {
-        for t in 0..nfa.states() as u32 {
-            if let Some(p) = jump(nfa, &low.relations, t, &all) {
-                out[p as usize] = true;
-            }
+    for &p in jumps.0.iter().flatten().flatten() {
+        if let Some(o) = out.get_mut(p as usize) {
+            *o = true;
         }
     }
     for (p, o) in (0..).zip(out.iter_mut()) {
@@ -168,7 +200,7 @@ mod tests {
         let game = rbg_lang::parse_str(&text).unwrap();
         let low = crate::regex::lower(&game);
         let initial: Vec<u32> = game.board.vertices.iter().map(|v| v.piece).collect();
-        tracked(&low, &initial, 3)
+        tracked(&low, &Jumps::new(&low), &initial, 3)
     }
 
     #[test]
