@@ -187,6 +187,18 @@ pub(crate) const NO_TAIL: u32 = u32::MAX;
 /// -1.2%, the others within 0.1%. Tried and dropped: `Effects` making
 /// room once for all of them, then `Vec::push`es (hex +1.9%, ticTacToe
 /// +1.2%: a capacity test per change).
+///
+/// A tail whose only test is the comparison of a [`Run`] (`board[x] ==
+/// e`) reads the passing symbols in the semistate, nothing written
+/// ([`Sealed::passing_in_run`]). Callgrind instructions per playout
+/// against 585fa43: hex 981,656 -> 867,770 (-11.6%), ticTacToe 15,461 ->
+/// 15,262 (-1.3%), connect4 62,592 -> 62,414 (-0.3%), reversi 2,051,974
+/// -> 2,060,306 (+0.4%: no such tail, `tail_moves` laid out anew), the
+/// others within 0.06%. Tried and dropped: the scan inline in
+/// `tail_moves` (hex -9.8%, ticTacToe -2.1%, connect4 -0.7%, reversi
+/// +0.6%); the run for a first test of several, the others tested on the
+/// symbols gathered (`Vec::retain`: reversi +2.4%) or in the same loop,
+/// the semistate indexed per symbol (hex -0.8% only, ticTacToe +1.0%).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tail {
     /// The assigned slot.
@@ -199,6 +211,10 @@ pub(crate) struct Tail {
     pub player: u16,
     /// The node the move ends at.
     pub node: u32,
+    /// The [`Run`] of the symbols when the only test is its comparison
+    /// ([`NO_RUN`]: none): the symbols that pass it are read in the
+    /// semistate ([`Sealed::run_values`]), nothing written.
+    pub run: u32,
 }
 
 /// A test on a [`Tail`]'s way: a comparison, or a leaf check
@@ -253,7 +269,7 @@ pub(crate) enum Filter {
     /// from the edges.
     Other,
     /// [`Filter::Tests`] whose reads form [`Run`] `run`
-    /// ([`Sealed::last_passing`]): the symbols scanned in the semistate,
+    /// ([`Sealed::last_in_run`]): the symbols scanned in the semistate,
     /// none written.
     Run {
         /// The run.
@@ -296,7 +312,7 @@ pub(crate) struct Run {
 }
 
 /// Values a run's upward scan tests at once, one branch for all
-/// ([`Sealed::first_passing`]: chess's one king among 64 squares).
+/// ([`Sealed::first_in_run`]: chess's one king among 64 squares).
 const CHUNK: usize = 8;
 
 /// Whether some value of `block` passes.
@@ -311,7 +327,11 @@ pub(crate) const NO_RUN: u32 = u32::MAX;
 /// Distinct tables of passing values the runs may take (64 KiB each).
 const MAX_PASS_TABLES: usize = 64;
 
-/// Which values pass, for every `u16`.
+/// Which values pass, for every `u16`: a lookup needs no bound test,
+/// whatever the semistate holds. Of its 64 KiB a scan touches only the
+/// cache lines of the values the run's slots hold (a board's few pieces,
+/// 64 values a line), so a table sized to the symbols would save memory,
+/// not misses, for a bound test per lookup.
 type PassTable = Box<[bool; 1 << 16]>;
 
 /// The base slot and table of passing values of any-assignment symbols
@@ -442,6 +462,7 @@ fn tail(
                     end: tests.len() as u32,
                     player,
                     node: c.to,
+                    run: NO_RUN,
                 })
             }
             _ => break,
@@ -561,13 +582,12 @@ impl Sealed {
         let mut passes: Vec<PassTable> = Vec::new();
         let mut any_runs = vec![NO_RUN; n_edges].into_boxed_slice();
         let mut node_runs = vec![NO_RUN; nodes.len()].into_boxed_slice();
-        for (e, r) in edges.iter().zip(any_runs.iter_mut()) {
+        // (Without runs: none, every any-assignment's symbols written.)
+        let run_edges = if with_runs { edges } else { &[] };
+        for (e, r) in run_edges.iter().zip(any_runs.iter_mut()) {
             let Op::AssignAny(Place::Slot(slot), (start, len)) = e.op else {
                 continue;
             };
-            if !with_runs {
-                continue;
-            }
             let (Some(info), Some(syms)) = (
                 nodes.get(e.to as usize),
                 any_syms.get(start as usize..(start as usize).saturating_add(len as usize)),
@@ -616,7 +636,19 @@ impl Sealed {
         let mut tail_tests = Vec::new();
         for (e, p) in picks.iter_mut().enumerate() {
             let checks = &leaf_ranges[..];
-            if let Some(tail) = tail(&untagged, e, edges, checks, &sealed, &mut tail_tests) {
+            if let Some(mut tail) = tail(&untagged, e, edges, checks, &sealed, &mut tail_tests) {
+                // The run's comparison is the target's only edge, the
+                // tail's only test.
+                let only = nodes
+                    .get(edges[e].to as usize)
+                    .filter(|n| n.end.checked_sub(n.first) == Some(1))
+                    .map(|n| TailTest::Cmp(code[n.first as usize].kind));
+                let tests = tail_tests.get(tail.first as usize..tail.end as usize);
+                if let (Some(&[test]), Some(only)) = (tests, only) {
+                    if test == only {
+                        tail.run = any_runs[e];
+                    }
+                }
                 p.tail = tails.len() as u32;
                 tails.push(tail);
             }
@@ -664,21 +696,58 @@ impl Sealed {
         self.any_runs.iter().filter(|&&r| r != NO_RUN).count()
     }
 
+    /// The number of [`Tail`]s whose test is scanned as a [`Run`].
+    pub fn tail_runs(&self) -> usize {
+        self.tails.iter().filter(|t| t.run != NO_RUN).count()
+    }
+
+    /// The values run `run`'s symbols `0 ..= hi` read (at most its
+    /// length) and its table of passing values ([`Run`]; checked).
+    #[inline(always)]
+    pub(crate) fn run_values<'a>(
+        &self,
+        st: &'a [u16],
+        run: u32,
+        hi: u32,
+    ) -> (&'a [u16], &[bool; 1 << 16]) {
+        let r = &self.runs[run as usize];
+        let vals = &st[r.base as usize..][..=(hi as usize).min(r.len as usize - 1)];
+        (vals, &self.passes[r.pass as usize])
+    }
+
     /// The highest index `i <= hi` of run `run`'s symbols that passes
     /// ([`Run`]), if any (checked).
     #[inline(always)]
-    pub(crate) fn last_passing(&self, st: &[u16], run: u32, hi: u32) -> Option<u32> {
-        let r = &self.runs[run as usize];
-        let pass = &self.passes[r.pass as usize];
-        let vals = &st[r.base as usize..][..=(hi as usize).min(r.len as usize - 1)];
+    pub(crate) fn last_in_run(&self, st: &[u16], run: u32, hi: u32) -> Option<u32> {
+        let (vals, pass) = self.run_values(st, run, hi);
         let i = vals.iter().rposition(|&v| pass[v as usize])?;
         Some(i as u32)
+    }
+
+    /// Appends to `out` the symbols `syms[hi]` down to `syms[0]` (at most
+    /// run `run`'s, its symbols) that pass ([`Run`]): nothing written.
+    /// Out of line: inside the tail's records (`Walker::tail_moves`), its
+    /// other loops laid out anew cost reversi 0.5% more.
+    #[inline(never)]
+    pub(crate) fn passing_in_run(
+        &self,
+        st: &[u16],
+        run: u32,
+        (syms, hi): (&[u16], u32),
+        out: &mut Vec<u16>,
+    ) {
+        let (vals, pass) = self.run_values(st, run, hi);
+        for (&v, &x) in vals.iter().zip(syms).rev() {
+            if pass[v as usize] {
+                out.push(x);
+            }
+        }
     }
 
     /// The lowest index `i >= lo` of run `run`'s symbols that passes
     /// ([`Run`]), if any (checked).
     #[inline(always)]
-    pub(crate) fn first_passing(&self, st: &[u16], run: u32, lo: u32) -> Option<u32> {
+    pub(crate) fn first_in_run(&self, st: &[u16], run: u32, lo: u32) -> Option<u32> {
         let r = &self.runs[run as usize];
         let pass = &self.passes[r.pass as usize];
         let vals = &st[r.base as usize..][..r.len as usize];

@@ -395,7 +395,7 @@ impl SlotSearch {
                 _ => to,
             };
             let mut lo = 0;
-            while let Some(i) = t.code.first_passing(st, run, lo) {
+            while let Some(i) = t.code.first_in_run(st, run, lo) {
                 if self.enter_passing(t, &syms[i as usize..=i as usize], into, target, gen, |_| {
                     true
                 }) {

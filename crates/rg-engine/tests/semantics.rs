@@ -55,6 +55,20 @@ fn first_moves(g: &GameModel) -> Vec<String> {
     (0..list.len()).map(|i| g.move_text(&list, i)).collect()
 }
 
+/// The number of moves of the first decision as a playout lists them
+/// (effects only) and the state after the one drawn with `seed`.
+fn random_move(g: &GameModel, seed: u64) -> (usize, Vec<u16>, u32) {
+    use gg_core::{Game, Reasoner};
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut s = Game::initial_state(g).unwrap();
+    let mut w = Game::reasoner(g);
+    let n = w
+        .play_random(&mut s, &mut Default::default(), &mut rng)
+        .unwrap();
+    (n, s.slots().to_vec(), s.node())
+}
+
 #[test]
 fn walks_meeting_before_the_last_edge_count_twice() {
     // Same tags, same variables: merged at c, but the two final edges start
@@ -671,5 +685,57 @@ fn symbols_read_at_consecutive_slots_are_scanned_in_place() {
             a_one_slot_check(t);
             runs(1)(t);
         });
+    }
+}
+
+#[test]
+fn a_tails_first_comparison_is_scanned_in_place() {
+    // `pos = V(*)` into a move's end (`sealed::Tail`), its only test a
+    // comparison of `board[pos]`: the passing squares read in `board`'s
+    // four slots (`sealed::Run`), from the root's only edge and from a
+    // frame (beside `$ pass`). Before a test that writes `pos`
+    // (`board[next[pos]] != b`), none; the reference has none.
+    let tail = |first: &str, rest: &str| {
+        format!(
+            "type Bool = {{0, 1}};\nconst isW: P -> Bool = {{ w: 1, :0 }};\n\
+             begin, s: player = x;\ns, t: pos = V(*);\nt, u: {first};\n{rest}\
+             v, k: player = keeper;\nk, end: player = keeper;\n"
+        )
+    };
+    let alone = "u, v: $$ pos;\n";
+    let then = "u, u2: board[next[pos]] != b;\nu2, v: $$ pos;\n";
+    let boards = [
+        "{ 0: e, 1: w, 2: e, :b }",
+        "{ :w }",
+        "{ :e }",
+        "{ 1: b, :w }",
+    ];
+    let cases = [
+        ("board[pos] == e", alone, 1, [2usize, 0, 4, 0]),
+        ("board[pos] != e", alone, 1, [2, 4, 0, 4]),
+        ("isW[board[pos]] == 1", alone, 1, [1, 4, 0, 3]),
+        ("board[pos] == e", then, 0, [1, 0, 4, 0]),
+        ("board[pos] != b", then, 0, [2, 4, 4, 2]),
+    ];
+    for (first, rest, runs, want) in cases {
+        let root = tail(first, rest);
+        let framed = format!("{root}s, p: $ pass;\np, k: player = keeper;\n");
+        for (rules, pass) in [(root, 0usize), (framed, 1)] {
+            for (board, want) in boards.iter().zip(want) {
+                let (g, every) = with_every_check(&four_squares(board, &rules));
+                assert_eq!(g.tables().code.tail_runs(), runs, "{rules}");
+                assert_eq!(every.tables().code.tail_runs(), 0, "{rules}");
+                let walks = (want + pass) as u64;
+                assert_eq!(perft1(&g), walks, "{board}\n{rules}");
+                assert_eq!(perft1(&every), walks, "{board}\n{rules}");
+                // The moves a playout draws from (effects only, where the
+                // tails are taken), in the reference's order.
+                for seed in 0..6 {
+                    let drawn = random_move(&g, seed);
+                    assert_eq!(drawn.0, want + pass, "{board}\n{rules}");
+                    assert_eq!(drawn, random_move(&every, seed), "{board}\n{rules}");
+                }
+            }
+        }
     }
 }

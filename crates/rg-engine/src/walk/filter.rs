@@ -111,7 +111,7 @@ pub(super) fn run_filter(
     (run, start): (u32, u32),
     sym: &mut u16,
 ) -> bool {
-    match t.code.last_passing(st, run, f.sub) {
+    match t.code.last_in_run(st, run, f.sub) {
         Some(i) => {
             f.sub = i;
             *sym = t.any_syms[(start + i) as usize];

@@ -9,7 +9,7 @@ use super::filter::{
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::{Sink, TailWalks};
-use crate::sealed::{Filter, Table, TailTest, NO_TAIL};
+use crate::sealed::{Filter, Table, TailTest, NO_RUN, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
@@ -283,6 +283,12 @@ impl Walker {
         // the walk starts.
         let passes = |st: &[u16], c| unsafe { t.code.passes(st, c) };
         match tests {
+            // The comparison read in the semistate (`sealed::Run`).
+            [_] if tail.run != NO_RUN => {
+                let syms = &t.any_syms[start as usize..];
+                t.code
+                    .passing_in_run(st, tail.run, (syms, from), &mut passing);
+            }
             &[TailTest::Cmp(Kind::CmpInd {
                 slot: s,
                 table,
