@@ -4,10 +4,12 @@
 //! processor time (fair on a busy machine); for profiling the batch without
 //! Python (`scripts/vec-vs-bench.py` compares the Python `VecEnv`).
 //!
-//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [interleaved] [digest] [rows] [ab] [on]`
+//! `cargo run --release -p gg-env --example batch_bench -- GAME [SECONDS] [ENVS] [ROUNDS] [batch] [fused] [interp] [plain] [interleaved] [digest] [rows] [ab] [on]`
 //! (`batch`: the batch alone, for profiles; `fused`: stepped by
 //! `step_random_into`, as `VecEnv.step_random()` does; `interp`: both
-//! played by the interpreter instead of the default engine;
+//! played by the interpreter instead of the default engine; `plain`:
+//! native code without keys ([`gg_env::keyed`], which the Python package
+//! uses);
 //! `interleaved`: also `ENVS` random playouts stepped round robin, a move
 //! of each in turn, with the engine alone (no actions, observations or
 //! masks): the rate the batch's engine calls allow, see [`interleaved`];
@@ -48,6 +50,13 @@ fn main() {
     if let Some(note) = note {
         eprintln!("{note}");
     }
+    // Native RBG code keyed, as the Python package loads it (`plain`: not).
+    let game = match game {
+        AnyGame::Rbg(g) if g.engine_name() == "native" && !flag("plain") => {
+            AnyGame::Rbg(gg_env::keyed(&g).expect("keyed native code"))
+        }
+        g => g,
+    };
     let (only_batch, fused, inter) = (flag("batch"), flag("fused"), flag("interleaved"));
     if flag("rows") {
         with_game!(&game, g => rows_between(g, envs, rounds));

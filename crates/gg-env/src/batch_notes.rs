@@ -674,3 +674,34 @@
 //!   0.83, englishDraughts 0.60, hex 0.73, geomean 0.71; `batch_bench GAME
 //!   2 256 1 fused` in the same hour: breakthrough 0.65, connect4 0.62,
 //!   englishDraughts 0.67.
+//! - Session 31: a turn's first keys are written by the engine while it
+//!   generates the moves (`Spec::legal_moves_keyed`; for RBG a keyed copy
+//!   of rbg-jit's rules function, [`crate::keyed`] /
+//!   `rbg_jit::compile_keyed`, which the Python package loads): the key
+//!   is computed where a move's first modifier is pushed (its action's
+//!   table entry as constants plus the vertex) or at the switch when the
+//!   prefix is empty, and stored beside the move's end; `settle` then
+//!   only tests whether they are all the same (and reuses the keys
+//!   `apply` listed when it settles mid-move). The plain walk, which
+//!   playouts run, is unchanged. Callgrind batch instructions
+//!   (`batch_bench GAME 0 64 1 batch fused`; chess 16 games) against main
+//!   585fa43: hex 498,803,767 -> 432,712,974 (-13.25%), ticTacToe
+//!   102,666,569 -> 96,535,956 (-5.97%), connect4 153,833,067 ->
+//!   144,950,780 (-5.77%), breakthrough 250,210,357 -> 237,554,485
+//!   (-5.06%), reversi -1.27%, englishDraughts -0.54%, chess -0.50%; the
+//!   generated code's own cost ~140 instructions per breakthrough state
+//!   against ~480 saved in `fill_keys`. Time (one binary, keyed against
+//!   `plain`, `batch_bench GAME 0 256 1 batch fused`, 10 ABBA pairs, load
+//!   4-7): median keyed/plain breakthrough 1.135 and 1.064, ticTacToe
+//!   1.085, connect4 1.125, hex 1.057. Digests identical on the seven
+//!   suite games. The keyed compile generates the rules function twice
+//!   (load time, not the measured loops).
+//!   `scripts/vec-vs-bench.py --fused --seconds 3 --rounds 3` with it (the
+//!   Python package, load 8-11, other builds running): ticTacToe 0.65,
+//!   connect4 0.62, breakthrough 0.61, chess 0.55, reversi 0.84,
+//!   englishDraughts 0.50, hex 0.61, geomean 0.62 (this table reads lower
+//!   the busier the machine; 0.71 at load 4.5-6 in session 30). Left
+//!   open by it: games whose moves all share their first atoms (chess's
+//!   `[$ enPassant = 0]`) still list their keys at the first depth where
+//!   moves differ (`fill_keys` over every move); a keyed walk writing the
+//!   key at a depth the generator proves shared-before would serve them.

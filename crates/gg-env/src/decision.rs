@@ -153,14 +153,15 @@ impl<G: Spec> Decision<G> {
         self.depth = 0;
         self.moves.clear();
         self.turn = r.game().turn(&self.base);
+        let mut keyed = false;
         if self.turn != Turn::Over {
-            r.legal_moves_mut(&mut self.base, &mut self.moves)?;
+            keyed = G::legal_moves_keyed(r, &mut self.base, &mut self.moves, &mut self.keys)?;
             if self.moves.is_empty() {
                 r.game().stuck(&self.base)?;
                 self.turn = Turn::Over;
             }
         }
-        self.settle();
+        self.settle(keyed);
         Ok(())
     }
 
@@ -186,17 +187,24 @@ impl<G: Spec> Decision<G> {
                 .map(|&i| Self::key(ids, moves.get(i as usize), d));
             self.keys.extend(keys);
         }
+        self.keys_same()
+    }
+
+    /// Whether `keys` (at least one) are all the same.
+    #[inline]
+    fn keys_same(&self) -> bool {
         let first = self.keys[0];
         !self.keys.iter().any(|&x| x != first)
     }
 
     /// Skips the atoms every candidate shares and lists the candidates'
-    /// actions (`keys`).
-    fn settle(&mut self) {
-        self.keys.clear();
+    /// actions (`keys`); `keyed`: `keys` holds them at `depth` already (a
+    /// turn's start, listed by the engine, [`Spec::legal_moves_keyed`]).
+    fn settle(&mut self, keyed: bool) {
         self.distinct = false;
         let n = self.num_candidates();
         if n == 0 {
+            self.keys.clear();
             return;
         }
         let end = self.ids.num_atoms();
@@ -214,12 +222,19 @@ impl<G: Spec> Decision<G> {
             if d > self.depth {
                 d -= 1;
             }
+            self.keys.clear();
             self.keys.push(Self::key(&self.ids, m, d));
             self.depth = d;
             return;
         }
+        let mut listed = keyed;
         loop {
-            if !self.fill_keys(d) {
+            let same = if std::mem::take(&mut listed) {
+                self.keys_same()
+            } else {
+                self.fill_keys(d)
+            };
+            if !same {
                 break;
             }
             let k = self.keys[0];
@@ -305,7 +320,7 @@ impl<G: Spec> Decision<G> {
         if same && self.keys[0] == end {
             self.play(r, self.alive[0] as usize)?;
         } else if same {
-            self.settle();
+            self.settle(true);
         }
         Ok(())
     }

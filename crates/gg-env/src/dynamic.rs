@@ -92,10 +92,35 @@ pub fn load(
         AnyGame::from_text(lang, "<text>", path_or_text.as_bytes())
     };
     let game = game.map_err(EnvError::Value)?;
-    let (game, note) =
-        rbg_cli::cmd::with_engine(path_or_text, game, engine).map_err(EnvError::Value)?;
+    let (game, note) = match game {
+        AnyGame::Rbg(g) => rbg_engine_keyed(g, engine)?,
+        g => rbg_cli::cmd::with_engine(path_or_text, g, engine).map_err(EnvError::Value)?,
+    };
     let name = rbg_cli::cmd::engine_of(&game).0;
     Ok(with_game!(&game, g => EnvGame::new(g.clone(), name, note)? as Arc<dyn DynGame>))
+}
+
+/// An RBG game played by `engine` (or the host's default), as
+/// `rbg_cli::cmd::with_engine` chooses it, its native code keyed
+/// ([`crate::keyed`]: a turn's first keys written by the engine). Where the
+/// default engine cannot play it, the interpreter does, with a note.
+fn rbg_engine_keyed(
+    game: rbg_engine::GameModel,
+    engine: Option<rbg_jit::Engine>,
+) -> Result<(AnyGame, Option<String>), EnvError> {
+    let chosen = engine.is_some();
+    let keyed = match engine.unwrap_or_else(rbg_jit::Engine::default_for_host) {
+        rbg_jit::Engine::Interp => Ok(game.interpreted()),
+        rbg_jit::Engine::Native => crate::keyed(&game),
+    };
+    match keyed {
+        Ok(g) => Ok((AnyGame::Rbg(g), None)),
+        Err(e) if !chosen => Ok((
+            AnyGame::Rbg(game.interpreted()),
+            Some(format!("note: {e}; the game is played by the interpreter")),
+        )),
+        Err(e) => Err(EnvError::Value(e.to_string())),
+    }
 }
 
 /// A loaded game, whatever its engine.

@@ -25,6 +25,6 @@ pub use batch::{Batch, Frame};
 pub use decision::{action_perft, Decision, StepError};
 pub use dynamic::{load, DynAgent, DynBatch, DynGame, DynState, EnvError};
 pub use gg_core::Turn;
-pub use rbg::RbgIds;
+pub use rbg::{keyed, RbgIds};
 pub use rg::RgIds;
 pub use spec::{Numbering, Segment, Spec, View};

@@ -100,6 +100,13 @@ impl RbgIds {
         }
     }
 
+    /// The key table of the keyed native walk ([`rbg_jit::compile_keyed`]):
+    /// `[base, mask]` per engine action, the last entry for every larger
+    /// action, as [`RbgIds::keys_at`] reads them.
+    pub fn key_table(&self) -> Vec<[u32; 2]> {
+        self.by_action.iter().map(|k| [k.base, k.mask]).collect()
+    }
+
     /// Number of modifiers that are choices.
     pub fn num_choice_modifiers(&self) -> usize {
         self.actions.len()
@@ -111,6 +118,14 @@ impl RbgIds {
     pub fn keeper_puts(&self) -> bool {
         self.keeper_puts
     }
+}
+
+/// `game` played by native code that also writes each move's first key
+/// while generating the moves ([`rbg_jit::compile_keyed`], with the
+/// game's [`RbgIds::key_table`]): the keys of a turn's start are then not
+/// listed from the moves ([`Spec::legal_moves_keyed`]).
+pub fn keyed(game: &GameModel) -> Result<GameModel, rbg_jit::Error> {
+    rbg_jit::compile_keyed(game, &RbgIds::new(game).key_table())
 }
 
 /// What an engine action's atoms' keys are made of ([`RbgIds::by_action`]).
@@ -199,6 +214,18 @@ impl Spec for GameModel {
 
     fn numbering(&self) -> RbgIds {
         RbgIds::new(self)
+    }
+
+    /// The keys written by the keyed native walk where the game was
+    /// compiled by [`keyed`].
+    #[inline]
+    fn legal_moves_keyed(
+        r: &mut rbg_engine::Reasoner,
+        s: &mut State,
+        out: &mut MoveList<ModApp>,
+        keys: &mut Vec<u32>,
+    ) -> Result<bool, rbg_engine::GameError> {
+        r.legal_moves_keyed_mut(s, out, keys)
     }
 
     fn apply_prefix(&self, s: &mut State, prefix: &[ModApp]) -> bool {

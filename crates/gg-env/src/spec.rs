@@ -86,6 +86,21 @@ pub trait Spec: Game + Presented {
     /// it cannot.
     fn apply_prefix(&self, s: &mut Self::State, prefix: &[Self::Atom]) -> bool;
 
+    /// The legal moves in `s` into `out` (`Reasoner::legal_moves_mut`),
+    /// and where the engine can, the key of each move's first atom
+    /// ([`Numbering::keys_at`] at depth 0) into `keys`, written while
+    /// generating them: whether it wrote them.
+    #[inline]
+    fn legal_moves_keyed(
+        r: &mut Self::Reasoner,
+        s: &mut Self::State,
+        out: &mut MoveList<Self::Atom>,
+        keys: &mut Vec<u32>,
+    ) -> Result<bool, Self::Error> {
+        let _ = keys;
+        gg_core::Reasoner::legal_moves_mut(r, s, out).map(|()| false)
+    }
+
     /// Length of what the players remember of past moves (0 when the
     /// state tells everything they may know).
     fn memory_len(&self) -> usize {

@@ -386,16 +386,65 @@ fn rg_examples_through_actions() {
     assert!(checked >= 5);
 }
 
+/// The suite games the native engine takes: each with its keyed native
+/// code (`gg_env::keyed`: the turns' first keys written by the generated
+/// code).
+fn keyed_suite() -> impl Iterator<Item = (PathBuf, GameModel, GameModel)> {
+    suite_games().into_iter().filter_map(|path| {
+        let g = load(&path);
+        let keyed = gg_env::keyed(&g).ok()?;
+        Some((path, g, keyed))
+    })
+}
+
+/// The keyed native walk (`gg_env::keyed`) writes, beside the
+/// interpreter's moves, every move's first key as `keys_at` lists it,
+/// along random playouts of every suite game the native engine takes; the
+/// interpreter writes none.
+#[test]
+fn keyed_walks_write_the_first_keys() {
+    let mut keyed_states = 0;
+    for (path, g, keyed) in keyed_suite() {
+        let ids = keyed.numbering();
+        let (mut rk, mut ri) = (keyed.reasoner(), g.reasoner());
+        let mut rng = SmallRng::seed_from_u64(3);
+        let (mut mk, mut mi) = (MoveList::default(), MoveList::default());
+        let (mut keys, mut listed) = (vec![7; 3], Vec::new());
+        for _ in 0..3 {
+            let mut s = keyed.initial_state();
+            for _ in 0..40 {
+                if gg_core::Game::turn(&keyed, &s) == Turn::Over {
+                    break;
+                }
+                let wrote =
+                    GameModel::legal_moves_keyed(&mut rk, &mut s, &mut mk, &mut keys).unwrap();
+                assert!(wrote, "{}", path.display());
+                ids.keys_at(&mk, 0, &mut listed);
+                assert_eq!(keys, listed, "{}", path.display());
+                let wrote = GameModel::legal_moves_keyed(&mut ri, &mut s, &mut mi, &mut keys);
+                assert!(!wrote.unwrap(), "{}", path.display());
+                assert_eq!(mi.parts(), mk.parts(), "{}", path.display());
+                keyed_states += 1;
+                if mk.is_empty() {
+                    break;
+                }
+                let m = mk.get(rng.gen_range(0..mk.len())).to_vec();
+                Reasoner::apply(&mut rk, &mut s, &m).unwrap();
+            }
+        }
+    }
+    assert!(
+        suite_games().is_empty() || keyed_states > 1000,
+        "{keyed_states} states"
+    );
+}
+
 /// On every suite game the native engine takes, a batch played by it
 /// gives the interpreter's frames and actions for the same seed.
 #[test]
 fn native_batches_equal_interpreted_ones() {
     let mut compared = 0;
-    for path in suite_games() {
-        let g = load(&path);
-        let Ok(native) = rbg_jit::compile(&g) else {
-            continue;
-        };
+    for (path, g, native) in keyed_suite() {
         let mut a = Batch::new(&g.interpreted(), 4, 11, 1).unwrap();
         let mut b = Batch::new(&native, 4, 11, 2).unwrap();
         let (mut fa, mut fb) = (gg_env::Frame::default(), gg_env::Frame::default());

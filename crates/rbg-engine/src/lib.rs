@@ -75,6 +75,19 @@ pub trait Native: Send + Sync {
 pub trait NativeWalker: Send {
     /// All legal moves, as `Reasoner::legal_moves`, in the same order.
     fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), raw::Fault>;
+    /// [`NativeWalker::legal_moves`], and where the engine was made with a
+    /// numbering of atoms (`rbg_jit::compile_keyed`), the key of every
+    /// move's first atom (or of its end, when it has none) into `keys`:
+    /// whether it wrote them.
+    fn legal_moves_keyed(
+        &mut self,
+        s: &mut State,
+        out: &mut MoveList,
+        keys: &mut Vec<u32>,
+    ) -> Result<bool, raw::Fault> {
+        let _ = keys;
+        self.legal_moves(s, out).map(|()| false)
+    }
     /// Whether the player on move has a legal move.
     fn has_move(&mut self, s: &mut State) -> Result<bool, raw::Fault>;
     /// Applies the keeper's first move from the state's node (the
@@ -457,6 +470,29 @@ impl Reasoner {
                 n.legal_moves(s, out)
             }
             None => self.searcher.legal_moves(g, s, out),
+        }
+        .map_err(|f| {
+            out.clear();
+            self.error(f)
+        })
+    }
+
+    /// [`Reasoner::legal_moves_mut`], and with a keyed native engine
+    /// ([`NativeWalker::legal_moves_keyed`]) each move's key into `keys`:
+    /// whether it wrote them.
+    pub fn legal_moves_keyed_mut(
+        &mut self,
+        s: &mut State,
+        out: &mut MoveList,
+        keys: &mut Vec<u32>,
+    ) -> Result<bool, GameError> {
+        let g = &self.game.inner.c;
+        match &mut self.native {
+            Some(n) => {
+                g.check_state(s);
+                n.legal_moves_keyed(s, out, keys)
+            }
+            None => self.searcher.legal_moves(g, s, out).map(|()| false),
         }
         .map_err(|f| {
             out.clear();

@@ -92,6 +92,9 @@ pub(crate) struct Callees {
     pub sig_grow: SigRef,
     /// Signature of `rt::kept`.
     pub sig_kept: SigRef,
+    /// In the keyed copy of the rules' walk (`crate::compile_keyed`): the
+    /// key table (also read at its address by the code).
+    pub keys: Option<std::sync::Arc<[[u32; 2]]>>,
 }
 
 /// Emits a function that Rust calls, `(ws, args.., [run]) -> r`: it saves

@@ -55,6 +55,15 @@
 //! - Tried: rbg2cpp's lazy modifiers (recording a move's final modifiers
 //!   without applying them): no suite game gains (moves end in a switch to
 //!   the keeper or in a pattern test).
+//! - The keyed walk ([`compile_keyed`], for `gg-env`'s batches): a copy
+//!   of the rules' function that writes each move's first key beside its
+//!   end, the key computed where the move's first modifier is pushed (a
+//!   constant plus the vertex) or at the switch; the plain walk is
+//!   unchanged (playouts: the same code). About 4-5 instructions per
+//!   recorded move and per first modifier, against ~18 per move for the
+//!   batch listing the keys from the moves afterwards. Computing the key at
+//!   the record from the prefix's first atom through a table (session 22)
+//!   cost as much as the batch's listing.
 //! - What would move it: less IR per transition (chess's 50 ms needs
 //!   ~17k in all: vertices as 64-bit values would drop ~5k zero-extensions;
 //!   the rest needs shared out-of-line code for pushes and marks), a generated
@@ -154,9 +163,22 @@ pub(crate) struct Code {
     /// The largest stack frame of a walk (bytes, without the return
     /// address): the stack a level takes.
     pub frame: u32,
+    /// The keyed copy of the rules' walk ([`compile_keyed`]).
+    pub keyed: Option<Keyed>,
     /// The code's memory (walkers hold the `Code` by an `Arc`, so it
     /// outlives every run of the code).
     _memory: Memory,
+}
+
+/// The keyed copy of the rules' walk ([`compile_keyed`]) and the table it
+/// reads.
+pub(crate) struct Keyed {
+    /// The walk: as the rules', writing each move's key beside its end.
+    pub rules: WalkFn,
+    /// Of every action, its atoms' key `base + (vertex & mask)` as
+    /// `[base, mask]`; the last entry for every larger action. The code
+    /// embeds its address.
+    pub _table: Arc<[[u32; 2]]>,
 }
 
 struct Engineered {
@@ -179,7 +201,27 @@ impl Native for Engineered {
 
 /// Generates machine code for `game`; returns the game played by it.
 pub fn compile(game: &GameModel) -> Result<GameModel, Error> {
-    let code = build(Arc::new(game.compiled().clone()))?;
+    compile_with(game, None)
+}
+
+/// [`compile`], with a copy of the rules' walk that also writes the key of
+/// each move's first atom (`rbg_engine::NativeWalker::legal_moves_keyed`),
+/// for environments that number atoms: atom `(action, vertex)` has key
+/// `base + (vertex & mask)` where `[base, mask] = table[min(action, len -
+/// 1)]`, and a move without atoms has none (it never happens in RBG: a move
+/// ends with its switch). Each key is computed where the move's first
+/// modifier is pushed, or at the switch when it has none, with the table's
+/// entry as constants, so a recorded move stores one value more; the plain
+/// walk (playouts) is unchanged. `table` must not be empty.
+pub fn compile_keyed(game: &GameModel, table: &[[u32; 2]]) -> Result<GameModel, Error> {
+    if table.is_empty() {
+        return Err(Error("an empty key table".into()));
+    }
+    compile_with(game, Some(table.into()))
+}
+
+fn compile_with(game: &GameModel, keys: Option<Arc<[[u32; 2]]>>) -> Result<GameModel, Error> {
+    let code = build(Arc::new(game.compiled().clone()), keys)?;
     Ok(game.with_native(Arc::new(Engineered {
         code: Arc::new(code),
     })))
@@ -189,7 +231,7 @@ fn err(e: impl fmt::Display) -> Error {
     Error(e.to_string())
 }
 
-fn build(c: Arc<Compiled>) -> Result<Code, Error> {
+fn build(c: Arc<Compiled>, keys: Option<Arc<[[u32; 2]]>>) -> Result<Code, Error> {
     let start = jit_support::cpu_time();
     // The workspace lives in the pinned register while generated code runs
     // (set by the entry functions), so no value spans a whole walk. Without
@@ -235,6 +277,14 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     let keeper_id = module
         .declare_function("keeper", Linkage::Local, &keeper_sig)
         .map_err(err)?;
+    let keyed_id = match keys {
+        Some(_) => Some(
+            module
+                .declare_function("rules_keyed", Linkage::Local, &walk_sig)
+                .map_err(err)?,
+        ),
+        None => None,
+    };
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     for (k, id) in probe_ids.iter().enumerate() {
@@ -247,11 +297,21 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     }
     let mut frame = 0;
     // (name, function, the function it calls for the next level, mode or
-    // `None` for the keeper's, which calls the rules' walk).
+    // `None` for the keeper's, which calls the rules' walk, and whether it
+    // is the keyed copy of the rules').
     let mut funcs = vec![
-        ("rules".to_string(), rules_id, rules_id, Some(Mode::Rules)),
-        ("keeper".to_string(), keeper_id, rules_id, None),
+        (
+            "rules".to_string(),
+            rules_id,
+            rules_id,
+            Some(Mode::Rules),
+            false,
+        ),
+        ("keeper".to_string(), keeper_id, rules_id, None, false),
     ];
+    if let Some(id) = keyed_id {
+        funcs.push(("rules_keyed".to_string(), id, id, Some(Mode::Rules), true));
+    }
     for (k, id) in pattern_ids.iter().enumerate() {
         if let Some(id) = *id {
             funcs.push((
@@ -259,10 +319,11 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
                 id,
                 id,
                 Some(Mode::Pattern(k as u32)),
+                false,
             ));
         }
     }
-    for (name, fid, this_id, mode) in funcs {
+    for (name, fid, this_id, mode, keyed) in funcs {
         ctx.func.signature = match mode {
             Some(_) => walk_sig.clone(),
             None => keeper_sig.clone(),
@@ -294,6 +355,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
             sig_watch,
             sig_grow,
             sig_kept,
+            keys: keys.clone().filter(|_| keyed),
         };
         let t0 = Instant::now();
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
@@ -338,10 +400,11 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     }
     // The functions Rust calls: they set the pinned register.
     let mut entries = [
-        (rules_id, entry_sig, None, &[NONE as i64, 0][..]),
+        (rules_id, entry_sig.clone(), None, &[NONE as i64, 0][..]),
         (keeper_id, keeper_entry_sig, Some(gen::RunMode::Keeper), &[]),
     ]
     .into_iter()
+    .chain(keyed_id.map(|id| (id, entry_sig, None, &[NONE as i64, 0][..])))
     .enumerate()
     .map(|(i, (target, entry_sig, run, extra))| {
         let id = module
@@ -362,9 +425,17 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
     .collect::<Result<Vec<_>, Error>>()?
     .into_iter();
     let (rules_entry, keeper_entry) = (entries.next().unwrap(), entries.next().unwrap());
+    let keyed_entry = entries.next();
     module.finalize_definitions().map_err(err)?;
     let p = module.get_finalized_function(rules_entry);
     let k = module.get_finalized_function(keeper_entry);
+    let keyed = keyed_entry.zip(keys).map(|(id, table)| Keyed {
+        // SAFETY: defined with the signature of `WalkFn`, as the rules'.
+        rules: unsafe {
+            std::mem::transmute::<*const u8, WalkFn>(module.get_finalized_function(id))
+        },
+        _table: table,
+    });
     Ok(Code {
         c,
         // SAFETY: the function was defined with the signature of `WalkFn`
@@ -374,6 +445,7 @@ fn build(c: Arc<Compiled>) -> Result<Code, Error> {
         keeper: unsafe { std::mem::transmute::<*const u8, KeeperFn>(k) },
         time: jit_support::cpu_time().saturating_sub(start),
         frame,
+        keyed,
         _memory: Memory::new(module),
     })
 }

@@ -21,13 +21,16 @@ const FLAGS: MemFlags = MemFlags::trusted();
 /// `vertex` (i32 values) into `b`'s current block, and continues in a new
 /// block; `sig_grow` is the signature of the growing helper `(ws, atoms
 /// needed, action) -> ()`, `i` a fresh i64 variable. The workspace is the
-/// pinned register.
+/// pinned register. With `key` (the keyed walk, `crate::compile_keyed`):
+/// the move's key beside its end, `key` (the switch's) when the prefix is
+/// empty, else the first atom's (`Ws::key0`).
 pub(crate) fn emit(
     b: &mut FunctionBuilder,
     sig_grow: SigRef,
     i: Variable,
     action: Value,
     vertex: Value,
+    key: Option<Value>,
 ) {
     let ws = b.ins().get_pinned_reg(I64);
     let n = b.ins().load(I64, FLAGS, ws, Off::CUR_LEN);
@@ -85,4 +88,11 @@ pub(crate) fn emit(
     b.ins().store(FLAGS, need32, d, 0);
     let ends_len1 = b.ins().iadd_imm(ends_len, 1);
     b.ins().store(FLAGS, ends_len1, ws, Off::OUT_ENDS_LEN);
+    if let Some(key) = key {
+        let key0 = b.ins().load(I32, FLAGS, ws, Off::KEY0);
+        let key = b.ins().select(n, key0, key);
+        let keys = b.ins().load(I64, FLAGS, ws, Off::OUT_KEYS);
+        let d = b.ins().iadd(keys, o);
+        b.ins().store(FLAGS, key, d, 0);
+    }
 }

@@ -74,6 +74,12 @@ pub(crate) struct Ws {
     pub out_ends: *mut u32,
     pub out_ends_len: u64,
     pub out_ends_cap: u64,
+    /// A keyed walk's keys (`crate::compile_keyed`): one per move, beside
+    /// `out_ends` (the same length, at least its capacity).
+    pub out_keys: *mut u32,
+    /// A keyed walk's key of the move prefix's first atom (`cur[0]`),
+    /// written where that atom is pushed.
+    pub key0: u32,
     /// Modifier applications left to the search; 0 after a fault, so that
     /// every further one calls [`watch`] (which stops the walk).
     pub budget: u64,
@@ -91,8 +97,9 @@ pub(crate) struct Ws {
     memo_buf: Vec<u64>,
     log_buf: Vec<[u32; 2]>,
     level_size: usize,
-    /// The output list's vectors during `legal_moves`.
-    out: (*mut Vec<ModApp>, *mut Vec<u32>),
+    /// The output list's vectors during `legal_moves` (and the keys'
+    /// during a keyed walk, else null).
+    out: (*mut Vec<ModApp>, *mut Vec<u32>, *mut Vec<u32>),
 }
 
 /// Byte offsets of the workspace fields the generated code uses.
@@ -123,6 +130,8 @@ impl Off {
     pub const OUT_ENDS: i32 = offset_of!(Ws, out_ends) as i32;
     pub const OUT_ENDS_LEN: i32 = offset_of!(Ws, out_ends_len) as i32;
     pub const OUT_ENDS_CAP: i32 = offset_of!(Ws, out_ends_cap) as i32;
+    pub const OUT_KEYS: i32 = offset_of!(Ws, out_keys) as i32;
+    pub const KEY0: i32 = offset_of!(Ws, key0) as i32;
     pub const BUDGET: i32 = offset_of!(Ws, budget) as i32;
     pub const RUN: i32 = offset_of!(Ws, run) as i32;
     pub const LEVEL_GEN: i32 = offset_of!(LevelRec, gen) as i32;
@@ -158,6 +167,8 @@ impl Ws {
             out_ends: std::ptr::null_mut(),
             out_ends_len: 0,
             out_ends_cap: 0,
+            out_keys: std::ptr::null_mut(),
+            key0: 0,
             budget: 0,
             faulted: 0,
             run: 0,
@@ -175,7 +186,11 @@ impl Ws {
             memo_buf: vec![0; c.num_memos as usize * c.num_vertices as usize],
             log_buf: vec![[0; 2]; crate::gen::KEEPER_STEPS],
             level_size: c.num_slots as usize * c.num_vertices as usize,
-            out: (std::ptr::null_mut(), std::ptr::null_mut()),
+            out: (
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            ),
         });
         ws.stack = ws.stack_buf.as_mut_ptr();
         ws.stack_cap = ws.stack_buf.capacity() as u64;
@@ -395,6 +410,8 @@ pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64, a: u32) {
     let ws = unsafe { &mut *ws };
     // SAFETY: `out` points at the list of the running `legal_moves` call.
     let (atoms, ends) = unsafe { (&mut *ws.out.0, &mut *ws.out.1) };
+    // SAFETY: as the list's: the keys of a running keyed walk, or null.
+    let keys = unsafe { ws.out.2.as_mut() };
     // SAFETY: the generated code wrote the atoms and ends below the
     // recorded lengths, within the lists' capacities.
     unsafe {
@@ -414,6 +431,12 @@ pub(crate) extern "C" fn grow_out(ws: *mut Ws, need: u64, a: u32) {
     ws.out_atoms_cap = atoms.capacity() as u64;
     ws.out_ends = ends.as_mut_ptr();
     ws.out_ends_cap = ends.capacity() as u64;
+    if let Some(keys) = keys {
+        // SAFETY: a keyed walk wrote a key beside every end.
+        unsafe { keys.set_len(ws.out_ends_len as usize) };
+        keys.reserve(ends.capacity() - keys.len());
+        ws.out_keys = keys.as_mut_ptr();
+    }
 }
 
 /// A thread's workspace running a game's generated code.
@@ -435,11 +458,23 @@ impl Walker {
 
     /// Runs the rules' walk from `(q, v)`; whether it stopped, or its fault.
     fn run(&mut self, mode: RunMode, s: &mut State, q: u32, v: u32) -> Result<bool, Fault> {
+        self.run_fn(self.code.rules, mode, s, q, v)
+    }
+
+    /// [`Walker::run`] of `walk` (the rules' walk or its keyed copy).
+    fn run_fn(
+        &mut self,
+        walk: WalkFn,
+        mode: RunMode,
+        s: &mut State,
+        q: u32,
+        v: u32,
+    ) -> Result<bool, Fault> {
         self.ws.enter(s);
         // SAFETY: the walk is generated for this game, `s` is a state of this
         // game (checked by the caller), and the workspace points at its
         // buffers for the duration of the call.
-        let stop = unsafe { (self.code.rules)(&mut *self.ws, q, v, 0, mode as u32) } != 0;
+        let stop = unsafe { walk(&mut *self.ws, q, v, 0, mode as u32) } != 0;
         self.ws.board = std::ptr::null_mut();
         self.ws.bounds.state = std::ptr::null();
         match self.ws.bounds.fault.take() {
@@ -449,8 +484,19 @@ impl Walker {
     }
 }
 
-impl NativeWalker for Walker {
-    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), Fault> {
+impl Walker {
+    /// All legal moves into `out`, by the rules' walk (`walk` and `keys`
+    /// none) or by the keyed walk writing each move's key into `keys`.
+    /// Inlined into both callers, so that the plain walk's tests of `keys`
+    /// are folded away.
+    #[inline(always)]
+    fn collect(
+        &mut self,
+        s: &mut State,
+        out: &mut MoveList,
+        walk: WalkFn,
+        keys: Option<&mut Vec<u32>>,
+    ) -> Result<(), Fault> {
         out.clear();
         let (atoms, ends) = out.raw_parts_mut();
         let ws = &mut *self.ws;
@@ -458,19 +504,56 @@ impl NativeWalker for Walker {
         ws.out_atoms_cap = atoms.capacity() as u64;
         (ws.out_ends, ws.out_ends_len) = (ends.as_mut_ptr(), 0);
         ws.out_ends_cap = ends.capacity() as u64;
-        ws.out = (atoms, ends);
+        let keys: *mut Vec<u32> = match keys {
+            Some(k) => {
+                k.clear();
+                // A key beside every end: at least the ends' capacity.
+                if k.capacity() < ends.capacity() {
+                    k.reserve(ends.capacity());
+                }
+                ws.out_keys = k.as_mut_ptr();
+                k
+            }
+            None => std::ptr::null_mut(),
+        };
+        ws.out = (atoms, ends, keys);
         let (_, q, v) = s.raw_control();
-        let r = self.run(RunMode::Collect, s, q, v);
+        let r = self.run_fn(walk, RunMode::Collect, s, q, v);
         let ws = &mut *self.ws;
-        // SAFETY: the generated code wrote this many atoms and ends, within
-        // the capacities (`grow_out` keeps the vectors' buffers and the
-        // workspace's pointers in step).
+        // SAFETY: the generated code wrote this many atoms and ends (and
+        // keys, in a keyed walk), within the capacities (`grow_out` keeps
+        // the vectors' buffers and the workspace's pointers in step).
         unsafe {
             (*ws.out.0).set_len(ws.out_atoms_len as usize);
             (*ws.out.1).set_len(ws.out_ends_len as usize);
+            if let Some(k) = ws.out.2.as_mut() {
+                k.set_len(ws.out_ends_len as usize);
+            }
         }
-        ws.out = (std::ptr::null_mut(), std::ptr::null_mut());
+        ws.out = (
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
         r.map(|_| ())
+    }
+}
+
+impl NativeWalker for Walker {
+    fn legal_moves(&mut self, s: &mut State, out: &mut MoveList) -> Result<(), Fault> {
+        self.collect(s, out, self.code.rules, None)
+    }
+
+    fn legal_moves_keyed(
+        &mut self,
+        s: &mut State,
+        out: &mut MoveList,
+        keys: &mut Vec<u32>,
+    ) -> Result<bool, Fault> {
+        match self.code.keyed.as_ref().map(|k| k.rules) {
+            Some(walk) => self.collect(s, out, walk, Some(keys)).map(|_| true),
+            None => self.collect(s, out, self.code.rules, None).map(|_| false),
+        }
     }
 
     fn has_move(&mut self, s: &mut State) -> Result<bool, Fault> {

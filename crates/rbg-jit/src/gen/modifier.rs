@@ -129,7 +129,44 @@ impl<'a, 'b> Walk<'a, 'b> {
         }
         let len = self.grow_if_full(Off::CUR_LEN, Off::CUR_CAP, rt::grow_cur);
         self.append_pair(Off::CUR, Off::CUR_LEN, len, a, v);
+        if self.f.keys.is_some() {
+            // The keyed walk: the first atom's key, for the moves recorded
+            // below it (`state.rs`, `switch`).
+            let first = self.b.ins().icmp_imm(IntCC::Equal, len, 0);
+            let (set, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(first, set, &[], cont, &[]);
+            self.b.switch_to_block(set);
+            let key = self.key_of(a, v);
+            self.wstore(key, Off::KEY0);
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+        }
         Some(len)
+    }
+
+    /// The key of atom (`a`, `v`) (i32 values) in the keyed walk: the key
+    /// table's entry as constants where `a` is one, else read from the
+    /// table.
+    pub(super) fn key_of(&mut self, a: Value, v: Value) -> Value {
+        let table = self.f.keys.clone().expect("the keyed walk");
+        let last = table.len() as u32 - 1;
+        if let Some(k) = self.const_of(a) {
+            let [base, mask] = table[(k as u32).min(last) as usize];
+            let x = match mask {
+                0 => return self.b.ins().iconst(I32, base as i64),
+                u32::MAX => v,
+                m => self.b.ins().band_imm(v, m as i64),
+            };
+            return self.b.ins().iadd_imm(x, base as i64);
+        }
+        let lim = self.b.ins().iconst(I32, last as i64);
+        let i = self.b.ins().umin(a, lim);
+        let t = self.b.ins().iconst(I64, table.as_ptr() as i64);
+        let e = self.addr(t, i, 8);
+        let base = self.b.ins().load(I32, FLAGS, e, 0);
+        let mask = self.b.ins().load(I32, FLAGS, e, 4);
+        let x = self.b.ins().band(v, mask);
+        self.b.ins().iadd(x, base)
     }
 
     /// After modifier `a` was applied at `v`, replacing `change` (a cell

@@ -61,6 +61,16 @@ impl<'a, 'b> Walk<'a, 'b> {
             // Patterns contain no switches.
             return true;
         }
+        if self.f.keys.is_some() {
+            // The keyed walk only collects: the move and its key (the
+            // switch's when the prefix is empty, else the first atom's).
+            let a = self.b.ins().iconst(I32, sw.to as i64);
+            let key = self.key_of(a, v);
+            let i = self.new_var(I64);
+            crate::record::emit(&mut self.b, self.f.sig_grow, i, a, v, Some(key));
+            self.ws_cache = None;
+            return true;
+        }
         let (collect, other, keep, cont) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -76,7 +86,7 @@ impl<'a, 'b> Walk<'a, 'b> {
         self.b.switch_to_block(collect);
         let a = self.b.ins().iconst(I32, sw.to as i64);
         let i = self.new_var(I64);
-        crate::record::emit(&mut self.b, self.f.sig_grow, i, a, v);
+        crate::record::emit(&mut self.b, self.f.sig_grow, i, a, v, None);
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(other);
         let keeper = self.keeper();
