@@ -358,7 +358,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         &hash_mul,
         initial.len(),
         g.symbols.len() as u32,
-    )?;
+    )?
+    .with_filter_runs((&program, &any_filters), &any_syms, !check_all);
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
     Ok(Tables {
         root_tails,

@@ -575,7 +575,8 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
     // `? c0 -> cacc` as a program (it writes): some `w` or some `b` with an
     // empty square after it. Both comparisons of `c1` filter the symbols
     // of `pos = V(*)` (`program::any_filters`); a symbol passing either is
-    // taken, so a board with only `b`s has the move too.
+    // taken, so a board with only `b`s has the move too. The reference
+    // (`with_every_check`) scans no run.
     on_four_squares(
         "begin, s: player = x;\ns, u: ? c0 -> cacc;\nu, v: $ go;\nv, k: player = keeper;\n\
          k, end: ;\nc0, c1: pos = V(*);\nc1, c2: board[pos] == w;\nc1, c3: board[pos] == b;\n\
@@ -601,6 +602,9 @@ fn a_programs_any_assignment_skips_symbols_failing_every_first_comparison() {
                 [2],
                 "one any-assignment filtered by two comparisons"
             );
+            // Both read `board[pos]`, its squares consecutive: scanned in
+            // place (`sealed::Run`).
+            assert_eq!(t.code.filter_runs(), 1);
         },
     );
 }

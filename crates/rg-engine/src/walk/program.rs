@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::program::{Program, Step, NO_TABLE};
+use crate::sealed::NO_RUN;
 use crate::seen::{Seen, MAX_KEYS};
 use crate::tables::{Operand, Tables};
 use crate::RunError;
@@ -131,8 +132,17 @@ impl Walker {
         let syms = &t.any_syms[start as usize..(start + len) as usize];
         let (_, left, slot) = *self.choices.last().expect("an open choice");
         let mut left = left.min(len);
-        let f = t.any_filters[at];
-        let found = if f.count > 0 {
+        let f = &t.any_filters[at];
+        let run = t.code.filter_run(at);
+        let found = if run != NO_RUN {
+            // `board[x] == c` for each, the squares consecutive: read in
+            // the semistate (`sealed::Run`), nothing written.
+            let i = left
+                .checked_sub(1)
+                .and_then(|hi| t.code.last_in_run(st, run, hi));
+            left = i.unwrap_or(0);
+            i.is_some()
+        } else if f.count > 0 {
             // Symbols that fail every comparison the subtree starts with
             // are skipped (`program::any_filters`).
             let tests = &t.any_filter_list[f.first as usize..(f.first + f.count) as usize];
