@@ -204,6 +204,10 @@ pub const COUNT: u32 = 1 << 30;
 pub const FRAME: u32 = COUNT - 1;
 /// [`Code::next`] without flags: the target has no edges.
 pub const DEAD: u32 = COUNT - 2;
+/// [`Code::next`] without flags, only in the table of walks whose tags
+/// are no-ops (`Sealed::table`): the target starts a ray recorded at once
+/// (`rays.rs`). Continuations below it are followed inline.
+pub const RAY: u32 = COUNT - 3;
 /// [`Code::next`]'s bits below the flags.
 pub const FLOW: u32 = COUNT - 1;
 
@@ -214,10 +218,10 @@ pub struct Code {
     pub kind: Kind,
     /// The target node.
     pub to: u32,
-    /// How the walk goes on: the next edge (followed inline), `FRAME` or
-    /// `DEAD`, with the flags `GUARD` and `COUNT` (this module's constants).
-    /// A value below `DEAD` is an edge followed at once, with no visited
-    /// check or step count.
+    /// How the walk goes on: the next edge (followed inline), `FRAME`,
+    /// `DEAD` or `RAY`, with the flags `GUARD` and `COUNT` (this module's
+    /// constants). A value below `RAY` is an edge followed at once, with
+    /// no visited check or step count.
     pub next: u32,
 }
 
@@ -278,11 +282,11 @@ pub fn is_cmp(kind: Kind) -> bool {
 /// The instructions of `edges` (`fast`: how computed reads are evaluated;
 /// `counted`: whether inline edges count steps).
 pub fn lower(edges: &[Edge], fast: &[Fast], counted: bool) -> Result<Vec<Code>, LoadError> {
-    if edges.len() >= DEAD as usize {
+    if edges.len() >= RAY as usize {
         return Err(LoadError(format!(
             "{} edges; at most {} are supported",
             edges.len(),
-            DEAD - 1
+            RAY - 1
         )));
     }
     Ok(edges
@@ -398,11 +402,11 @@ pub fn branches(
     let mut at = vec![u32::MAX; nodes.len()];
     for (n, info) in nodes.iter().enumerate() {
         if let Some((check, yes, no)) = branch(edges, info) {
-            if code.len() + 1 >= DEAD as usize {
+            if code.len() + 1 >= RAY as usize {
                 return Err(LoadError(format!(
                     "{} instructions; at most {} are supported",
                     code.len() + 1,
-                    DEAD - 1
+                    RAY - 1
                 )));
             }
             at[n] = code.len() as u32;

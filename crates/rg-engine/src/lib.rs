@@ -39,6 +39,7 @@ pub mod perft;
 pub mod playout;
 mod prefixes;
 mod program;
+mod rays;
 mod sealed;
 mod seen;
 mod shortcut;

@@ -349,7 +349,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         crate::code::branches(&mut lowered, &edges, &nodes, has_unique)?;
     }
     let leaves = program::leaves(&program, &programs, &speculated, &l.fast);
-    let code = crate::sealed::Sealed::new(
+    let mut code = crate::sealed::Sealed::new(
         (lowered, pres),
         (&edges, &acts),
         (&nodes, &any_syms, !check_all),
@@ -361,8 +361,14 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     )?
     .with_filter_runs((&program, &any_filters), &any_syms, !check_all);
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
+    // Only walks whose tags are no-ops take rays (`walk/run.rs`).
+    let rays = match !check_all && few_tags && !tags_read {
+        true => crate::rays::Rays::new(&nodes, &mut code),
+        false => crate::rays::Rays::default(),
+    };
     Ok(Tables {
         root_tails,
+        rays,
         code,
         cmp_only,
         nodes,

@@ -409,7 +409,7 @@ impl Sink for Effects {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::TailWalks;
     use crate::sealed::TailTest;
     use crate::{Effects, GameModel, MoveList, Sink, State};
@@ -469,7 +469,7 @@ mod tests {
     }
 
     /// The state after walk `i` of a list.
-    fn after(s: &State, list: &impl Sink, i: usize) -> State {
+    pub(crate) fn after(s: &State, list: &impl Sink, i: usize) -> State {
         let mut s = s.clone();
         s.node = list.apply_to(i, &mut s.slots);
         s

@@ -17,7 +17,8 @@
 //!   whose table selects such an entry for a symbol is not specialised:
 //!   [`Kind::Other`], run as written);
 //! - the continuation of every instruction followed inline (below
-//!   [`DEAD`]) is an instruction of the table;
+//!   [`RAY`], which only [`Sealed::mark_rays`] writes) is an instruction
+//!   of the table;
 //! - the key hash's multipliers cover every slot.
 //!
 //! - every filter of an any-assignment read through a sealed table
@@ -66,7 +67,7 @@
 //! +3.5%, breakthrough +1.5%, englishDraughts +1.3% (see `code.rs` on
 //! the loop's layout).
 
-use crate::code::{is_cmp, Code, Kind, Pre, DEAD, FLOW};
+use crate::code::{is_cmp, Code, Kind, Pre, DEAD, FLOW, FRAME, RAY};
 use crate::program::{AnyFilter, Ins, Leaf, Step, NO_TABLE};
 use crate::tables::{Act, Edge, NodeInfo, Op, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
@@ -480,7 +481,8 @@ fn pick(e: &Edge, act: &Act, code: &[Code]) -> Pick {
 
 /// The [`Tail`] of instruction `e` of `code` (a table whose inline
 /// continuations are verified), its tests appended to `tests`; only
-/// comparisons `sealed` vouches for.
+/// comparisons `sealed` vouches for. Of an any-assignment, or of a ray's
+/// write `x = f[y]` (`rays.rs`).
 fn tail(
     code: &[Code],
     e: usize,
@@ -489,7 +491,7 @@ fn tail(
     sealed: &dyn Fn(Kind) -> bool,
     tests: &mut Vec<TailTest>,
 ) -> Option<Tail> {
-    let Kind::AnySlot(slot) = code[e].kind else {
+    let (Kind::AnySlot(slot) | Kind::SetTab { to: slot, .. }) = code[e].kind else {
         return None;
     };
     let first = tests.len();
@@ -906,6 +908,17 @@ impl Sealed {
         &self.code
     }
 
+    /// Sends the continuations into a frame (`FRAME`, no flags) of the
+    /// table of walks whose tags are no-ops to [`RAY`] where their target
+    /// node starts a ray (`starts`, `rays.rs`).
+    pub(crate) fn mark_rays(&mut self, starts: &[bool]) {
+        for c in self.untagged.iter_mut() {
+            if c.next == FRAME && starts.get(c.to as usize) == Some(&true) {
+                c.next = RAY;
+            }
+        }
+    }
+
     /// The instructions a walk runs: with `tags` false, for a walk whose
     /// tags do nothing (a lean walk that need not count them,
     /// [`crate::tables::Tables::few_tags`]), the inline continuations skip
@@ -983,7 +996,7 @@ impl Sealed {
     /// # Safety
     /// `table` a table operand of an instruction of this table.
     #[inline(always)]
-    unsafe fn tab_at(&self, k: u16, table: u32) -> u16 {
+    pub(crate) unsafe fn tab_at(&self, k: u16, table: u32) -> u16 {
         // SAFETY: `table` is at most `fun`'s length and `vals` has `PAD`
         // (> any u16) more entries.
         unsafe { *self.vals.get_unchecked((table + k as u32) as usize) as u16 }
@@ -1155,7 +1168,7 @@ impl<'a> Table<'a> {
     ///
     /// # Safety
     /// `next` is the [`Code::next`] of an instruction of this table, below
-    /// [`DEAD`] (flags cleared), or an edge of a [`Kind::Branch`].
+    /// [`RAY`] (flags cleared), or an edge of a [`Kind::Branch`].
     #[inline(always)]
     pub(crate) unsafe fn inline(self, next: u32) -> &'a Code {
         debug_assert!((next as usize) < self.0.len());

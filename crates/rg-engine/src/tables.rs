@@ -390,6 +390,8 @@ pub struct Tables {
     /// in a lean untagged walk: `walk/run.rs`, `root_tails`), or
     /// [`NO_EDGE`]. Decided here, once, not per enumeration.
     pub root_tails: Vec<u32>,
+    /// The rays into a move's end recorded at once (`rays.rs`).
+    pub rays: crate::rays::Rays,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).
     pub dense_size: u32,
     /// Stamps of the local visited checks (`local.rs`).

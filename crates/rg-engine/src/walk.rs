@@ -27,6 +27,7 @@
 mod check;
 mod filter;
 mod program;
+mod ray;
 mod read;
 mod run;
 mod visit;

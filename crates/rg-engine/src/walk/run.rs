@@ -9,6 +9,7 @@ use super::filter::{
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::{Sink, TailWalks};
+use crate::rays::MAX_RAY;
 use crate::sealed::{Filter, Table, TailTest, NO_RUN, NO_TAIL};
 use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
@@ -660,7 +661,7 @@ impl Walker {
                     found = true;
                     break 'frames;
                 }
-                if c.next < code::DEAD {
+                if c.next < code::RAY {
                     // Inline, no visited check, no step count.
                     edge = c.next;
                     // SAFETY: an inline continuation of `c`.
@@ -684,16 +685,24 @@ impl Walker {
                     }
                 }
                 match c.next & code::FLOW {
-                    code::FRAME => match self.enter::<MOVES>(t, code, st, c.to, target)? {
-                        Some((e, p)) => {
-                            // Under the frame just pushed, if one was.
-                            top = self.frames.len() - 1;
-                            edge = e;
-                            passed = p;
-                            c = code.at(edge);
+                    // A ray recorded at once (`rays.rs`), where the frames
+                    // below leave room for its own.
+                    code::RAY if self.frames.len() < MAX_FRAMES - MAX_RAY => {
+                        self.ray_moves(t, st, c.to, out.as_deref_mut())?;
+                        continue 'frames;
+                    }
+                    code::FRAME | code::RAY => {
+                        match self.enter::<MOVES>(t, code, st, c.to, target)? {
+                            Some((e, p)) => {
+                                // Under the frame just pushed, if one was.
+                                top = self.frames.len() - 1;
+                                edge = e;
+                                passed = p;
+                                c = code.at(edge);
+                            }
+                            None => continue 'frames,
                         }
-                        None => continue 'frames,
-                    },
+                    }
                     code::DEAD => continue 'frames,
                     next => {
                         // Only `@unique` nodes can close a cycle of single

@@ -1,0 +1,273 @@
+//! Rays into a move's end, recorded at once (`walk/ray.rs`).
+//!
+//! A translation's ray that ends a move (amazons' arrow: `dir {e}
+//! (dir {e})*` then the keeper) is a chain of choice nodes, unrolled
+//! (`rbg-to-rg`'s `fuse.rs`): node `n_i` either lands, `x = f_i[y]` into
+//! the move's end ([`crate::sealed::Tail`]: comparisons, leaf checks,
+//! no-ops, then `player = v`), or goes on, a comparison into `n_{i+1}`;
+//! the last node only lands. Every landing writes the same slot from the
+//! same key slot and goes on along the same instructions; the edges are
+//! in that order (the walk takes the last first: landing `i`, then the
+//! rest of the ray), no visited check, step count, switch, `@disjoint` or
+//! local check's frame on the way. Nothing on the way writes, so the key
+//! and every comparison read the semistate the walk entered the ray in.
+//!
+//! The walk then records the ray's moves in one loop, landing by landing
+//! while the comparisons hold, with the tail's template
+//! (`Sink::push_syms`): no frame pushed, restored and popped per square,
+//! no logged write, no dispatch along the tail. Only in walks whose tags
+//! are no-ops (the instructions into a ray's first node say
+//! [`crate::code::RAY`] in that table only), and only where the frames
+//! below leave room for the ray's ([`MAX_RAY`]): elsewhere the walk
+//! takes the nodes one by one, as written.
+//!
+//! Callgrind instructions per playout (`rbg bench --engine interp`, seed
+//! 1, in `play_random`; ttt 2000, c4 400, bt/hex 40, dr 60, rev 10,
+//! amazons 8, chess 6 playouts) on the suite's translations, against
+//! 585fa43: amazons 14,881,843 -> 9,065,319 (-39.1%: ~97,000 moves a
+//! playout, each an arrow's landing, from ~150 instructions to ~90);
+//! the others, which have no ray, within +0.33% (breakthrough; the walk's
+//! loop has one more arm), ticTacToe -0.12%, connect4 -0.25%.
+//!
+//! Tried and dropped: the ray's moves recorded by the tail's template
+//! (`Sink::push_syms`, shared with `Walker::tail_moves`): called from two
+//! places it was no longer inlined in the tail's (ticTacToe +2.0%,
+//! connect4 +1.3%), forced inline in both, hex +7.2%, ticTacToe +3.4%;
+//! `moves::push_each` called from here, hex +0.9% (the tail's code laid
+//! out anew). The template with the earlier changes of the assigned slot
+//! left out (amazons' log writes `coord` three times, so the template
+//! falls back to one record per walk): per walk through a filtered
+//! iterator, amazons +12.5% against one record per walk; the kept
+//! changes copied from a template on the stack, +4.7%.
+
+use crate::code::{is_cmp, Kind, DEAD, FRAME};
+use crate::sealed::{Sealed, NO_TAIL};
+use crate::tables::{NodeInfo, NO_SWITCH};
+
+/// Landings of one ray at most (a longer chain is walked as written).
+pub const MAX_RAY: usize = 64;
+
+/// No ray (see [`Rays::at`]).
+pub const NO_RAY: u32 = u32::MAX;
+
+/// A ray: its steps, [`Rays`]' `steps[first .. end]`, each a landing
+/// `x = f[key]` and the comparison that goes on to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ray {
+    pub first: u32,
+    pub end: u32,
+    /// The landings' key slot (`f[key]`).
+    pub key: u32,
+    /// The first landing's [`crate::sealed::Tail`] (the others' are equal:
+    /// the same slot, the same instructions after it).
+    pub tail: u32,
+}
+
+/// One node of a ray: its landing's table, and the comparison into the
+/// next node ([`Kind::Skip`]: none, the ray ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub table: u32,
+    pub test: Kind,
+}
+
+/// The rays of a game, found at load ([`Rays::new`]).
+#[derive(Clone, Debug, Default)]
+pub struct Rays {
+    rays: Vec<Ray>,
+    steps: Vec<Step>,
+    /// Per node, its ray ([`NO_RAY`]: none).
+    at: Vec<u32>,
+}
+
+/// The shape every landing of a ray shares: the written slot, the key
+/// slot, and where its instruction goes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Shape {
+    to: u32,
+    key: u32,
+    next: u32,
+    target: u32,
+}
+
+impl Rays {
+    /// The rays of the table of walks whose tags are no-ops in `code`
+    /// (`nodes` its nodes); marks the instructions into their first nodes
+    /// ([`Sealed::mark_rays`]).
+    pub(crate) fn new(nodes: &[NodeInfo], code: &mut Sealed) -> Rays {
+        let mut rays = Rays {
+            at: vec![NO_RAY; nodes.len()],
+            ..Rays::default()
+        };
+        let mut steps = Vec::new();
+        for n in 0..nodes.len() {
+            steps.clear();
+            let Some((key, tail)) = ray(nodes, code, n, &mut steps) else {
+                continue;
+            };
+            rays.at[n] = rays.rays.len() as u32;
+            rays.rays.push(Ray {
+                first: rays.steps.len() as u32,
+                end: (rays.steps.len() + steps.len()) as u32,
+                key,
+                tail,
+            });
+            rays.steps.extend_from_slice(&steps);
+        }
+        let starts: Vec<bool> = rays.at.iter().map(|&r| r != NO_RAY).collect();
+        code.mark_rays(&starts);
+        rays
+    }
+
+    /// The number of rays (one per node that starts one).
+    pub fn len(&self) -> usize {
+        self.rays.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.rays.is_empty()
+    }
+
+    /// The ray starting at `node` and its steps (checked).
+    #[inline(always)]
+    pub(crate) fn at(&self, node: u32) -> Option<(&Ray, &[Step])> {
+        let r = self.rays.get(*self.at.get(node as usize)? as usize)?;
+        Some((r, &self.steps[r.first as usize..r.end as usize]))
+    }
+}
+
+/// The ray from node `n`, its steps appended to `steps`: its key slot and
+/// tail, if `n` starts one (two edges, the second a landing).
+fn ray(nodes: &[NodeInfo], code: &Sealed, n: usize, steps: &mut Vec<Step>) -> Option<(u32, u32)> {
+    let table = code.table(false);
+    let mut shape: Option<Shape> = None;
+    let mut tail = NO_TAIL;
+    let mut node = n;
+    // The instruction of the landing reached inline (a last node's).
+    let mut inline = None;
+    for _ in 0..MAX_RAY {
+        let info = nodes.get(node)?;
+        if info.disjoint || info.switch != NO_SWITCH || info.owner || info.relay {
+            return None;
+        }
+        let (test, landing) = match (info.end.checked_sub(info.first)?, inline) {
+            (2, None) => (Some(info.first), info.first + 1),
+            (1, Some(e)) if e == info.first => (None, e),
+            _ => return None,
+        };
+        let l = table.at(landing);
+        let Kind::SetTab {
+            to,
+            slot: key,
+            table: f,
+        } = l.kind
+        else {
+            return None;
+        };
+        let here = Shape {
+            to,
+            key,
+            next: l.next,
+            target: l.to,
+        };
+        let t = code.pick(landing).tail;
+        if l.next >= DEAD || t == NO_TAIL || *shape.get_or_insert(here) != here {
+            return None;
+        }
+        if tail == NO_TAIL {
+            tail = t;
+        }
+        let Some(test) = test else {
+            steps.push(Step {
+                table: f,
+                test: Kind::Skip,
+            });
+            return Some((key, tail));
+        };
+        let c = table.at(test);
+        if !is_cmp(c.kind) {
+            return None;
+        }
+        steps.push(Step {
+            table: f,
+            test: c.kind,
+        });
+        match c.next {
+            DEAD => {
+                steps.last_mut()?.test = Kind::Skip;
+                return Some((key, tail));
+            }
+            FRAME => inline = None,
+            e if e < DEAD => inline = Some(e),
+            _ => return None,
+        }
+        node = c.to as usize;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::moves::tests::after;
+    use crate::{Effects, GameModel, MoveList};
+
+    /// Pieces `w` on a line of eight squares: a move picks one and lands
+    /// up to four squares on (`go` .. `go3`) while they are empty, but not
+    /// on `c2` or `c5` (a comparison after the landing); the keeper puts a
+    /// `w` there. Rays from `r0`, `r1` and `r2` (`r3` only lands); no
+    /// visited check on the way (`@unique`, as in a translation).
+    const LINE: &str = "type Player = {x};\ntype Score = {0};\n\
+        type C = {null, c0, c1, c2, c3, c4, c5, c6, c7};\ntype P = {null, e, w};\n\
+        type B = {0, 1};\nvar board: C -> P = { null: null, c0: w, :e };\nvar coord: C = c0;\n\
+        const go: C -> C = { c0: c1, c1: c2, c2: c3, c3: c4, c4: c5, c5: c6, c6: c7, :null };\n\
+        const go1: C -> C = { c0: c2, c1: c3, c2: c4, c3: c5, c4: c6, c5: c7, :null };\n\
+        const go2: C -> C = { c0: c3, c1: c4, c2: c5, c3: c6, c4: c7, :null };\n\
+        const go3: C -> C = { c0: c4, c1: c5, c2: c6, c3: c7, :null };\n\
+        const bad: C -> B = { c2: 1, c5: 1, :0 };\n\
+        begin, s0: player = x;\ns0, s1: coord = C(*);\ns1, s2: board[coord] == w;\n\
+        s2, r0: board[go[coord]] == e;\n\
+        r0, r1: board[go1[coord]] == e;\nr0, land: coord = go[coord];\n\
+        r1, r2: board[go2[coord]] == e;\nr1, land: coord = go1[coord];\n\
+        r2, r3: board[go3[coord]] == e;\nr2, land: coord = go2[coord];\n\
+        r3, land: coord = go3[coord];\n\
+        land, l0: bad[coord] == 0;\nl0, l1: $$ coord;\nl1, k: player = keeper;\n\
+        k, k1: board[coord] = w;\nk1, k2: board[c7] == e;\nk2, s0: player = x;\n\
+        k1, k3: board[c7] == w;\nk3, end: player = keeper;\n@unique land l0 l1;\n";
+
+    #[test]
+    fn a_ray_into_a_moves_end_is_recorded_at_once() {
+        let g = GameModel::from_text(LINE).unwrap();
+        assert_eq!(g.tables().rays.len(), 3, "rays from r0, r1 and r2");
+        let every = rg_lang::parse_str(LINE).unwrap().1;
+        let every = GameModel::with_every_check(every).unwrap();
+        assert!(every.tables().rays.is_empty());
+        let (mut r, mut e) = (g.reasoner(), every.reasoner());
+        let (mut list, mut effects, mut expected) =
+            (MoveList::default(), Effects::default(), Effects::default());
+        let mut stack = vec![g.initial_state()];
+        let (mut states, mut moves) = (0, 0);
+        while let Some(mut s) = stack.pop() {
+            r.complete_keeper(&mut s).unwrap();
+            if g.is_terminal(&s) {
+                continue;
+            }
+            states += 1;
+            // Effects (rays) against the walk with tags (none) and the
+            // walk without rays, walk by walk in order.
+            r.moves(&mut s, &mut list).unwrap();
+            r.walks(&mut s, &mut effects).unwrap();
+            e.walks(&mut s, &mut expected).unwrap();
+            assert_eq!(effects.len(), list.len());
+            assert_eq!(expected.len(), list.len());
+            for i in 0..list.len() {
+                let next = after(&s, &list, i);
+                assert_eq!(after(&s, &effects, i), next);
+                assert_eq!(after(&s, &expected, i), next);
+                stack.push(next);
+            }
+            moves += list.len();
+        }
+        assert_eq!((states, moves), (44, 85), "states and moves of the line");
+    }
+}
