@@ -97,6 +97,9 @@ pub struct Emitter<'a> {
     pub(crate) fuse: (crate::fuse::Fusion, String),
     /// The tracked piece every state's search jumps to (`royal.rs`).
     jumps: crate::royal::Jumps,
+    /// Per state of the rules: whether its walks take at most one of its
+    /// transitions (`single.rs`).
+    pub(crate) single: Vec<bool>,
 }
 
 fn skip() -> Label {
@@ -118,6 +121,7 @@ impl<'a> Emitter<'a> {
             created: Default::default(),
             fuse: Default::default(),
             jumps,
+            single: Vec::new(),
         }
     }
 
@@ -158,6 +162,13 @@ impl<'a> Emitter<'a> {
         }
         let nfa = &self.low.rules;
         let info = Info::new(self.low, &self.d);
+        self.single = crate::single::single_states(
+            nfa,
+            &self.low.patterns,
+            &self.low.relations,
+            &info.commit,
+            self.d.vertices.len(),
+        );
         self.automaton(nfa, "m", Mode::Main, Some(&info))?;
         // Main nodes whose key may be (node, tags, coord).
         for name in &self.created {

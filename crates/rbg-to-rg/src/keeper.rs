@@ -46,7 +46,7 @@ fn alternatives(leaf: &Leaf, relations: &[Relation]) -> Vec<Alt> {
 }
 
 /// Whether two leaves never both hold.
-fn exclusive(a: &Leaf, b: &Leaf, relations: &[Relation]) -> bool {
+pub(crate) fn exclusive(a: &Leaf, b: &Leaf, relations: &[Relation]) -> bool {
     match (a, b) {
         (Leaf::On(x), Leaf::On(y)) => x.iter().all(|p| !y.contains(p)),
         (Leaf::Pattern(m, x), Leaf::Pattern(n, y)) => x == y && m != n,

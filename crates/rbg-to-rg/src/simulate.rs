@@ -64,9 +64,26 @@ struct Shifts<'a> {
     all: Capped<Relation>,
 }
 
-impl Shifts<'_> {
-    fn identity(&mut self, n: usize) -> Option<usize> {
-        self.all.id((0..n as u32).map(|v| vec![v]).collect())
+impl<'a> Shifts<'a> {
+    /// The compositions for mirroring `pattern` and the identity's id;
+    /// `None` when the pattern modifies something (it is then not
+    /// mirrored).
+    fn of(pattern: &Nfa, relations: &'a [Relation], vertices: usize) -> Option<(Self, usize)> {
+        let modifies = pattern
+            .leaves
+            .iter()
+            .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..) | Leaf::Switch(..)));
+        if modifies {
+            return None;
+        }
+        let mut shifts = Shifts {
+            relations,
+            all: Capped::new(MAX_SHIFTS),
+        };
+        let identity = shifts
+            .all
+            .id((0..vertices as u32).map(|v| vec![v]).collect())?;
+        Some((shifts, identity))
     }
 
     /// `d` then relation `r`.
@@ -106,22 +123,11 @@ pub(crate) fn mirrored(
     relations: &[Relation],
     vertices: usize,
 ) -> bool {
-    let modifies = pattern
-        .leaves
-        .iter()
-        .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..) | Leaf::Switch(..)));
-    if modifies {
+    let Some((mut shifts, identity)) = Shifts::of(pattern, relations, vertices) else {
         return false;
-    }
+    };
     let in_t = |piece: u32| goal.hyp.is_some_and(|(_, t)| t[piece as usize]);
     let all_t = |set: &[u32]| goal.hyp.is_some() && set.iter().all(|&x| in_t(x));
-    let mut shifts = Shifts {
-        relations,
-        all: Capped::new(MAX_SHIFTS),
-    };
-    let Some(identity) = shifts.identity(vertices) else {
-        return false;
-    };
     // The pieces a state whose only continuation puts one puts, in a row.
     let settle = |pair: &mut Pair| -> bool {
         for _ in 0..MAX_PUTS {
@@ -217,13 +223,130 @@ pub(crate) fn mirrored(
         !goal.maynull[q]
             && (goal.sure[q] || goal.hyp.is_some_and(|(h, _)| h[q] && pair.dec && !pair.inc))
     };
-    let mut holds: Vec<bool> = pairs
+    let holds: Vec<bool> = pairs
         .iter()
         .map(|pair| !pattern.finals[pair.p as usize] || ends(pair))
         .collect();
+    greatest(&succ, holds)
+}
+
+/// Whether every walk of `rules` from state `s` into its successor `t`
+/// mirrors, leaf by equal leaf, a walk of `pattern` (which modifies
+/// nothing) on the board as it was at `s`, up to an accepting state of the
+/// pattern, and reaches no `forbidden` state (nor a switch, an assignment)
+/// before: the walk is then past that point only where the pattern holds
+/// at `s`. Pieces the walk puts are skipped, as long as no later test of
+/// it reads a square they changed (no composition of the shifts taken
+/// since leads back to it), and no check or comparison (which may count
+/// pieces) comes after one. The greatest simulation of the rules' states
+/// by the pattern's, from (`s`, start): walks that never accept are
+/// allowed, as they never go past that point.
+pub(crate) fn implies(
+    pattern: &Nfa,
+    rules: &Nfa,
+    (s, t): (u32, u32),
+    forbidden: &[bool],
+    relations: &[Relation],
+    vertices: usize,
+) -> bool {
+    let Some((mut shifts, identity)) = Shifts::of(pattern, relations, vertices) else {
+        return false;
+    };
+    let first = Pair {
+        p: 0,
+        q: s,
+        puts: Vec::new(),
+        dec: false,
+        inc: false,
+    };
+    let mut ids: HashMap<Pair, usize> = HashMap::from([(first.clone(), 0)]);
+    let mut pairs = vec![first];
+    // Per pair, per rules' transition: the pairs that mirror it.
+    let mut succ: Vec<Vec<Vec<usize>>> = Vec::new();
+    let mut i = 0;
+    while i < pairs.len() {
+        let pair = pairs[i].clone();
+        let mut per: Vec<Vec<usize>> = Vec::new();
+        let next = match i {
+            _ if pattern.finals[pair.p as usize] => &[][..],
+            0 => &[t][..],
+            _ => &rules.next[pair.q as usize][..],
+        };
+        for &q2 in next {
+            let leaf = rules.leaf(q2);
+            let mut alts = Vec::new();
+            let mut push = |next: Pair, alts: &mut Vec<usize>| {
+                let id = *ids.entry(next.clone()).or_insert_with(|| {
+                    pairs.push(next);
+                    pairs.len() - 1
+                });
+                alts.push(id);
+            };
+            let puts: Option<Vec<(u32, usize)>> = match leaf {
+                _ if forbidden[q2 as usize] => None,
+                Leaf::Off(x, _) => {
+                    let mut puts = pair.puts.clone();
+                    puts.push((*x, identity));
+                    puts.sort_unstable();
+                    puts.dedup();
+                    push(
+                        Pair {
+                            q: q2,
+                            puts,
+                            ..pair.clone()
+                        },
+                        &mut alts,
+                    );
+                    None
+                }
+                Leaf::Assign(..) | Leaf::Switch(..) => None,
+                Leaf::Move(r) => pair
+                    .puts
+                    .iter()
+                    .map(|&(x, d)| Some((x, shifts.then(d, *r)?)))
+                    .collect(),
+                Leaf::On(_) => pair
+                    .puts
+                    .iter()
+                    .all(|&(_, d)| !shifts.may_return(d))
+                    .then(|| pair.puts.clone()),
+                Leaf::Pattern(..) | Leaf::Compare(..) => pair.puts.is_empty().then(Vec::new),
+            };
+            if let Some(mut puts) = puts {
+                puts.sort_unstable();
+                puts.dedup();
+                for &p2 in &pattern.next[pair.p as usize] {
+                    if pattern.leaf(p2) == leaf {
+                        let next = Pair {
+                            p: p2,
+                            q: q2,
+                            puts: puts.clone(),
+                            ..pair.clone()
+                        };
+                        push(next, &mut alts);
+                    }
+                }
+            }
+            per.push(alts);
+        }
+        succ.push(per);
+        if pairs.len() > MAX_PAIRS {
+            return false;
+        }
+        i += 1;
+    }
+    // Drop pairs with a transition no pair mirrors, to the greatest
+    // fixpoint (an accepting pattern state has none to mirror).
+    greatest(&succ, vec![true; pairs.len()])
+}
+
+/// Whether the first pair holds in the greatest fixpoint below `holds`
+/// where a pair holds when each of its transitions (`succ`: per pair, per
+/// transition, the pairs that mirror it) has a mirroring pair that holds.
+fn greatest(succ: &[Vec<Vec<usize>>], mut holds: Vec<bool>) -> bool {
     loop {
         let mut changed = false;
-        for i in 0..pairs.len() {
+        for i in 0..holds.len() {
             if holds[i] && !succ[i].iter().all(|alts| alts.iter().any(|&j| holds[j])) {
                 holds[i] = false;
                 changed = true;
