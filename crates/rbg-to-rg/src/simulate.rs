@@ -58,6 +58,20 @@ struct Pair {
     inc: bool,
 }
 
+impl Pair {
+    /// The pair both walks start from: the pattern's first state beside
+    /// the rules' state `q`, nothing put.
+    fn start(q: u32) -> Pair {
+        Pair {
+            p: 0,
+            q,
+            puts: Vec::new(),
+            dec: false,
+            inc: false,
+        }
+    }
+}
+
 /// Interned compositions of shifts.
 struct Shifts<'a> {
     relations: &'a [Relation],
@@ -149,13 +163,7 @@ pub(crate) fn mirrored(
         }
         false
     };
-    let mut first = Pair {
-        p: 0,
-        q: s,
-        puts: Vec::new(),
-        dec: false,
-        inc: false,
-    };
+    let mut first = Pair::start(s);
     if !settle(&mut first) {
         return false;
     }
@@ -252,13 +260,7 @@ pub(crate) fn implies(
     let Some((mut shifts, identity)) = Shifts::of(pattern, relations, vertices) else {
         return false;
     };
-    let first = Pair {
-        p: 0,
-        q: s,
-        puts: Vec::new(),
-        dec: false,
-        inc: false,
-    };
+    let first = Pair::start(s);
     let mut ids: HashMap<Pair, usize> = HashMap::from([(first.clone(), 0)]);
     let mut pairs = vec![first];
     // Per pair, per rules' transition: the pairs that mirror it.
