@@ -18,6 +18,7 @@
 //! each jump empties one), so it cannot go on for ever.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use crate::board::Relation;
 use crate::intern::Capped;
@@ -69,6 +70,47 @@ impl Pair {
             dec: false,
             inc: false,
         }
+    }
+}
+
+/// The items a walk reaches from a first one, each numbered once as first
+/// seen and handed out once, in that order.
+struct Worklist<T> {
+    ids: HashMap<T, usize>,
+    items: Vec<T>,
+    /// The first item not yet handed out.
+    cursor: usize,
+}
+
+impl<T: Clone + Eq + Hash> Worklist<T> {
+    /// The list holding only `first`, numbered 0.
+    fn seed(first: T) -> Self {
+        Worklist {
+            ids: HashMap::from([(first.clone(), 0)]),
+            items: vec![first],
+            cursor: 0,
+        }
+    }
+
+    /// `item`'s number, added to be handed out when new.
+    fn intern(&mut self, item: T) -> usize {
+        let items = &mut self.items;
+        *self.ids.entry(item).or_insert_with_key(|item| {
+            items.push(item.clone());
+            items.len() - 1
+        })
+    }
+
+    /// The next item not yet handed out, with its number.
+    fn next(&mut self) -> Option<(usize, T)> {
+        let item = self.items.get(self.cursor)?.clone();
+        self.cursor += 1;
+        Some((self.cursor - 1, item))
+    }
+
+    /// How many items are numbered.
+    fn len(&self) -> usize {
+        self.items.len()
     }
 }
 
@@ -168,12 +210,9 @@ pub(crate) fn mirrored(
         return false;
     }
     // The pairs reachable from the first through equal leaves.
-    let mut ids: HashMap<Pair, usize> = HashMap::from([(first.clone(), 0)]);
-    let mut pairs = vec![first];
+    let mut work = Worklist::seed(first);
     let mut succ: Vec<Vec<Vec<usize>>> = Vec::new();
-    let mut i = 0;
-    while i < pairs.len() {
-        let pair = pairs[i].clone();
+    while let Some((_, pair)) = work.next() {
         let mut per: Vec<Vec<usize>> = Vec::new();
         for &p2 in &pattern.next[pair.p as usize] {
             let leaf = pattern.leaf(p2);
@@ -210,20 +249,15 @@ pub(crate) fn mirrored(
                     }
                     next.puts.sort_unstable();
                     next.puts.dedup();
-                    let id = *ids.entry(next.clone()).or_insert_with(|| {
-                        pairs.push(next);
-                        pairs.len() - 1
-                    });
-                    alts.push(id);
+                    alts.push(work.intern(next));
                 }
             }
             per.push(alts);
         }
         succ.push(per);
-        if pairs.len() > MAX_PAIRS {
+        if work.len() > MAX_PAIRS {
             return false;
         }
-        i += 1;
     }
     // Drop pairs that fail, to the greatest fixpoint.
     let ends = |pair: &Pair| {
@@ -231,7 +265,8 @@ pub(crate) fn mirrored(
         !goal.maynull[q]
             && (goal.sure[q] || goal.hyp.is_some_and(|(h, _)| h[q] && pair.dec && !pair.inc))
     };
-    let holds: Vec<bool> = pairs
+    let holds: Vec<bool> = work
+        .items
         .iter()
         .map(|pair| !pattern.finals[pair.p as usize] || ends(pair))
         .collect();
@@ -260,14 +295,10 @@ pub(crate) fn implies(
     let Some((mut shifts, identity)) = Shifts::of(pattern, relations, vertices) else {
         return false;
     };
-    let first = Pair::start(s);
-    let mut ids: HashMap<Pair, usize> = HashMap::from([(first.clone(), 0)]);
-    let mut pairs = vec![first];
+    let mut work = Worklist::seed(Pair::start(s));
     // Per pair, per rules' transition: the pairs that mirror it.
     let mut succ: Vec<Vec<Vec<usize>>> = Vec::new();
-    let mut i = 0;
-    while i < pairs.len() {
-        let pair = pairs[i].clone();
+    while let Some((i, pair)) = work.next() {
         let mut per: Vec<Vec<usize>> = Vec::new();
         let next = match i {
             _ if pattern.finals[pair.p as usize] => &[][..],
@@ -277,13 +308,6 @@ pub(crate) fn implies(
         for &q2 in next {
             let leaf = rules.leaf(q2);
             let mut alts = Vec::new();
-            let mut push = |next: Pair, alts: &mut Vec<usize>| {
-                let id = *ids.entry(next.clone()).or_insert_with(|| {
-                    pairs.push(next);
-                    pairs.len() - 1
-                });
-                alts.push(id);
-            };
             let puts: Option<Vec<(u32, usize)>> = match leaf {
                 _ if forbidden[q2 as usize] => None,
                 Leaf::Off(x, _) => {
@@ -291,14 +315,11 @@ pub(crate) fn implies(
                     puts.push((*x, identity));
                     puts.sort_unstable();
                     puts.dedup();
-                    push(
-                        Pair {
-                            q: q2,
-                            puts,
-                            ..pair.clone()
-                        },
-                        &mut alts,
-                    );
+                    alts.push(work.intern(Pair {
+                        q: q2,
+                        puts,
+                        ..pair.clone()
+                    }));
                     None
                 }
                 Leaf::Assign(..) | Leaf::Switch(..) => None,
@@ -325,21 +346,20 @@ pub(crate) fn implies(
                             puts: puts.clone(),
                             ..pair.clone()
                         };
-                        push(next, &mut alts);
+                        alts.push(work.intern(next));
                     }
                 }
             }
             per.push(alts);
         }
         succ.push(per);
-        if pairs.len() > MAX_PAIRS {
+        if work.len() > MAX_PAIRS {
             return false;
         }
-        i += 1;
     }
     // Drop pairs with a transition no pair mirrors, to the greatest
     // fixpoint (an accepting pattern state has none to mirror).
-    greatest(&succ, vec![true; pairs.len()])
+    greatest(&succ, vec![true; work.len()])
 }
 
 /// Whether the first pair holds in the greatest fixpoint below `holds`
