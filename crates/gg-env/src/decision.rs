@@ -247,10 +247,17 @@ impl<G: Spec> Decision<G> {
                 }
                 break;
             }
-            let first = self.moves.get(self.candidate(0)).get(d);
-            if (1..self.num_candidates()).any(|j| self.moves.get(self.candidate(j)).get(d) != first)
-            {
-                break;
+            // The same action (not the end): the same atom where ids tell
+            // atoms (RBG; chess's moves all start with `[$ pawnDoubleMove
+            // = 0]`, a pass over every move at each turn start), else
+            // compared.
+            if !<G::Ids as Numbering<G::Atom>>::IDS_ARE_ATOMS {
+                let first = self.moves.get(self.candidate(0)).get(d);
+                let differ = (1..self.num_candidates())
+                    .any(|j| self.moves.get(self.candidate(j)).get(d) != first);
+                if differ {
+                    break;
+                }
             }
             d += 1;
         }

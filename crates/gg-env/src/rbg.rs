@@ -146,6 +146,10 @@ fn key_in(by_action: &[KeyOf], end: u32, a: ModApp) -> u32 {
 }
 
 impl Numbering<ModApp> for RbgIds {
+    /// An id is `rank * nv + vertex`, each rank one engine action, and an
+    /// atom is its action and vertex.
+    const IDS_ARE_ATOMS: bool = true;
+
     fn num_atoms(&self) -> u32 {
         self.end
     }

@@ -44,6 +44,13 @@ pub trait Numbering<A>: Send + Sync + 'static {
     /// such an atom, it ends as far as choosing is concerned.
     fn atom_id(&self, a: A) -> Option<u32>;
 
+    /// Whether two atoms with the same id are the same atom (an id tells
+    /// the whole atom): then candidates taking the same action share the
+    /// atom there, and [`crate::Decision`] skips comparing their atoms when
+    /// it takes atoms every candidate shares. RG's tags do not (the same
+    /// tag on different edges).
+    const IDS_ARE_ATOMS: bool = false;
+
     /// The action an atom takes: its id, or `num_atoms()` (the end action)
     /// for an atom that is no choice. Called for every candidate at every
     /// decision: numberings may answer it faster than through `atom_id`.

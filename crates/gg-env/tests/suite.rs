@@ -226,6 +226,40 @@ fn a_lone_move_is_chosen_by_its_last_choice() {
     assert!(suite_games().is_empty() || lone > 10, "{lone} lone moves");
 }
 
+/// RBG's ids tell atoms (`Numbering::IDS_ARE_ATOMS`, so that `settle`
+/// takes the atoms of candidates with the same action as shared without
+/// comparing them): at every decision of random games, the candidates'
+/// atoms at every depth with equal ids are equal; and chess's turn starts
+/// take shared atoms (`[$ pawnDoubleMove = 0]`) that way.
+#[test]
+fn rbg_ids_are_atoms() {
+    const { assert!(<gg_env::RbgIds as Numbering<ModApp>>::IDS_ARE_ATOMS) };
+    type RgAtom = gg_games::rg_engine::forward::Atom;
+    const { assert!(!<gg_env::RgIds as Numbering<RgAtom>>::IDS_ARE_ATOMS) };
+    let mut shared = 0;
+    for name in ["chess.rbg", "englishDraughts.rbg", "breakthrough.rbg"] {
+        random_decisions(name, 3, 600, |d| {
+            let ids = d.numbering();
+            let moves: Vec<&[ModApp]> = d.candidates().map(|i| d.moves().get(i)).collect();
+            let longest = moves.iter().map(|m| m.len()).max().unwrap_or(0);
+            for depth in 0..longest {
+                let mut by_id = std::collections::HashMap::new();
+                for a in moves.iter().filter_map(|m| m.get(depth)) {
+                    if let Some(id) = ids.atom_id(*a) {
+                        let first = by_id.entry(id).or_insert(*a);
+                        assert_eq!(first, a, "{name}: id {id} of two atoms");
+                    }
+                }
+            }
+            shared += usize::from(d.at_turn_start() && d.prefix_len() > 0);
+        });
+    }
+    assert!(
+        suite_games().is_empty() || shared > 10,
+        "{shared} shared starts"
+    );
+}
+
 /// A batch gives the same games for a seed whatever the number of threads.
 #[test]
 fn batches_are_deterministic() {
