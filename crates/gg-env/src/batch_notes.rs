@@ -716,3 +716,34 @@
 //!   ticTacToe -0.31%, englishDraughts -0.28%, connect4 -0.22%,
 //!   breakthrough -0.12%, hex -0.09%, reversi -0.04%; time (chess, two
 //!   binaries, 5 pairs of 1.5 s, 256 games, load 6) new/old median 1.02.
+//! - Where the bar stands at the start of session 32
+//!   (`scripts/vec-vs-bench.py --fused --seconds 3 --rounds 3`, main at
+//!   cc31286, load 5.5-6): ticTacToe 0.66, connect4 0.65, breakthrough
+//!   0.63, chess 0.62, reversi 0.92, englishDraughts 0.63, hex 0.90,
+//!   geomean 0.71. Per state (callgrind, `0 64 1 batch fused` against
+//!   `playouts_for`, same number of states): ticTacToe 1,506 against 999
+//!   instructions (engine 849 against 895: restarts clone the initial
+//!   turn; the batch's own ~657 against ~103, of which the step loop's
+//!   inlined glue ~390, `play`'s own ~108, `settle` ~49, restarts ~43),
+//!   connect4 2,263 against 1,517, breakthrough 6,833 against 5,366,
+//!   englishDraughts 4,406 against 3,184, chess (16 games) 37.9K against
+//!   35.3K (0.93: chess's gap is all in the rate, its keyed walk 307.7M
+//!   against the plain walk's 314.1M for the same 9,399 states). perf
+//!   (`batch_bench breakthrough 3 256 1 batch fused` against `rbg bench`):
+//!   `rules_keyed` 65.5% of the batch's time against `rules` 87% of the
+//!   playouts' (~915 against ~770 ns per state), the step loop 18% (a
+//!   fifth of it on the mask's first store after its `memset`, as in
+//!   sessions 22-30). Upper bounds of the levers named for this session:
+//!   the keyed walk costs breakthrough 4,896 against the plain walk's
+//!   4,831 instructions per state (+1.3%, so trimming it gains at most
+//!   that); keys written at the first differing depth would save chess's
+//!   `fill_keys` at depth 1 (4.6M of 355.8M, 1.3%) and no other suite
+//!   game's (only chess's moves share a first atom).
+//! - Tried and dropped (session 32): a short mask's `mask_set` list left
+//!   untouched (not indexed and cleared per game; a batch's masks are all
+//!   short or all long): batch instructions ticTacToe -0.11%, connect4,
+//!   breakthrough, hex -0.01..-0.03%, englishDraughts +0.16%.
+//! - Where the bar stands at the end of session 32 (the same table, main
+//!   at b36d24d, load 6-7): ticTacToe 0.67, connect4 0.69, breakthrough
+//!   0.61, chess 0.69, reversi 0.91, englishDraughts 0.66, hex 0.68
+//!   (0.90 at the start: this table's noise), geomean 0.70.
