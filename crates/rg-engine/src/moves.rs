@@ -364,11 +364,16 @@ impl Sink for Effects {
         // SAFETY: the `total` entries past `len` were written above (each
         // chunk of `n` whole: `before` has `n - 2` entries).
         unsafe { self.changes.set_len(len + total) };
+        // The ends written as the changes are (reserved above): no
+        // capacity test per walk.
+        let at = self.ends.len();
         let mut end = len as u32;
-        for _ in syms {
+        for e in &mut self.ends.spare_capacity_mut()[..syms.len()] {
             end += n as u32;
-            self.ends.push([end, node]);
+            e.write([end, node]);
         }
+        // SAFETY: the `syms.len()` entries past `at` were written above.
+        unsafe { self.ends.set_len(at + syms.len()) };
     }
 
     /// The changes written into the spare capacity: one check of the
