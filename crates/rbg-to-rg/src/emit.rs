@@ -167,6 +167,7 @@ impl<'a> Emitter<'a> {
             &self.low.patterns,
             &self.low.relations,
             &info.commit,
+            &info.ctx,
             self.d.vertices.len(),
         );
         self.automaton(nfa, "m", Mode::Main, Some(&info))?;
@@ -337,11 +338,7 @@ impl<'a> Emitter<'a> {
         let t = next[i];
         let mut from = src;
         for (k, &u) in next[..i].iter().enumerate() {
-            let same = info.ctx[u as usize] == KEEPER
-                && info.ctx[t as usize] == KEEPER
-                && nfa.next[u as usize] == nfa.next[t as usize]
-                && nfa.finals[u as usize] == nfa.finals[t as usize]
-                && self.negation(nfa.leaf(t))?.is_some();
+            let same = alike(nfa, &info.ctx, u, t) && self.negation(nfa.leaf(t))?.is_some();
             if !same {
                 continue;
             }
@@ -658,9 +655,19 @@ fn single_comparison(edges: &[Edge], start: &str, accept: &str) -> Option<Label>
     }
 }
 
+/// Whether the keeper's alternatives into states `u` and `t` end in equal
+/// states (see [`Emitter::unless_earlier`]): both keeper-only, with the
+/// same successors and finality.
+pub(crate) fn alike(nfa: &Nfa, ctx: &[u8], u: u32, t: u32) -> bool {
+    ctx[u as usize] == KEEPER
+        && ctx[t as usize] == KEEPER
+        && nfa.next[u as usize] == nfa.next[t as usize]
+        && nfa.finals[u as usize] == nfa.finals[t as usize]
+}
+
 /// Whether `leaf` is a shift (by one of `relations`) that may leave
 /// `coord` = `null`.
-fn may_null(relations: &[crate::board::Relation], leaf: &Leaf) -> bool {
+pub(crate) fn may_null(relations: &[crate::board::Relation], leaf: &Leaf) -> bool {
     matches!(leaf, Leaf::Move(r) if matches!(shape(&relations[*r]), Shape::Maps(_)))
 }
 
