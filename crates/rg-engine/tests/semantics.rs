@@ -743,3 +743,47 @@ fn a_tails_first_comparison_is_scanned_in_place() {
         }
     }
 }
+
+#[test]
+fn a_leaf_check_runs_the_program_of_its_keys_symbol() {
+    // `? q0` of comparisons only (a leaf check) reading `board` through
+    // `pos` and deciding `isLast[pos] == 1` from `pos` alone is run as the
+    // program of `pos`'s symbol (`sealed::LeafCheck`): positive or
+    // negative, in a move's tail (a playout's effects) and in a walk's
+    // check (perft's moves), the moves are the reference's. It holds on
+    // squares `p` with `board[next[p]] == w` and `board[p] != e`, and on
+    // square 3 holding `b`.
+    let rules = |sign: &str| {
+        format!(
+            "type Bool = {{0, 1}};\nconst isLast: V -> Bool = {{ 3: 1, :0 }};\n\
+             begin, s: player = x;\ns, t: pos = V(*);\nt, u: {sign} q0 -> qacc;\n\
+             u, v: $$ pos;\nv, k: player = keeper;\nk, end: player = keeper;\n\
+             q0, q1: board[next[pos]] == w;\nq1, qacc: board[pos] != e;\n\
+             q0, q2: isLast[pos] == 1;\nq2, qacc: board[pos] == b;\n"
+        )
+    };
+    let boards = [
+        ("{ 0: w, 1: e, 2: w, :b }", 1),
+        ("{ :w }", 4),
+        ("{ 0: b, 1: w, :e }", 1),
+        ("{ 3: b, :e }", 1),
+        ("{ 2: w, 3: b, :e }", 1),
+        ("{ 1: w, 2: e, :b }", 2),
+    ];
+    for (sign, positive) in [("?", true), ("!", false)] {
+        let rules = rules(sign);
+        for (board, holds) in boards {
+            let want = if positive { holds } else { 4 - holds };
+            let (g, every) = with_every_check(&four_squares(board, &rules));
+            assert_eq!(g.tables().code.keyed_leaves(), 1, "{rules}");
+            assert_eq!(every.tables().code.keyed_leaves(), 0, "{rules}");
+            assert_eq!(perft1(&g), want as u64, "{board}\n{rules}");
+            assert_eq!(perft1(&every), want as u64, "{board}\n{rules}");
+            for seed in 0..6 {
+                let drawn = random_move(&g, seed);
+                assert_eq!(drawn.0, want, "{board}\n{rules}");
+                assert_eq!(drawn, random_move(&every, seed), "{board}\n{rules}");
+            }
+        }
+    }
+}
