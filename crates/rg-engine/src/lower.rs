@@ -359,7 +359,12 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         initial.len(),
         g.symbols.len() as u32,
     )?
-    .with_filter_runs((&program, &any_filters), &any_syms, !check_all);
+    .with_check_runs(
+        (&program, &any_filters),
+        (&probes, &probe_conds),
+        &any_syms,
+        !check_all,
+    );
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
     // Only walks whose tags are no-ops take rays (`walk/run.rs`).
     let rays = match !check_all && few_tags && !tags_read {

@@ -244,18 +244,55 @@ pub struct Leaf {
     pub accept: bool,
 }
 
+/// Ranges of leaf instructions, one entry each (`None`: not a leaf check).
+pub type Ranges = Vec<Option<(u32, u32)>>;
+
+/// What [`leaves`] gives: the instructions, the checks' ranges and the
+/// any-assignments' subtrees' ranges.
+pub type Leaves = (Vec<Leaf>, Ranges, Ranges);
+
+/// The leaf form of instruction `ins` at `i` (its skip made relative to
+/// `base` + the range's start `start`): a comparison with a specialised
+/// form, or `Pass`; `None` for others, or a jump that does not go forward.
+fn leaf_of(ins: &Ins, i: usize, (start, base): (usize, usize), fast: &[Fast]) -> Option<Leaf> {
+    let kind = match ins.step {
+        Step::Pass => Kind::Skip,
+        Step::IndImm(slot, table, value, eq) => Kind::CmpInd {
+            slot,
+            table,
+            value,
+            eq,
+        },
+        Step::Cmp(a, b, eq) => crate::code::kind(&Op::Cmp(a, b, eq), fast),
+        _ => Kind::Other,
+    };
+    if !is_cmp(kind) && kind != Kind::Skip || (ins.skip as usize) <= i {
+        return None;
+    }
+    Some(Leaf {
+        kind,
+        skip: (base + ins.skip as usize - start) as u32,
+        accept: ins.accept,
+    })
+}
+
 /// The leaf checks' instructions, and per check the range of its own
 /// (`None`: not a leaf check). A leaf check's program has no write, no
 /// visited check and no nested check, and every comparison has a
 /// specialised form (`code.rs`): it is run as those, without the check's
 /// bookkeeping (a kept semistate, a speculation: a speculated check is not
 /// a leaf). Its `End` is the end of its range.
+///
+/// Also, per instruction of `program`, the range of the subtree of an
+/// any-assignment (past it, up to its `Retry`) of the same shape: the
+/// symbol's subtree decided as a leaf check ([`Ins`]'s order, `Retry`
+/// its end: not accepted), then the next symbol (`walk/program.rs`).
 pub fn leaves(
     program: &[Ins],
     programs: &[Option<Program>],
     speculated: &[u32],
     fast: &[Fast],
-) -> (Vec<Leaf>, Vec<Option<(u32, u32)>>) {
+) -> Leaves {
     let mut out = Vec::new();
     let ranges = programs
         .iter()
@@ -265,35 +302,41 @@ pub fn leaves(
             let start = p.start as usize;
             let base = out.len();
             for (i, ins) in program.iter().enumerate().skip(start) {
-                let kind = match ins.step {
-                    Step::End => {
-                        return Some((base as u32, out.len() as u32));
-                    }
-                    Step::Pass => Kind::Skip,
-                    Step::IndImm(slot, table, value, eq) => Kind::CmpInd {
-                        slot,
-                        table,
-                        value,
-                        eq,
-                    },
-                    Step::Cmp(a, b, eq) => crate::code::kind(&Op::Cmp(a, b, eq), fast),
-                    _ => Kind::Other,
-                };
-                if !is_cmp(kind) && kind != Kind::Skip || (ins.skip as usize) <= i {
-                    out.truncate(base);
-                    return None;
+                if ins.step == Step::End {
+                    return Some((base as u32, out.len() as u32));
                 }
-                out.push(Leaf {
-                    kind,
-                    skip: (base + ins.skip as usize - start) as u32,
-                    accept: ins.accept,
-                });
+                let Some(l) = leaf_of(ins, i, (start, base), fast) else {
+                    break;
+                };
+                out.push(l);
             }
             out.truncate(base);
             None
         })
         .collect();
-    (out, ranges)
+    let subtrees = program
+        .iter()
+        .enumerate()
+        .map(|(at, ins)| {
+            let retry = (ins.skip as usize).checked_sub(1)?;
+            let any = matches!(ins.step, Step::Any(Place::Slot(_), ..)) && !ins.accept;
+            if !any || !matches!(program.get(retry), Some(r) if r.step == Step::Retry) {
+                return None;
+            }
+            let base = out.len();
+            for (i, ins) in program.iter().enumerate().take(retry).skip(at + 1) {
+                match leaf_of(ins, i, (at + 1, base), fast) {
+                    Some(l) if (ins.skip as usize) <= retry => out.push(l),
+                    _ => {
+                        out.truncate(base);
+                        return None;
+                    }
+                }
+            }
+            (out.len() > base).then_some((base as u32, out.len() as u32))
+        })
+        .collect();
+    (out, ranges, subtrees)
 }
 
 enum Task {
@@ -557,7 +600,7 @@ mod tests {
                 writes: false,
             })
         };
-        let (leaves, ranges) = leaves(&program, &[p(1), None], &[NO_NODE; 2], &[]);
+        let (leaves, ranges, _) = leaves(&program, &[p(1), None], &[NO_NODE; 2], &[]);
         assert_eq!(ranges, [Some((0, 3)), None]);
         let kinds: Vec<Kind> = leaves.iter().map(|l| l.kind).collect();
         let ind = Kind::CmpInd {

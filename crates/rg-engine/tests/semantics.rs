@@ -787,3 +787,97 @@ fn a_leaf_check_runs_the_program_of_its_keys_symbol() {
         }
     }
 }
+
+#[test]
+fn a_one_slot_search_steps_through_a_nodes_one_assignment() {
+    // `? q0 -> qacc`: the `w`s joined to `pos`'s through `next` and
+    // `prev` include square 3 (hex's "this group reaches the edge"). The
+    // one-slot check's search enters `q1` and `q2`, whose one edge is
+    // `pos = f[pos]`, at that edge's target with `f[pos]`
+    // (`Sealed::step_through`). A move for each `w` so joined.
+    let rules = "type Bool = {0, 1};\nconst isLast: V -> Bool = { 3: 1, :0 };\n\
+         const prev: V -> V = { 0: 3, 1: 0, 2: 1, :2 };\n\
+         begin, s: player = x;\ns, t: pos = V(*);\nt, t1: board[pos] == w;\n\
+         t1, u: ? q0 -> qacc;\nu, v: $$ pos;\nv, k: player = keeper;\nk, end: player = keeper;\n\
+         q0, q1: board[next[pos]] == w;\nq1, q0: pos = next[pos];\n\
+         q0, q2: board[prev[pos]] == w;\nq2, q0: pos = prev[pos];\n\
+         q0, qacc: isLast[pos] == 1;\n";
+    let boards = [
+        ("{ 0: w, 1: w, 2: e, :w }", 3),
+        ("{ 1: w, :e }", 0),
+        ("{ 0: e, :w }", 3),
+        ("{ 0: w, 1: w, :e }", 0),
+        ("{ 2: w, 3: w, :e }", 2),
+        ("{ 3: w, :e }", 1),
+        ("{ :w }", 4),
+    ];
+    on_four_squares(rules, &boards, |t| {
+        a_one_slot_check(t);
+        assert_eq!(t.code.step_nodes(), 2);
+    });
+    let (_, every) = with_every_check(&four_squares(boards[0].0, rules));
+    assert_eq!(every.tables().code.step_nodes(), 0);
+}
+
+#[test]
+fn a_probes_symbols_read_at_consecutive_slots_are_scanned_in_place() {
+    // `? q0 -> qacc`: some square neither `w` nor `b` (a probe: an
+    // any-assignment, then comparisons of `board[pos]` through one table,
+    // whose reads are `board`'s four slots): scanned in the semistate
+    // (`Sealed::probe_run`), nothing written. Positive and negative.
+    let rules = |sign: &str| {
+        format!(
+            "begin, s: player = x;\ns, u: {sign} q0 -> qacc;\nu, v: $ go;\n\
+             v, k: player = keeper;\nk, end: ;\nq0, q1: pos = V(*);\n\
+             q1, q2: board[pos] != w;\nq2, qacc: board[pos] != b;\n"
+        )
+    };
+    let boards = [
+        ("{ 0: w, 1: e, :b }", 1),
+        ("{ 0: w, :b }", 0),
+        ("{ 3: e, :w }", 1),
+        ("{ :e }", 1),
+        ("{ 1: b, :w }", 0),
+    ];
+    for (sign, positive) in [("?", true), ("!", false)] {
+        let boards = boards.map(|(board, holds)| (board, (holds == 1) as u64 ^ !positive as u64));
+        on_four_squares(&rules(sign), &boards, |t| {
+            assert_eq!(t.code.probe_runs(), 1);
+        });
+        let (_, every) = with_every_check(&four_squares(boards[0].0, &rules(sign)));
+        assert_eq!(every.tables().code.probe_runs(), 0);
+    }
+}
+
+#[test]
+fn an_any_assignments_subtree_of_comparisons_is_decided_as_a_leaf_check() {
+    // `? q0 -> qacc`: some `w` followed by a `w` (read through a constant
+    // map of the square, `isW[board[next[pos]]] == 1`) or some `b`
+    // followed by an empty square: a program whose any-assignment's
+    // subtree is comparisons only, decided per symbol as a leaf check
+    // keyed on `pos` (`Sealed::subtree`). Positive and negative.
+    let rules = |sign: &str| {
+        format!(
+            "type Bool = {{0, 1}};\nconst isW: P -> Bool = {{ w: 1, :0 }};\n\
+             begin, s: player = x;\ns, u: {sign} q0 -> qacc;\nu, v: $ go;\n\
+             v, k: player = keeper;\nk, end: ;\nq0, q1: pos = V(*);\n\
+             q1, q2: board[pos] == w;\nq2, qacc: isW[board[next[pos]]] == 1;\n\
+             q1, q3: board[pos] == b;\nq3, qacc: board[next[pos]] == e;\n"
+        )
+    };
+    let boards = [
+        ("{ 0: w, 1: w, :e }", true),
+        ("{ 0: w, 1: e, 2: b, :w }", true),
+        ("{ 0: w, 1: b, 2: w, :b }", false),
+        ("{ 0: b, :e }", true),
+        ("{ 0: w, 2: w, :e }", false),
+    ];
+    for (sign, positive) in [("?", true), ("!", false)] {
+        let boards = boards.map(|(board, holds)| (board, (holds == positive) as u64));
+        on_four_squares(&rules(sign), &boards, |t| {
+            assert_eq!(t.code.subtrees(), (1, 1));
+        });
+        let (_, every) = with_every_check(&four_squares(boards[0].0, &rules(sign)));
+        assert_eq!(every.tables().code.subtrees(), (0, 0));
+    }
+}

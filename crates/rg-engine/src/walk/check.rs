@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::moves::MoveList;
+use crate::sealed::NO_RUN;
 use crate::tables::{Op, Operand, Probe, Tables, NO_NODE, NO_SLOT};
 use crate::RunError;
 
@@ -119,7 +120,12 @@ impl Walker {
             return Ok(r);
         }
         if let Some(p) = t.probes[c as usize] {
-            let r = probe(t, st, &p);
+            // Its symbols read consecutive slots: scanned in the
+            // semistate, nothing written (`sealed::Run`).
+            let r = match t.code.probe_run(c) {
+                NO_RUN => probe(t, st, &p),
+                run => t.code.first_in_run(st, run, 0).is_some(),
+            };
             self.memo[c as usize] = (self.version, r);
             return Ok(r);
         }

@@ -92,12 +92,18 @@ impl Walker {
                         break true;
                     }
                     self.choices.push((pc as u32, u32::MAX, slot));
-                    pc = self.advance(t, st, pc);
+                    match self.symbols(t, st, pc) {
+                        Some(next) => pc = next,
+                        None => break true,
+                    }
                     continue;
                 }
                 Step::Retry => {
                     let at = self.choices.last().expect("an open any-assignment").0;
-                    pc = self.advance(t, st, at as usize);
+                    match self.symbols(t, st, at as usize) {
+                        Some(next) => pc = next,
+                        None => break true,
+                    }
                     continue;
                 }
                 Step::Visit(node) => self.visit::<false>(t, st, node, depth)?,
@@ -117,6 +123,40 @@ impl Walker {
         self.hash = hash;
         self.version = version;
         Ok(found)
+    }
+
+    /// Takes the symbols of the any-assignment at instruction `at` (the
+    /// top choice) from the next one ([`Walker::advance`]): where the
+    /// program goes on, or `None` when the check holds. When its subtree
+    /// is a leaf check (`Sealed::subtree`: comparisons only, which meet no
+    /// error and write nothing), each symbol's subtree is decided as one,
+    /// from the written symbol: accepted, or the next symbol.
+    ///
+    /// Callgrind instructions per playout (`rbg bench --engine interp`,
+    /// seed 1, in `play_random`) on the suite's translations, against the
+    /// subtree run step by step: chess 29,574,879 -> 21,879,209 (-26.0%:
+    /// its "some piece of mine attacks this square" per square), reversi
+    /// 1,362,714 -> 1,257,512 (-7.7%), englishDraughts 678,532 -> 632,287
+    /// (-6.8%: "some man of mine can capture"), hex +0.85%, ticTacToe
+    /// +0.4%, connect4 +0.3% (the loop laid out anew), the others within
+    /// 0.05%.
+    #[inline(always)]
+    fn symbols(&mut self, t: &Tables, st: &mut [u16], at: usize) -> Option<usize> {
+        let Some(sub) = t.code.subtree(at) else {
+            return Some(self.advance(t, st, at));
+        };
+        // (The writes before the symbol's, as its `Retry` unwinds to.)
+        let mark = self.log.len();
+        loop {
+            let pc = self.advance(t, st, at);
+            if pc != at + 1 {
+                return Some(pc);
+            }
+            if t.code.leaf(st, sub) {
+                return None;
+            }
+            self.unwind(t, st, mark);
+        }
     }
 
     /// Takes the next symbol of the any-assignment at instruction `at`
