@@ -1,0 +1,297 @@
+//! Leaf checks as the walk runs them: a check's comparisons in order, or
+//! the program of its key slot's symbol ([`LeafCheck`], [`Sealed::leaf`]).
+
+use super::{Sealed, PAD};
+use crate::code::Kind;
+use crate::program::{Leaf, NO_TABLE};
+use crate::tables::NO_SLOT;
+
+/// A leaf check as the walk runs it ([`Sealed::leaf_range`]): its
+/// instructions in [`Sealed`]'s `leaves`, and the programs specialised to
+/// the symbol of its key slot, if it has them.
+///
+/// A leaf check whose comparisons all read through one slot `k` (the
+/// `coord` of `board[go[coord]] == w`, `f[coord] == 1`; or read a slot
+/// directly) is specialised at load to each symbol `v` of `k`: every
+/// comparison then reads one slot known in advance (`board[go[v]]`'s),
+/// or is decided (`f[v] == 1`, as `st[k] == v` or `!=`). The check reads
+/// `st[k]` once and runs the program of its symbol ([`KeyedLeaf`]: one
+/// load of the semistate and one comparison an instruction, no dispatch
+/// on the comparison's kind, no table read). Equal programs (the symbols
+/// outside the key's type read its maps' defaults) are stored once, and
+/// all of them within [`MAX_KEYED`] instructions.
+///
+/// Callgrind instructions per playout (`rbg bench --engine interp`, seed
+/// 1, in `play_random`) on the suite's translations, against cc31286:
+/// reversi 1,643,754 -> 1,369,218 (-16.7%: its "this square flips
+/// something", eight rays read from the square), ticTacToe 15,244 ->
+/// 14,384 (-5.6%), connect4 62,256 -> 59,833 (-3.9%), chess +0.28%, the
+/// others within 0.03%. The same programs, reading through a constant
+/// map too (`f[board[x]] == c`, [`KeyedLeaf`]'s `table`, in a loop of
+/// their own), decide the subtrees of checks' any-assignments that are
+/// comparisons only ([`Sealed::subtree`], `walk/program.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafCheck {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    /// The key slot ([`NO_SLOT`]: not keyed) ...
+    pub(super) key: u32,
+    /// ... the check's first entry in `keyed_index` ...
+    pub(super) keyed: u32,
+    /// ... and whether its programs read through tables
+    /// ([`KeyedLeaf`]'s `table`).
+    pub(super) tables: bool,
+}
+
+/// An instruction of a leaf check specialised to its key's symbol
+/// ([`LeafCheck`]): holds iff `(st[at] == value) == eq`, or, with a
+/// `table` (not [`NO_TABLE`]), `(fun[table + st[at]] == value) == eq`
+/// (`f[board[x]] == c`); on failure it goes to `skip` (relative to its
+/// program's start), on success it accepts (`accept`) or goes on with
+/// the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct KeyedLeaf {
+    at: u32,
+    skip: u32,
+    table: u32,
+    value: u16,
+    eq: bool,
+    accept: bool,
+}
+
+/// Where a leaf check goes after an instruction (`skip`, `accept`) that
+/// `holds` or not: past its subtree when it fails, else on with the next
+/// (`pc + 1`), or, accepting, out: whether the check then holds.
+#[inline(always)]
+fn leaf_jump(pc: &mut u32, holds: bool, (skip, accept): (u32, bool)) -> bool {
+    match (holds, accept) {
+        (false, _) => *pc = skip,
+        (true, false) => *pc += 1,
+        (true, true) => return true,
+    }
+    false
+}
+
+/// Instructions of all keyed leaf checks' programs at most (12 bytes
+/// each), and entries of their index (8 bytes each).
+const MAX_KEYED: usize = 1 << 18;
+
+/// The key slot of a leaf check of instructions `leaves` (verified): the
+/// slot every table read reads through, if there is a table read and
+/// the instructions are all of the shapes [`keyed_program`] takes.
+fn leaf_key(leaves: &[Leaf]) -> Option<u32> {
+    let mut key = None;
+    for l in leaves {
+        let slot = match l.kind {
+            Kind::Skip | Kind::CmpSlot { .. } => continue,
+            Kind::CmpInd { slot, .. } | Kind::CmpTab { slot, .. } => slot,
+            Kind::CmpTabInd { slot, .. } => slot,
+            _ => return None,
+        };
+        if *key.get_or_insert(slot) != slot {
+            return None;
+        }
+    }
+    key
+}
+
+/// The program of leaf check `leaves` (verified, jumps relative to
+/// `base`) for symbol `v` in its key slot `key` ([`leaf_key`]), read
+/// through `vals` and `reads` (sealed).
+fn keyed_program(
+    leaves: &[Leaf],
+    base: u32,
+    (key, v): (u32, u16),
+    (vals, reads): (&[u32], &[u32]),
+) -> Vec<KeyedLeaf> {
+    // `st[key] == v` holds (or, with `eq` false, fails) in the program
+    // for `v`.
+    let decided = |holds: bool| (key, NO_TABLE, v, holds);
+    leaves
+        .iter()
+        .map(|l| {
+            let (at, table, value, eq) = match l.kind {
+                Kind::CmpSlot { slot, value, eq } => (slot, NO_TABLE, value, eq),
+                Kind::CmpInd {
+                    table, value, eq, ..
+                } => (reads[(table + v as u32) as usize], NO_TABLE, value, eq),
+                Kind::CmpTabInd {
+                    inner,
+                    outer,
+                    value,
+                    eq,
+                    ..
+                } => (reads[(inner + v as u32) as usize], outer, value, eq),
+                Kind::CmpTab {
+                    table, value, eq, ..
+                } => decided((vals[(table + v as u32) as usize] as u16 == value) == eq),
+                _ => decided(true),
+            };
+            KeyedLeaf {
+                at,
+                skip: l.skip - base,
+                table,
+                value,
+                eq,
+                accept: l.accept,
+            }
+        })
+        .collect()
+}
+
+/// The keyed programs ([`LeafCheck`]) of the verified leaf checks
+/// `ranges` of `leaves`, for the `symbols` symbols: `ranges` given their
+/// keys, the index and the programs (verified: every read a slot below
+/// `slots`, every jump forward within its program).
+pub(super) fn keyed_programs(
+    leaves: &[Leaf],
+    ranges: &mut [Option<LeafCheck>],
+    (vals, reads): (&[u32], &[u32]),
+    (symbols, slots): (u32, usize),
+) -> (Vec<(u32, u32)>, Vec<KeyedLeaf>) {
+    let mut index: Vec<(u32, u32)> = Vec::new();
+    let mut keyed: Vec<KeyedLeaf> = Vec::new();
+    let mut seen: std::collections::HashMap<Vec<KeyedLeaf>, (u32, u32)> = Default::default();
+    for r in ranges.iter_mut().flatten() {
+        let ls = &leaves[r.start as usize..r.end as usize];
+        let Some(key) = leaf_key(ls) else { continue };
+        if (key as usize) >= slots || index.len() + symbols as usize > MAX_KEYED {
+            continue;
+        }
+        let (first, len) = (index.len(), keyed.len());
+        for v in 0..symbols.min(1 << 16) {
+            let p = keyed_program(ls, r.start, (key, v as u16), (vals, reads));
+            let n = p.len() as u32;
+            // (A table is a verified comparison's: `vals` is padded.)
+            let ok = p.iter().enumerate().all(|(i, l)| {
+                (l.at as usize) < slots
+                    && l.skip > i as u32
+                    && l.skip <= n
+                    && (l.table == NO_TABLE || (l.table as usize) + PAD <= vals.len())
+            });
+            let at = match seen.get(&p) {
+                Some(&at) => at,
+                None if ok && keyed.len() + p.len() <= MAX_KEYED => {
+                    let at = (keyed.len() as u32, n);
+                    keyed.extend_from_slice(&p);
+                    seen.insert(p, at);
+                    at
+                }
+                None => break,
+            };
+            index.push(at);
+        }
+        if index.len() - first == symbols as usize {
+            r.key = key;
+            r.keyed = first as u32;
+            r.tables = ls.iter().any(|l| matches!(l.kind, Kind::CmpTabInd { .. }));
+        } else {
+            // (Over the bound, or not verified: run as it is.)
+            index.truncate(first);
+            keyed.truncate(len);
+            seen.retain(|_, &mut (at, _)| (at as usize) < len);
+        }
+    }
+    (index, keyed)
+}
+
+impl Sealed {
+    /// The instructions of check `c` if it is a leaf check
+    /// (`program::leaves`), to run with [`Sealed::leaf`].
+    #[inline(always)]
+    pub fn leaf_range(&self, c: u32) -> Option<LeafCheck> {
+        self.leaf_ranges[c as usize]
+    }
+
+    /// The subtree of the any-assignment at instruction `at` of the
+    /// checks' programs as a leaf check, if it is one (`program::leaves`;
+    /// checked): run with [`Sealed::leaf`] once the symbol is written.
+    #[inline(always)]
+    pub(crate) fn subtree(&self, at: usize) -> Option<LeafCheck> {
+        self.subtrees.get(at).copied().flatten()
+    }
+
+    /// The number of any-assignments' subtrees run as leaf checks, and
+    /// of them those keyed ([`Sealed::subtree`]).
+    pub fn subtrees(&self) -> (usize, usize) {
+        let keyed = self.subtrees.iter().flatten().filter(|r| r.key != NO_SLOT);
+        (self.subtrees.iter().flatten().count(), keyed.count())
+    }
+
+    /// The number of leaf checks run as programs of their key's symbol
+    /// ([`LeafCheck`]).
+    pub fn keyed_leaves(&self) -> usize {
+        self.leaf_ranges
+            .iter()
+            .flatten()
+            .filter(|r| r.key != NO_SLOT)
+            .count()
+    }
+
+    /// Whether leaf check `r` (a [`Sealed::leaf_range`]) holds in `st`:
+    /// its comparisons in order, each going on with the next when it holds
+    /// (or accepting), past its subtree when it fails. A keyed check runs
+    /// its key's symbol's program ([`LeafCheck`]).
+    #[inline]
+    pub(crate) fn leaf(&self, st: &[u16], r: LeafCheck) -> bool {
+        assert!(st.len() >= self.slots, "a semistate of the game");
+        if r.key != NO_SLOT {
+            // SAFETY: `new` keyed the check with a slot below `slots`;
+            // `st` checked above.
+            let v = unsafe { *st.get_unchecked(r.key as usize) };
+            if (v as u32) < self.symbols {
+                // SAFETY: `new` made `symbols` entries from `r.keyed`.
+                let (at, len) = unsafe {
+                    *self
+                        .keyed_index
+                        .get_unchecked((r.keyed + v as u32) as usize)
+                };
+                return match r.tables {
+                    true => self.keyed_leaf::<true>(st, at, len),
+                    false => self.keyed_leaf::<false>(st, at, len),
+                };
+            }
+        }
+        let (start, end) = (r.start, r.end);
+        let mut pc = start;
+        while pc < end {
+            // SAFETY: `new` verified `start .. end` within `leaves` and
+            // each jump forward to at most `end`.
+            let l = unsafe { self.leaves.get_unchecked(pc as usize) };
+            let holds = match l.kind {
+                Kind::Skip => true,
+                // SAFETY: a comparison `new` verified; `st` checked above.
+                k => unsafe { self.holds(st, k) },
+            };
+            if leaf_jump(&mut pc, holds, (l.skip, l.accept)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the keyed program of `len` instructions at `at` holds in
+    /// `st` ([`KeyedLeaf`]).
+    #[inline(always)]
+    fn keyed_leaf<const TABLES: bool>(&self, st: &[u16], at: u32, len: u32) -> bool {
+        debug_assert!((at + len) as usize <= self.keyed.len() && st.len() >= self.slots);
+        // SAFETY: `new` verified the program within `keyed`.
+        let p = unsafe { self.keyed.get_unchecked(at as usize..(at + len) as usize) };
+        let mut pc = 0;
+        while pc < len {
+            // SAFETY: `pc < len`, the program's length.
+            let l = unsafe { p.get_unchecked(pc as usize) };
+            // SAFETY: `new` verified `at` below `slots`; `st` is as long
+            // (`leaf`).
+            let mut x = unsafe { *st.get_unchecked(l.at as usize) };
+            if TABLES && l.table != NO_TABLE {
+                // SAFETY: `new` verified the table within `vals`, padded.
+                x = unsafe { self.tab_at(x, l.table) };
+            }
+            if leaf_jump(&mut pc, (x == l.value) == l.eq, (l.skip, l.accept)) {
+                return true;
+            }
+        }
+        false
+    }
+}
