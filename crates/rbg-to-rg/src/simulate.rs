@@ -71,6 +71,15 @@ impl Pair {
             inc: false,
         }
     }
+
+    /// The pieces put, as the shift `r` leaves them: each one's composed
+    /// shifts followed by `r`; `None` past [`MAX_SHIFTS`] compositions.
+    fn moved(&self, r: usize, shifts: &mut Shifts) -> Option<Vec<(u32, usize)>> {
+        self.puts
+            .iter()
+            .map(|&(x, d)| Some((x, shifts.then(d, r)?)))
+            .collect()
+    }
 }
 
 /// The items a walk reaches from a first one, each numbered once as first
@@ -219,11 +228,7 @@ pub(crate) fn mirrored(
             // The changes as the pattern's leaf leaves them, or `None` when
             // the leaf may read one that makes it fail.
             let puts: Option<Vec<(u32, usize)>> = match leaf {
-                Leaf::Move(r) => pair
-                    .puts
-                    .iter()
-                    .map(|&(x, d)| Some((x, shifts.then(d, *r)?)))
-                    .collect(),
+                Leaf::Move(r) => pair.moved(*r, &mut shifts),
                 Leaf::On(set) => pair
                     .puts
                     .iter()
@@ -323,11 +328,7 @@ pub(crate) fn implies(
                     None
                 }
                 Leaf::Assign(..) | Leaf::Switch(..) => None,
-                Leaf::Move(r) => pair
-                    .puts
-                    .iter()
-                    .map(|&(x, d)| Some((x, shifts.then(d, *r)?)))
-                    .collect(),
+                Leaf::Move(r) => pair.moved(*r, &mut shifts),
                 Leaf::On(_) => pair
                     .puts
                     .iter()
