@@ -881,3 +881,22 @@ fn an_any_assignments_subtree_of_comparisons_is_decided_as_a_leaf_check() {
         assert_eq!(every.tables().code.subtrees(), (0, 0));
     }
 }
+
+#[test]
+fn roots_with_one_plain_edge_start_without_a_frame() {
+    // x's move starts at a, whose one edge `pos = 1` the walk follows
+    // without a frame (`walk/run.rs`, `root_chain`), as the check's walk
+    // from k0 does; y's starts at g, an any-assignment, which keeps its
+    // frame (taken without it, its symbols would not be tried): 3 moves of
+    // x (pos 0, 1, 3 pass the check) times 4 of y.
+    let body = "type V = {0, 1, 2, 3};\nvar pos: V = 0;\n\
+                begin, a: player = x;\na, b: pos = 1;\nb, c: pos = V(*);\n\
+                c, d: ? k0 -> kacc;\nd, e: $$ pos;\ne, f: player = keeper;\n\
+                f, g: player = y;\ng, h: pos = V(*);\nh, i: $$ pos;\ni, j: player = keeper;\n\
+                j, end: ;\nk0, k1: pos != 2;\nk1, kacc: ;\n";
+    let (g, every) = with_every_check(body);
+    for g in [&g, &every] {
+        assert_eq!(perft1(g), 3);
+        assert_eq!(perft(g, 2, Counting::Walks).unwrap().leaves, 12);
+    }
+}
