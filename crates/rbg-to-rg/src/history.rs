@@ -75,6 +75,17 @@ const MAX_WALK: usize = 16;
 /// Most steps (leaves tried) of the proof of one fact set.
 const MAX_STEPS: usize = 1 << 12;
 
+/// What [`History::proves`] takes as certain.
+struct Certain<'a> {
+    /// States a walk stops at, proved.
+    ok: &'a dyn Fn(u32) -> bool,
+    /// Leaves legal whatever the board.
+    always: &'a dyn Fn(u32) -> bool,
+    /// States after a shift, from which a walk surely reaches an `ok` one
+    /// when the shift may land on a square holding one of these pieces.
+    slides: &'a dyn Fn(u32, &[u32]) -> bool,
+}
+
 /// Per state: the minimal fact sets of the walks of the rules into it.
 pub(crate) struct History {
     maps: Capped<Map>,
@@ -252,7 +263,9 @@ impl History {
 
     /// Whether every walk into state `s` of `rules` goes on, by certain
     /// leaves (`always`, or tests and shifts its facts decide), into a
-    /// state where `ok` holds within [`MAX_WALK`] leaves.
+    /// state where `ok` holds within [`MAX_WALK`] leaves, or into a state
+    /// `t` after a shift that may land on a square holding one of pieces
+    /// `p` where `slides(t, p)` says a walk from `t` surely gets there.
     pub(crate) fn proves(
         &mut self,
         rules: &Nfa,
@@ -260,16 +273,17 @@ impl History {
         s: u32,
         ok: &dyn Fn(u32) -> bool,
         always: &dyn Fn(u32) -> bool,
+        slides: &dyn Fn(u32, &[u32]) -> bool,
     ) -> bool {
         let sets = self.sets[s as usize].clone();
+        let certain = Certain { ok, always, slides };
         !sets.is_empty()
             && sets.iter().all(|facts| {
                 self.steps = MAX_STEPS;
-                self.walk(rules, relations, s, facts, 0, ok, always)
+                self.walk(rules, relations, s, facts, 0, &certain)
             })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
         rules: &Nfa,
@@ -277,9 +291,9 @@ impl History {
         q: u32,
         facts: &[Fact],
         depth: usize,
-        ok: &dyn Fn(u32) -> bool,
-        always: &dyn Fn(u32) -> bool,
+        certain: &Certain,
     ) -> bool {
+        let Certain { ok, always, slides } = certain;
         if depth == MAX_WALK {
             return false;
         }
@@ -289,7 +303,7 @@ impl History {
             }
             self.steps -= 1;
             let leaf = rules.leaf(t);
-            let certain = always(t)
+            let decided = always(t)
                 || match leaf {
                     Leaf::On(set) => facts
                         .iter()
@@ -298,7 +312,7 @@ impl History {
                     Leaf::Move(r) => facts.iter().any(|(f, _)| self.lands(*f, &relations[*r])),
                     _ => false,
                 };
-            if !certain {
+            if !decided {
                 continue;
             }
             if ok(t) {
@@ -311,19 +325,22 @@ impl History {
                 // The walk that lands on a fact's square holds its pieces.
                 for (f, p) in facts {
                     if self.lands(*f, &relations[*r]) {
+                        if slides(t, p) {
+                            return true;
+                        }
                         let mut with = next.clone();
                         with.push((self.identity, p.clone()));
                         with.sort();
                         with.dedup();
                         with.truncate(MAX_FACTS);
-                        if self.walk(rules, relations, t, &with, depth + 1, ok, always) {
+                        if self.walk(rules, relations, t, &with, depth + 1, certain) {
                             return true;
                         }
                     }
                 }
                 continue;
             }
-            if self.walk(rules, relations, t, &next, depth + 1, ok, always) {
+            if self.walk(rules, relations, t, &next, depth + 1, certain) {
                 return true;
             }
         }

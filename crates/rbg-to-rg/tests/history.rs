@@ -1,8 +1,9 @@
 //! A move surely completes where the walk into it has seen enough of the
 //! board (`history.rs`): amazons' arrow can always fly back toward the
 //! square its amazon left, so the "has a move" check ends after the
-//! amazon's first step. The translation keeps the RBG game's perft, and no
-//! player is left on move without one.
+//! amazon's first step; connect4's drop `down* {e} {! down {e}}` from an
+//! empty square always finds the lowest empty one. The translation keeps
+//! the RBG game's perft, and no player is left on move without one.
 
 mod checked;
 
@@ -47,4 +48,38 @@ fn a_square_written_since_its_test_proves_nothing() {
     // no move is ever legal, and the game ends at once.
     let refilled = "(left* + right*) {e} [x] right {e} [x] left {e}";
     assert!(copy_puts(&game(refilled)) > 0);
+}
+
+/// A column (top first) where `p` picks an empty square and the keeper
+/// runs `drop` from it; the number of distinct "has a move" checks in the
+/// translation, after its perft is checked (depth 4).
+fn drop_checks(column: &str, drop: &str) -> usize {
+    let text = format!(
+        "#players = p(1)
+#pieces = e, x
+#variables =
+#board = rectangle(up, down, left, right, {column})
+#rules = (->p (up* + down*) {{e}} ->> {drop})*"
+    );
+    let rg_text = checked::translated(&text, 4);
+    let mut starts: Vec<&str> = rg_text
+        .lines()
+        .filter_map(|l| l.split_once(": ? c")?.1.split_once(" -> cacc"))
+        .map(|(start, _)| start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts.len()
+}
+
+#[test]
+fn a_drop_to_the_lowest_empty_square_needs_no_check() {
+    let column = "[e] [e] [e] [x] [x]";
+    // Only `p`'s turn is checked (the column fills up).
+    assert_eq!(drop_checks(column, "down* {e} {! down {e}} [x]"), 1);
+    // Sliding up while testing below: the keeper is checked.
+    assert_eq!(drop_checks(column, "up* {e} {! down {e}} [x]"), 2);
+    // Stopping above an `x` (not a piece the slide stands on): the keeper
+    // is stuck above an `e` whose next square is an `x`, and checked.
+    assert_eq!(drop_checks("[e] [x]", "down* {e} {! down {x}} [x]"), 2);
 }
