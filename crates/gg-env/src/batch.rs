@@ -163,6 +163,12 @@ struct Slot<G: Spec> {
 pub struct Batch<G: Spec> {
     game: G,
     initial: Decision<G>,
+    /// The observation of `initial` when a player is on move there (a
+    /// restart draws no chance move then and lands on it), taken from the
+    /// first reset's frame (observing it here made the compiler stop
+    /// inlining the step loop's observation): copied into the rows of
+    /// restarted games instead of observing them.
+    start_obs: Option<Vec<f32>>,
     slots: Vec<Slot<G>>,
     /// One worker per chunk of games.
     workers: Vec<Worker<G>>,
@@ -226,6 +232,7 @@ impl<G: Spec> Batch<G> {
         Ok(Batch {
             game: game.clone(),
             initial,
+            start_obs: None,
             slots,
             workers,
             chunk,
@@ -343,6 +350,7 @@ impl<G: Spec> Batch<G> {
         let c = self.chunk;
         let mut taken = vec![0; n];
         let (game, initial, norm) = (&self.game, &self.initial, &self.norm);
+        let start_obs = self.start_obs.as_deref();
         let tasks: Vec<_> = self
             .slots
             .chunks_mut(c)
@@ -376,7 +384,7 @@ impl<G: Spec> Batch<G> {
                 },
             )
             .collect();
-        let work = |t: Task<G>| run_chunk(game, initial, norm, sizes, t);
+        let work = |t: Task<G>| run_chunk(game, (initial, start_obs), norm, sizes, t);
         let results: Vec<Result<(), StepError<G::Error>>> = match &self.pool {
             Some(pool) => pool.install(|| tasks.into_par_iter().map(work).collect()),
             None => tasks.into_iter().map(work).collect(),
@@ -387,6 +395,9 @@ impl<G: Spec> Batch<G> {
         } else {
             self.tag = NEXT_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             f.obs_tag = self.tag;
+            if actions.is_none() && matches!(self.initial.turn(), Turn::Player(_)) {
+                self.start_obs = f.obs.get(..sizes.obs).map(<[f32]>::to_vec);
+            }
         }
         for r in results {
             match r {
@@ -488,10 +499,40 @@ fn restart<G: Spec>(
     Err(StepError::Over)
 }
 
-/// Resets or steps one chunk of games and writes their part of the frame.
+/// A finished game: writes its returns into `rewards` (its row) and
+/// starts it again; when that lands on the initial decision (`start`: it
+/// and its observation, if so), writes the observation into `obs` (the
+/// game's row) too and returns `true`. Out of line: games end rarely, and the step loop is
+/// shorter without it.
+#[cold]
+#[inline(never)]
+fn end_game<G: Spec>(
+    game: &G,
+    norm: &Normaliser,
+    (initial, start): (&Decision<G>, Option<&[f32]>),
+    r: &mut G::Reasoner,
+    s: &mut Slot<G>,
+    scores: &mut [f64],
+    (rewards, obs): (&mut [f32], &mut [f32]),
+) -> Result<bool, StepError<G::Error>> {
+    norm.scores(game, s.d.base(), scores);
+    for (o, &v) in rewards.iter_mut().zip(&*scores) {
+        *o = v as f32;
+    }
+    s.games += 1;
+    restart(initial, r, s)?;
+    if let Some(o) = start {
+        obs.copy_from_slice(o);
+    }
+    Ok(start.is_some())
+}
+
+/// Resets or steps one chunk of games and writes their part of the frame;
+/// `start`: the initial decision and its observation, when a restart
+/// lands on it ([`Batch::start_obs`]).
 fn run_chunk<G: Spec>(
     game: &G,
-    initial: &Decision<G>,
+    start: (&Decision<G>, Option<&[f32]>),
     norm: &Normaliser,
     z: Sizes,
     t: Task<G>,
@@ -503,11 +544,14 @@ fn run_chunk<G: Spec>(
         out,
     } = t;
     let Worker { r, scratch } = w;
+    let initial = start.0;
     let mut scores = vec![0.0f64; z.players];
     for (i, s) in slots.iter_mut().enumerate() {
         // Whether the step completed a move and nothing else changed the
         // state since (no chance move, no restart).
         let mut moved = false;
+        // Whether `obs` is written already (a restart).
+        let mut written = false;
         match actions {
             None => restart(initial, r, s)?,
             Some(step) => {
@@ -524,13 +568,12 @@ fn run_chunk<G: Spec>(
                 }
                 if s.d.turn() == Turn::Over {
                     moved = false;
-                    norm.scores(game, s.d.base(), &mut scores);
-                    for (o, &v) in out.rewards[i * z.players..].iter_mut().zip(&scores) {
-                        *o = v as f32;
-                    }
+                    let rows = (
+                        &mut out.rewards[i * z.players..],
+                        &mut out.obs[i * z.obs..(i + 1) * z.obs],
+                    );
+                    written = end_game(game, norm, start, r, s, &mut scores, rows)?;
                     out.dones[i] = true;
-                    s.games += 1;
-                    restart(initial, r, s)?;
                 }
             }
         }
@@ -549,7 +592,7 @@ fn run_chunk<G: Spec>(
             } else {
                 s.d.patch_observation(game, s.shows, obs)
             };
-        if !patched {
+        if !patched && !written {
             s.d.observe(game, p, obs, scratch);
         }
         s.shows = s.d.prefix_len();

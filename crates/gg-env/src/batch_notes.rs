@@ -747,3 +747,25 @@
 //!   at b36d24d, load 6-7): ticTacToe 0.67, connect4 0.69, breakthrough
 //!   0.61, chess 0.69, reversi 0.91, englishDraughts 0.66, hex 0.68
 //!   (0.90 at the start: this table's noise), geomean 0.70.
+//! - Session 33: a finished game's returns and restart moved out of the
+//!   step loop (`end_game`, cold), and a restart that lands on the
+//!   initial decision (a player on move there: no chance drawn) copies
+//!   the initial observation, kept from the first reset's frame
+//!   (`Batch::start_obs`), instead of observing the game (tic-tac-toe
+//!   restarts once in ~7.6 states); the player-on-move values of two
+//!   players written by two stores instead of a `memset` call and a
+//!   store. Callgrind batch instructions (`batch_bench GAME 0 64 1 batch
+//!   fused`, chess 16 games) ticTacToe 96,066,580 -> 93,806,501 (-2.35%),
+//!   connect4 144,489,931 -> 143,851,795 (-0.44%), englishDraughts
+//!   -0.29%, breakthrough -0.22%, hex -0.21%, reversi -0.05%, chess
+//!   +0.08%. The compiler's inlining decides these more than the work
+//!   saved: the initial observation made in `Batch::new` (a second call
+//!   site of `GameModel::observe`) put `observe` and `patch_turn_start`
+//!   out of line (connect4 +0.54..+2.4%, breakthrough +0.3..+0.6%), so
+//!   it is taken from the reset and `patch_turn_start` is
+//!   `#[inline(always)]`; the player-on-move values as a loop over the
+//!   players cost connect4 ~8 instructions per state more than the
+//!   `memset`. Tried and dropped: `Decision::start_turn` skipping the
+//!   `settle` call when a keyed turn start's first two keys differ:
+//!   ticTacToe -0.55%, connect4 -0.40%, but englishDraughts +0.52%,
+//!   breakthrough +0.39% (their first two keys are often the same piece).

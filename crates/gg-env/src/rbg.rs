@@ -304,6 +304,7 @@ impl Spec for GameModel {
     /// from the new board and cleared in the move plane; the variables and
     /// the player on move written again. Not where the keeper may put
     /// pieces elsewhere ([`RbgIds::keeper_puts`]).
+    #[inline(always)]
     fn patch_turn_start(
         &self,
         view: View<'_, Self>,
@@ -470,9 +471,18 @@ fn observe_values(view: &View<'_, GameModel>, out: &mut [f32]) {
             0.0
         };
     }
+    let on = match view.turn {
+        Turn::Player(p) => p,
+        _ => usize::MAX,
+    };
+    if let [a, b] = on_move {
+        // Two players (most games): two stores, no `memset` call.
+        (*a, *b) = (f32::from(u8::from(on == 0)), f32::from(u8::from(on == 1)));
+        return;
+    }
     on_move.fill(0.0);
-    if let Turn::Player(p) = view.turn {
-        on_move[p] = 1.0;
+    if let Some(o) = on_move.get_mut(on) {
+        *o = 1.0;
     }
 }
 

@@ -300,6 +300,54 @@ fn batches_are_deterministic() {
     assert!(b.step(&[end]).is_err());
 }
 
+/// A game that ends starts again with the initial decision's observation
+/// (which the batch copies from its first reset's frame, `start_obs`,
+/// instead of observing the restarted game): checked against the initial
+/// decision observed alone, by both ways of stepping, with and without a
+/// reset first.
+#[test]
+fn restarted_games_show_the_initial_observation() {
+    for path in suite_games() {
+        if !["ticTacToe.rbg", "connect4.rbg"]
+            .iter()
+            .any(|n| path.ends_with(n))
+        {
+            continue;
+        }
+        let g = load(&path);
+        let mut r = g.reasoner();
+        let d = Decision::<GameModel>::new(&mut r, g.initial_state()).unwrap();
+        let Turn::Player(p) = d.turn() else {
+            panic!("a player moves first")
+        };
+        let mut b = Batch::new(&g, 4, 9, 1).unwrap();
+        let mut start = vec![0.0; b.obs_len()];
+        d.observe(&g, p, &mut start, &mut None);
+        for reset in [false, true] {
+            let mut f = Frame::default();
+            if reset {
+                b.reset_into(&mut f).unwrap();
+            }
+            let mut ended = 0;
+            for step in 0..200 {
+                if step % 2 == 0 {
+                    b.step_random_into(&mut f).unwrap();
+                } else {
+                    let a = b.random_actions();
+                    b.step_into(&a, &mut f).unwrap();
+                }
+                for (i, row) in f.obs.chunks(b.obs_len()).enumerate() {
+                    if f.dones[i] {
+                        assert_eq!(row, start, "{} step {step} game {i}", path.display());
+                        ended += 1;
+                    }
+                }
+            }
+            assert!(ended > 10, "{}: {ended} games ended", path.display());
+        }
+    }
+}
+
 /// A frame stepped into again (its masks cleared only where the batch set
 /// them, `Frame::mask_set`, the observations of moves in progress patched,
 /// `Frame::obs_tag`), alone or in turn with another one, holds what a
