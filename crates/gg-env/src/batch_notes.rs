@@ -769,3 +769,14 @@
 //!   `settle` call when a keyed turn start's first two keys differ:
 //!   ticTacToe -0.55%, connect4 -0.40%, but englishDraughts +0.52%,
 //!   breakthrough +0.39% (their first two keys are often the same piece).
+//! - Where the bar stands at the end of session 33
+//!   (`scripts/vec-vs-bench.py --fused --seconds 3 --rounds 3 --rbg
+//!   /work/base/rbg`, the Python package built from main at 53a4798, load
+//!   5-7): ticTacToe 0.71, connect4 0.67, breakthrough 0.70, chess 0.61,
+//!   reversi 1.00, englishDraughts 0.65, hex 0.77, geomean 0.72 (0.70 at
+//!   the end of session 32, load 6-7: within this table's noise). Per
+//!   state (callgrind, as above) ticTacToe's batch is ~1,466 instructions
+//!   against the playouts' ~999, its own ~617 spread over the step loop
+//!   (~360: the random draw ~45, the turn-start patch ~110, the mask ~70
+//!   with its `memset`, slicing and control), `play`'s own ~108 and
+//!   `settle` ~46: 0.8 needs ~250 of them gone, no single item is that.
