@@ -900,3 +900,29 @@ fn roots_with_one_plain_edge_start_without_a_frame() {
         assert_eq!(perft(g, 2, Counting::Walks).unwrap().leaves, 12);
     }
 }
+
+#[test]
+fn walks_meeting_with_equal_keys_at_a_filtered_target_keep_its_visited_check() {
+    // `goals` is not in the key: the symbols of `goals[x] = Score(*)` meet
+    // at c2 with one key, so only the first tried (the last, 1) goes on
+    // from c2 and `goals[x] == 0` never holds: the move `$ a` is never
+    // found, only `$ b`. A shortcut that tried each symbol against c2's
+    // comparisons before taking it (`shortcut::set_filters`,
+    // `set_any_tests`, the tails and runs built on them: only where the
+    // target has no visited check) would find `$ a` through symbol 0.
+    // c2's edges: one comparison, or a choice between comparisons.
+    let head = "begin, s: player = x;\ns, c2: goals[x] = Score(*);\n\
+                s, d: $ b;\nd, e: player = keeper;\ne, end: ;\n";
+    for tail in [
+        "c2, c3: goals[x] == 0;\nc3, c4: $ a;\nc4, e: player = keeper;\n",
+        "c2, c3: goals[x] == 0;\nc2, c5: goals[y] == 1;\nc3, c4: $ a;\nc5, c4: $ c;\n\
+         c4, e: player = keeper;\n",
+    ] {
+        let (g, every) = with_every_check(&format!("{head}{tail}"));
+        let guarded = g.tables().edges.iter().filter(|e| e.guard).count();
+        assert!(guarded > 0, "c2 keeps its visited check:\n{tail}");
+        assert_eq!(first_moves(&g), ["b"], "{tail}");
+        assert_eq!(first_moves(&every), ["b"], "{tail}");
+        assert_eq!(perft1(&g), 1, "{tail}");
+    }
+}
