@@ -926,3 +926,30 @@ fn walks_meeting_with_equal_keys_at_a_filtered_target_keep_its_visited_check() {
         assert_eq!(perft1(&g), 1, "{tail}");
     }
 }
+
+#[test]
+fn a_leaf_subtrees_symbols_leave_the_assigned_slot_as_it_was() {
+    // As above (`Sealed::subtree`), the symbols written unlogged: after
+    // the check, `pos` is 0 again whatever symbol decided it, and the
+    // move needs `pos == 0`.
+    let rules = |sign: &str| {
+        format!(
+            "begin, s: player = x;\ns, u: {sign} q0 -> qacc;\nu, w: pos == 0;\nw, v: $ go;\n\
+             v, k: player = keeper;\nk, end: ;\nq0, q1: pos = V(*);\n\
+             q1, q2: board[pos] == w;\nq2, qacc: board[next[pos]] == w;\n\
+             q1, q3: board[pos] == b;\nq3, qacc: board[next[pos]] == e;\n"
+        )
+    };
+    let boards = [
+        ("{ 0: w, 1: w, :e }", true),
+        ("{ 2: w, 3: w, :e }", true),
+        ("{ 0: e, 2: e, 3: b, :w }", true),
+        ("{ 1: w, 3: w, :e }", false),
+    ];
+    for (sign, positive) in [("?", true), ("!", false)] {
+        let boards = boards.map(|(board, holds)| (board, (holds == positive) as u64));
+        on_four_squares(&rules(sign), &boards, |t| {
+            assert_eq!(t.code.subtrees(), (1, 1));
+        });
+    }
+}
