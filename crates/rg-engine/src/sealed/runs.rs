@@ -312,6 +312,18 @@ impl Sealed {
         self.tails.iter().filter(|t| t.run != NO_RUN).count()
     }
 
+    /// Run `run`'s first slot, its length and its table of passing values
+    /// ([`Run`]; checked): symbol `i` passes iff `pass[st[base + i]]`.
+    #[inline(always)]
+    pub(crate) fn run_parts(&self, run: u32) -> (usize, usize, &[bool; 1 << 16]) {
+        let r = &self.runs[run as usize];
+        (
+            r.base as usize,
+            r.len as usize,
+            &self.passes[r.pass as usize],
+        )
+    }
+
     /// The values run `run`'s symbols `0 ..= hi` read (at most its
     /// length) and its table of passing values ([`Run`]; checked).
     #[inline(always)]
