@@ -929,7 +929,8 @@ fn walks_meeting_with_equal_keys_at_a_filtered_target_keep_its_visited_check() {
 
 #[test]
 fn a_leaf_subtrees_symbols_leave_the_assigned_slot_as_it_was() {
-    // As above (`Sealed::subtree`), the symbols written unlogged: after
+    // As in an_any_assignments_subtree_of_comparisons_is_decided_as_a_leaf_check
+    // (`Sealed::subtree`), the symbols written unlogged: after
     // the check, `pos` is 0 again whatever symbol decided it, and the
     // move needs `pos == 0`.
     let rules = |sign: &str| {
