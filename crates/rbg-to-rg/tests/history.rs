@@ -61,15 +61,7 @@ fn drop_checks(column: &str, drop: &str) -> usize {
 #board = rectangle(up, down, left, right, {column})
 #rules = (->p (up* + down*) {{e}} ->> {drop})*"
     );
-    let rg_text = checked::translated(&text, 4);
-    let mut starts: Vec<&str> = rg_text
-        .lines()
-        .filter_map(|l| l.split_once(": ? c")?.1.split_once(" -> cacc"))
-        .map(|(start, _)| start)
-        .collect();
-    starts.sort_unstable();
-    starts.dedup();
-    starts.len()
+    checked::has_move_checks(&text, 4)
 }
 
 #[test]

@@ -36,3 +36,18 @@ pub fn translated(text: &str, depth: usize) -> String {
     }
     rg_text
 }
+
+/// The number of distinct "has a move" checks (`? cN -> cacc`) in the
+/// translation of `text`, after it passed [`translated`] to `depth`.
+#[allow(dead_code)]
+pub fn has_move_checks(text: &str, depth: usize) -> usize {
+    let rg_text = translated(text, depth);
+    let mut starts: Vec<&str> = rg_text
+        .lines()
+        .filter_map(|l| l.split_once(": ? c")?.1.split_once(" -> cacc"))
+        .map(|(start, _)| start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts.len()
+}
