@@ -9,6 +9,8 @@ to the RBG engines on the original: `rbg bench` of the `.rg` and of the `.rbg`,
 each with `--engine interp` and with `--engine native`, alternated R
 rounds of S seconds each, rates in playouts per CPU second of the bench loop
 (`playouts_per_cpu_s`, so a loaded machine does not skew the ratio).
+A ratio is the rounds' total; with more than one round, the range of the
+single rounds' ratios follows it in parentheses.
 
 The perft column comes from the translation's perft test, whose output
 (`--nocapture`) is LOG:
@@ -100,6 +102,7 @@ def main():
             print(f"| {g} | no: {p.stderr.strip()} | | | | | |", flush=True)
             continue
         runs = {"rg": [0, 0.0], "rg-native": [0, 0.0], "interp": [0, 0.0], "native": [0, 0.0]}
+        per_round = {k: [] for k in runs}
         errors = {}
         for _ in range(a.rounds):
             for key, args, path in [
@@ -116,6 +119,7 @@ def main():
                 else:
                     runs[key][0] += r[0]
                     runs[key][1] += r[1]
+                    per_round[key].append(r[0] / r[1] if r[1] > 0 else 0.0)
         rate = {k: (v[0] / v[1] if v[1] > 0 and v[0] > 0 else None) for k, v in runs.items()}
 
         def ratio(k, rg="rg"):
@@ -125,7 +129,11 @@ def main():
                 return "error: " + errors[k]
             if rate[rg] is None or rate[k] is None:
                 return "no playout"
-            return f"{rate[rg] / rate[k]:.2f}"
+            # Each round's ratio (its two runs alternated): their range shows
+            # how much one round could have decided.
+            rounds = [a / b for a, b in zip(per_round[rg], per_round[k]) if b > 0]
+            spread = f" ({min(rounds):.2f}-{max(rounds):.2f})" if len(rounds) > 1 else ""
+            return f"{rate[rg] / rate[k]:.2f}{spread}"
 
         rg_rate = f"{rate['rg']:.1f}" if rate["rg"] else "-"
         cells = [ratio("interp"), ratio("native"), ratio("native", "rg-native")]
