@@ -301,17 +301,31 @@ fn closed(rel: &Relation, d: &Relation) -> bool {
 /// Whether `d` has at most one target per vertex and no cycle: every walk
 /// along it ends.
 fn chains(d: &Relation) -> bool {
-    d.iter().all(|ws| ws.len() <= 1)
-        && (0..d.len()).all(|v| {
-            let mut at = v;
-            for _ in 0..d.len() {
-                match d[at].first() {
-                    Some(&w) => at = w as usize,
-                    None => return true,
-                }
+    if d.iter().any(|ws| ws.len() > 1) {
+        return false;
+    }
+    // Each vertex's walk followed until a vertex already known to end it:
+    // every vertex is on one followed path at most (linear in the board;
+    // a path longer than the board has a cycle).
+    let mut ends = vec![false; d.len()];
+    let mut path = Vec::new();
+    for v in 0..d.len() {
+        let mut at = v;
+        path.clear();
+        while !ends[at] {
+            let Some(&w) = d[at].first() else { break };
+            path.push(at);
+            if path.len() > d.len() {
+                return false;
             }
-            false
-        })
+            at = w as usize;
+        }
+        ends[at] = true;
+        for &p in &path {
+            ends[p] = true;
+        }
+    }
+    true
 }
 
 /// The states that some walk from `s` passing no switch reaches through a
@@ -524,5 +538,22 @@ fn tautology(low: &Lowered, d: &Decls, s: u32, ok: &dyn Fn(u32) -> bool, ranges:
             digits[i] = 0;
             i += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chains;
+
+    #[test]
+    fn chains_are_single_targets_without_a_cycle() {
+        // A column 0 -> 1 -> 2, and 3 joining it.
+        assert!(chains(&vec![vec![1], vec![2], vec![], vec![1]]));
+        // A cycle 1 -> 2 -> 1, reached from 0 and from 3.
+        assert!(!chains(&vec![vec![1], vec![2], vec![1], vec![0]]));
+        // A loop at the last vertex only.
+        assert!(!chains(&vec![vec![1], vec![2], vec![2]]));
+        // Two targets at 0.
+        assert!(!chains(&vec![vec![1, 2], vec![], vec![]]));
     }
 }
