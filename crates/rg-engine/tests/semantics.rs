@@ -45,6 +45,29 @@ fn on_four_squares(rules: &str, boards: &[(&str, u64)], shape: impl Fn(&Tables))
     }
 }
 
+/// [`on_four_squares`] for `rules("?")` and `rules("!")`: on each `(board,
+/// holds)`, the check holds on `board` or not, so the positive rules have
+/// one move there exactly when it holds and the negative ones when it does
+/// not; `count` of the tables is `want` (with every node checked, it is
+/// `T::default()`, no shortcut).
+fn on_both_signs<T: PartialEq + std::fmt::Debug + Default>(
+    rules: impl Fn(&str) -> String,
+    boards: &[(&str, bool)],
+    count: impl Fn(&Tables) -> T,
+    want: T,
+) {
+    for (sign, positive) in [("?", true), ("!", false)] {
+        let rules = rules(sign);
+        let boards: Vec<_> = boards
+            .iter()
+            .map(|&(board, holds)| (board, (holds == positive) as u64))
+            .collect();
+        on_four_squares(&rules, &boards, |t| assert_eq!(count(t), want, "{rules}"));
+        let (_, every) = with_every_check(&four_squares(boards[0].0, &rules));
+        assert_eq!(count(every.tables()), T::default(), "{rules}");
+    }
+}
+
 /// The moves (tag texts) of the first real decision.
 fn first_moves(g: &GameModel) -> Vec<String> {
     let mut r = g.reasoner();
@@ -833,20 +856,13 @@ fn a_probes_symbols_read_at_consecutive_slots_are_scanned_in_place() {
         )
     };
     let boards = [
-        ("{ 0: w, 1: e, :b }", 1),
-        ("{ 0: w, :b }", 0),
-        ("{ 3: e, :w }", 1),
-        ("{ :e }", 1),
-        ("{ 1: b, :w }", 0),
+        ("{ 0: w, 1: e, :b }", true),
+        ("{ 0: w, :b }", false),
+        ("{ 3: e, :w }", true),
+        ("{ :e }", true),
+        ("{ 1: b, :w }", false),
     ];
-    for (sign, positive) in [("?", true), ("!", false)] {
-        let boards = boards.map(|(board, holds)| (board, (holds == 1) as u64 ^ !positive as u64));
-        on_four_squares(&rules(sign), &boards, |t| {
-            assert_eq!(t.code.probe_runs(), 1);
-        });
-        let (_, every) = with_every_check(&four_squares(boards[0].0, &rules(sign)));
-        assert_eq!(every.tables().code.probe_runs(), 0);
-    }
+    on_both_signs(rules, &boards, |t| t.code.probe_runs(), 1);
 }
 
 #[test]
@@ -872,14 +888,7 @@ fn an_any_assignments_subtree_of_comparisons_is_decided_as_a_leaf_check() {
         ("{ 0: b, :e }", true),
         ("{ 0: w, 2: w, :e }", false),
     ];
-    for (sign, positive) in [("?", true), ("!", false)] {
-        let boards = boards.map(|(board, holds)| (board, (holds == positive) as u64));
-        on_four_squares(&rules(sign), &boards, |t| {
-            assert_eq!(t.code.subtrees(), (1, 1));
-        });
-        let (_, every) = with_every_check(&four_squares(boards[0].0, &rules(sign)));
-        assert_eq!(every.tables().code.subtrees(), (0, 0));
-    }
+    on_both_signs(rules, &boards, |t| t.code.subtrees(), (1, 1));
 }
 
 #[test]
@@ -947,10 +956,5 @@ fn a_leaf_subtrees_symbols_leave_the_assigned_slot_as_it_was() {
         ("{ 0: e, 2: e, 3: b, :w }", true),
         ("{ 1: w, 3: w, :e }", false),
     ];
-    for (sign, positive) in [("?", true), ("!", false)] {
-        let boards = boards.map(|(board, holds)| (board, (holds == positive) as u64));
-        on_four_squares(&rules(sign), &boards, |t| {
-            assert_eq!(t.code.subtrees(), (1, 1));
-        });
-    }
+    on_both_signs(rules, &boards, |t| t.code.subtrees(), (1, 1));
 }
