@@ -780,3 +780,35 @@
 //!   (~360: the random draw ~45, the turn-start patch ~110, the mask ~70
 //!   with its `memset`, slicing and control), `play`'s own ~108 and
 //!   `settle` ~46: 0.8 needs ~250 of them gone, no single item is that.
+//! - Where the bar stands at the start of session 34
+//!   (`scripts/vec-vs-bench.py --fused --seconds 3 --rounds 3 --rbg
+//!   /work/base/rbg`, main at 8d4795c, load 2-3): ticTacToe 0.63,
+//!   connect4 0.66, breakthrough 0.66, chess 0.73, reversi 0.88,
+//!   englishDraughts 0.67, hex 0.84, geomean 0.72. Where tic-tac-toe's
+//!   time goes (`perf record -e cpu-clock`, `batch_bench 3 256 1 batch
+//!   fused`, 147 ns per state against the playouts' 103 in the same
+//!   process): the engine (generated code 46%, its Rust glue ~15%) ~88
+//!   ns, within ~5% of the playouts' engine time per state; the batch's
+//!   own code ~36% (step loop 23%, `play` 5%, `settle` 2.5%, `end_game`,
+//!   `memset`, `memcpy` ~5%), ~53-59 ns. 0.8 needs the own part at ~41
+//!   ns: a third of it gone. A sixth of the step loop's samples sit on
+//!   the mask's first store after its `memset` (as in sessions 22-33),
+//!   a tenth on the variables' division. `rbg bench` itself spends ~5%
+//!   of its time in `clock_gettime` (vdso).
+//! - Tried and dropped (session 34): a turn start of games whose keeper
+//!   puts pieces away (connect4, reversi) patched by reading the planes
+//!   instead of writing them whole: eight vertices at a time, each
+//!   vertex's piece plane gathered (`_mm256_i32gather_ps` at `piece * nv
+//!   + v`) and compared with 1, the columns that differ rewritten (exact
+//!   for any board the row shows, one-hot planes; no copy of the board,
+//!   no engine report). Callgrind batch instructions (`batch_bench GAME
+//!   0 64 1 batch fused`) connect4 143.71M -> 145.61M (+1.3%: ~20
+//!   instructions per eight vertices against the whole write's ~7 per
+//!   eight values and plane), reversi +1.6%, ticTacToe +0.6% (code moved);
+//!   time (two binaries, 8 ABBA pairs, `0.7 256 1 batch fused`, load 4)
+//!   connect4 new/old median 0.85 (best/best 0.83): the gathers are slow
+//!   here. With the move plane folded into the planes' loop as a zero
+//!   plane (no `memset` call) the loop's control per plane (~50
+//!   instructions for connect4's 42 vertices) costs what the `memset`
+//!   saves: not built. `#[inline(always)]` on `Decision::play`: batch
+//!   instructions ticTacToe +0.42%, connect4 +0.40%, breakthrough +0.11%.
