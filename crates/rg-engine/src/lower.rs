@@ -349,6 +349,13 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         crate::code::branches(&mut lowered, &edges, &nodes, has_unique)?;
     }
     let leaves = program::leaves(&program, &programs, &speculated, &l.fast);
+    let fixed = crate::sealed::fixed_slots(
+        &edges,
+        &l.fun,
+        &any_syms,
+        &initial,
+        (player_slot, g.symbols.len() as u32),
+    );
     let mut code = crate::sealed::Sealed::new(
         (lowered, pres),
         (&edges, &acts),
@@ -356,7 +363,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         leaves,
         &l.fun,
         &hash_mul,
-        initial.len(),
+        (initial.len(), &fixed),
         g.symbols.len() as u32,
     )?
     .with_check_runs(

@@ -72,9 +72,11 @@ use crate::program::{Leaf, Leaves};
 use crate::tables::{Act, Edge, NodeInfo, Op, Operand, Place, NO_EDGE, NO_SLOT};
 use crate::{LoadError, RunError};
 
+mod fixed;
 mod leaf;
 mod runs;
 
+pub(crate) use fixed::fixed_slots;
 pub use leaf::LeafCheck;
 use leaf::{keyed_programs, KeyedLeaf};
 use runs::{run_of, PassTable, Runs};
@@ -416,7 +418,7 @@ impl Sealed {
         (leaves, leaf_ranges, subtrees): Leaves,
         fun: &[u32],
         hash_mul: &[u64],
-        slots: usize,
+        (slots, fixed): (usize, &[Option<u16>]),
         symbols: u32,
     ) -> Result<Sealed, LoadError> {
         if hash_mul.len() < slots || slots == 0 || slots > NO_SLOT as usize {
@@ -533,6 +535,7 @@ impl Sealed {
                 &mut leaf_ranges,
                 (&vals[..], &reads[..]),
                 (symbols, slots),
+                fixed,
             ),
             false => Default::default(),
         };
