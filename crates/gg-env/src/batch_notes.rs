@@ -812,3 +812,15 @@
 //!   instructions for connect4's 42 vertices) costs what the `memset`
 //!   saves: not built. `#[inline(always)]` on `Decision::play`: batch
 //!   instructions ticTacToe +0.42%, connect4 +0.40%, breakthrough +0.11%.
+//! - Upper bound of the outputs on the single-action games (session 34,
+//!   a test hack: with `ab` on, a step writes no observation and no mask
+//!   and takes every turn start's keys as distinct, which they are on
+//!   these games; one process, `batch_bench GAME 0.3 256 12 fused ab`,
+//!   load 6): on/off median ticTacToe 1.174 (best/best 1.174), connect4
+//!   1.248 (1.223); against playouts (`2 256 1 fused [on]`, alternated,
+//!   noisy) ticTacToe 0.80-0.86 without outputs against 0.60-0.63 with,
+//!   hex 0.87-0.91 against 0.77-0.80. So even a batch writing nothing
+//!   reaches only about 0.8 on tic-tac-toe: the observation and mask are a
+//!   sixth of its time, and the decision's and step loop's own work
+//!   (draw, `play`, `settle`, restarts, control: ~35 ns per state) must
+//!   shrink too.
