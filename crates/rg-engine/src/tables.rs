@@ -390,6 +390,10 @@ pub struct Tables {
     /// in a lean untagged walk: `walk/run.rs`, `root_tails`), or
     /// [`NO_EDGE`]. Decided here, once, not per enumeration.
     pub root_tails: Vec<u32>,
+    /// Per node: how a walk rooted there starts (`walk/root.rs`,
+    /// `root_starts`): the edge it follows without a frame, a fan its
+    /// move walks resolve without one, or [`NO_EDGE`] (its frame pushed).
+    pub root_starts: Vec<u32>,
     /// The rays into a move's end recorded at once (`rays.rs`).
     pub rays: crate::rays::Rays,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).

@@ -22,13 +22,15 @@
 //! `filter.rs` the any-assignments' filters a frame applies, `visit.rs`
 //! the visited checks, `check.rs` the checks' evaluation (memo, probes,
 //! speculation, pure searches), `program.rs` checks run as programs, and
-//! `read.rs` the reads of operands and places.
+//! `read.rs` the reads of operands and places, `root.rs` how a walk starts
+//! at its root.
 
 mod check;
 mod filter;
 mod program;
 mod ray;
 mod read;
+mod root;
 mod run;
 mod visit;
 
@@ -42,7 +44,8 @@ use crate::RunError;
 pub(crate) use filter::switch_range;
 pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
-pub(crate) use run::root_tails;
+pub use root::FAN_ROOT;
+pub(crate) use root::{root_starts, root_tails};
 
 /// Checks nested deeper than this are an error.
 pub const MAX_CHECK_DEPTH: usize = 64;

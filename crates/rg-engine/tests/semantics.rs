@@ -4,7 +4,7 @@
 
 use rg_engine::perft::{perft, Counting};
 use rg_engine::playout::Playouts;
-use rg_engine::raw::{Tables, NO_EDGE};
+use rg_engine::raw::{Tables, FAN_ROOT, NO_EDGE};
 use rg_engine::{GameModel, MoveList, Mover, RunError};
 
 const HEAD: &str = "type Player = {x, y};\ntype Score = {0, 1};\n";
@@ -894,7 +894,7 @@ fn an_any_assignments_subtree_of_comparisons_is_decided_as_a_leaf_check() {
 #[test]
 fn roots_with_one_plain_edge_start_without_a_frame() {
     // x's move starts at a, whose one edge `pos = 1` the walk follows
-    // without a frame (`walk/run.rs`, `root_chain`), as the check's walk
+    // without a frame (`walk/root.rs`, `root_starts`), as the check's walk
     // from k0 does; y's starts at g, an any-assignment, which keeps its
     // frame (taken without it, its symbols would not be tried): 3 moves of
     // x (pos 0, 1, 3 pass the check) times 4 of y.
@@ -908,6 +908,38 @@ fn roots_with_one_plain_edge_start_without_a_frame() {
         assert_eq!(perft1(g), 3);
         assert_eq!(perft(g, 2, Counting::Walks).unwrap().leaves, 12);
     }
+}
+
+#[test]
+fn a_fan_of_guarded_landings_at_a_root_takes_the_ones_whose_landing_passes() {
+    // x's move walk starts at s, a fan (`walk/root.rs`): each edge tests
+    // a square `f[pos]`, moves `pos = f[pos]` and tests `board[next[pos]]`,
+    // the two tests read at s. No square passing: no move; one: one move,
+    // no frame; two (1 and 3): the last taken first, a frame for the
+    // other, in the order of the walk with every check.
+    let rules = "const n2: V -> V = { 0: 2, 1: 3, 2: 0, :1 };\n\
+                 const n3: V -> V = { 0: 3, 1: 0, 2: 1, :2 };\n\
+                 @unique t u v;\nbegin, s: player = x;\n\
+                 s, a1: board[next[pos]] == e;\na1, t: pos = next[pos];\n\
+                 s, a2: board[n2[pos]] == e;\na2, t: pos = n2[pos];\n\
+                 s, a3: board[n3[pos]] == e;\na3, t: pos = n3[pos];\n\
+                 t, u: board[next[pos]] != e;\nu, v: $$ pos;\nv, w: player = keeper;\n\
+                 w, end: ;\n";
+    let boards = [
+        ("{ :e }", 0),
+        ("{ 2: w, :e }", 1),
+        ("{ 0: b, 2: w, :e }", 2),
+        ("{ 0: b, 1: w, 2: w, :e }", 1),
+        ("{ 1: w, 2: w, 3: b, :e }", 0),
+    ];
+    let fan = |t: &Tables| assert!(t.root_starts.contains(&FAN_ROOT), "s is a fan");
+    on_four_squares(rules, &boards, fan);
+    for (board, _) in boards {
+        let (g, every) = with_every_check(&four_squares(board, rules));
+        assert_eq!(first_moves(&g), first_moves(&every), "{board}");
+    }
+    let (g, _) = with_every_check(&four_squares("{ 0: b, 2: w, :e }", rules));
+    assert_eq!(first_moves(&g), ["3", "1"]);
 }
 
 #[test]

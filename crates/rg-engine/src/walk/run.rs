@@ -6,6 +6,7 @@
 use super::filter::{
     any_tests, cyclic_value, first_passing, other_filter, run_filter, switch_range,
 };
+use super::root::FAN_ROOT;
 use super::*;
 use crate::code::{self, Kind};
 use crate::moves::{Sink, TailWalks};
@@ -38,73 +39,6 @@ fn pre_passes<const MOVES: bool>(
     }
 }
 
-/// The edge of a root whose walk follows it without a frame ([`NO_EDGE`]:
-/// the root's frame is pushed): the root's only edge, not an
-/// any-assignment, at an ordinary node (not `@disjoint`, no switch,
-/// neither a local check's frame node nor a relay: `local.rs` numbers
-/// stamps by such nodes' frames). A keeper's walk and most checks' start
-/// so. Callgrind instructions per playout (`rbg --engine interp bench`,
-/// seed 1) on translations, against the root's frame pushed and popped:
-/// ticTacToe -6.7%, hex -2.1%, englishDraughts -1.4%, chess -1.0%,
-/// breakthrough -1.0%, reversi -1.0%, amazons -0.6%, connect4 +0.06%.
-#[inline(always)]
-fn root_chain(t: &Tables, root: u32) -> u32 {
-    let info = &t.nodes[root as usize];
-    let plain = info.end == info.first + 1
-        && !info.disjoint
-        && info.switch == NO_SWITCH
-        && !info.owner
-        && !info.relay;
-    match plain && t.code.pick(info.first).len == 0 {
-        true => info.first,
-        false => NO_EDGE,
-    }
-}
-
-/// Per node, the edge of a move walk rooted there that records its moves
-/// at once ([`Tables::root_tails`], [`NO_EDGE`]: none): the node's only
-/// edge when that is an any-assignment into a move's end
-/// ([`crate::sealed::Tail`]), the node an ordinary one (not `@disjoint`,
-/// no switch, not a local check's frame node) and the walks of moves lean
-/// and untagged (no visited check keys on tags, few tags): such a walk
-/// pushes no frame and clears no visited set ([`Walker::root_moves`]).
-///
-/// Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
-/// on translations, against its frame pushed and taken, when it was decided
-/// per enumeration: ticTacToe -12.3%, connect4 -8.6%, hex -2.8%, but
-/// breakthrough +1.2%, amazons +1.3%, englishDraughts +0.3%, reversi +0.3%,
-/// chess +0.1% (no such root: the walk's loop laid out anew). The frame
-/// skipped inside `Walker::run` instead (the visited set still cleared):
-/// ticTacToe -4.5%, connect4 -3.5%, hex -1.0%, breakthrough +1.3%,
-/// englishDraughts +0.8%. Decided here at load, with the walk's enumeration
-/// and this one each out of line (`Walker::enumerate_walk`,
-/// `Walker::enumerate_tail`), against the test per enumeration:
-/// breakthrough -1.03%, amazons -1.33%, ticTacToe -2.36%, connect4 -1.68%,
-/// hex -0.55%, reversi -0.21%, englishDraughts -0.15%, chess -0.08%;
-/// decided here but still inside the walk's function: breakthrough +1.46%,
-/// amazons +0.88%, englishDraughts +0.81%, ticTacToe -1.14%.
-pub(crate) fn root_tails(
-    nodes: &[NodeInfo],
-    code: &crate::sealed::Sealed,
-    tags_read: bool,
-    few_tags: bool,
-) -> Vec<u32> {
-    let tail = |info: &NodeInfo| {
-        if tags_read || !few_tags {
-            return NO_EDGE;
-        }
-        if info.end != info.first + 1 || info.disjoint || info.switch != NO_SWITCH || info.owner {
-            return NO_EDGE;
-        }
-        let p = code.pick(info.first);
-        match p.len > 0 && p.tail != NO_TAIL {
-            true => info.first,
-            false => NO_EDGE,
-        }
-    };
-    nodes.iter().map(tail).collect()
-}
-
 /// [`Frame::sub`]'s flag: the frame's edge below `next` passed its test
 /// when the frame was pushed ([`Walker::enter`]); the bits below it are
 /// the edge its test decided (all ones: [`NO_EDGE`]). Edges are fewer
@@ -115,7 +49,7 @@ pub(crate) fn root_tails(
 /// any-assignments' frames test the flag). Tried and dropped: the flag
 /// tested before `sub > 0` (every game +0.6% to +2.4% but amazons), the
 /// frame's `sub` set after its push (englishDraughts +0.65%).
-const PRE: u32 = 1 << 31;
+pub(super) const PRE: u32 = 1 << 31;
 
 impl Walker {
     /// Pushes the frame of choice node `node`. Inline, with `@disjoint`
@@ -149,7 +83,7 @@ impl Walker {
 
     /// Pushes a frame of a node (`info`) with edges `first .. next` to try.
     #[inline(always)]
-    fn push_range(&mut self, info: &NodeInfo, first: u32, next: u32, sub: u32) {
+    pub(super) fn push_range(&mut self, info: &NodeInfo, first: u32, next: u32, sub: u32) {
         // A relay's frame stands for the frame below (`local.rs`): its
         // number, and the stamps left to that frame to restore.
         let (number, stamp_log) = match (info.relay, self.frames.last()) {
@@ -427,12 +361,18 @@ impl Walker {
         if t.nodes[root as usize].guard != Guard::None {
             self.visit::<MOVES>(t, st, root, depth)?;
         }
-        let mut chain = match root_chain(t, root) {
-            NO_EDGE => {
+        // The root's edge followed without a frame, and the edge whose
+        // comparison is known to hold on it (`walk/root.rs`).
+        let (mut chain, chain_passed) = match t.root_starts[root as usize] {
+            FAN_ROOT if MOVES => match self.enter_fan(t, code, st, root)? {
+                Some(taken) => taken,
+                None => (NO_EDGE, NO_EDGE),
+            },
+            NO_EDGE | FAN_ROOT => {
                 self.push_frame(t, st, root)?;
-                NO_EDGE
+                (NO_EDGE, NO_EDGE)
             }
-            e => e,
+            e => (e, NO_EDGE),
         };
         let mut found = false;
         'frames: loop {
@@ -447,6 +387,7 @@ impl Walker {
                 // is read only once one is pushed (the edge has no
                 // filter, and no local check's frame node is passed).
                 top = self.frames.len().wrapping_sub(1);
+                passed = chain_passed;
                 let e = std::mem::replace(&mut chain, NO_EDGE);
                 (e, t.code.pick(e))
             } else {
