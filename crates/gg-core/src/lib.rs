@@ -39,6 +39,7 @@
 //! The generic [`perft`] and [`playout`] modules are monomorphised per
 //! engine: no dynamic dispatch in their loops.
 
+pub mod clock;
 pub mod moves;
 pub mod perft;
 pub mod playout;

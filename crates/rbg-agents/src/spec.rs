@@ -5,6 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use gg_core::clock::ClockReads;
+
 /// A parsed spec: the agent kind and its `key=value` parameters in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -171,6 +173,7 @@ impl Budget {
             end,
             iterations: self.iterations,
             done: 0,
+            reads: ClockReads::new(now, CLOCK_EVERY),
         }
     }
 
@@ -204,7 +207,13 @@ pub struct Clock {
     end: Option<Instant>,
     iterations: Option<u64>,
     done: u64,
+    /// Which iterations look at the clock (one every [`CLOCK_EVERY`] or so).
+    reads: ClockReads,
 }
+
+/// How often a running budget looks at the clock (a read can cost a tenth
+/// of a tic-tac-toe playout); a search overruns its time by about this.
+const CLOCK_EVERY: Duration = Duration::from_micros(250);
 
 impl Clock {
     /// Counts one iteration and says whether another may start (the first
@@ -217,8 +226,10 @@ impl Clock {
         if self.iterations.is_some_and(|n| self.done >= n) {
             return false;
         }
-        if self.end.is_some_and(|end| Instant::now() >= end) {
-            return false;
+        if let Some(end) = self.end {
+            if self.reads.now(self.done).is_some_and(|now| now >= end) {
+                return false;
+            }
         }
         self.done += 1;
         true

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use gg_core::clock::ClockReads;
 use gg_core::playout::{Playouts, DEFAULT_MAX_LENGTH};
 use gg_core::Game;
 use gg_games::with_game;
@@ -74,11 +75,28 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
     let deadline = start + limit;
     let cpu_start = cpu_time();
     let mut last_tick = start;
+    let mut reads = ClockReads::new(start, Duration::from_millis(1));
     loop {
+        let done = runner.stats.playouts;
+        if args.playouts.is_some_and(|n| done >= n) {
+            break;
+        }
+        if let Some(now) = reads.now(done) {
+            if args.playouts.is_none() && now >= deadline {
+                break;
+            }
+            if now - last_tick >= Duration::from_millis(250) {
+                last_tick = now;
+                let secs = (now - start).as_secs_f64();
+                progress.set_message(format!(
+                    "{done} playouts, {:.1} playouts/s",
+                    done as f64 / secs
+                ));
+                progress.tick();
+            }
+        }
         let timed_out = match args.playouts {
-            Some(n) if runner.stats.playouts >= n => break,
             Some(_) => runner.run_one().map(|_| false),
-            None if start.elapsed() >= limit => break,
             None => runner.run_one_until(deadline).map(|l| l.is_none()),
         };
         match timed_out {
@@ -89,16 +107,6 @@ fn bench<G: Game>(args: &BenchArgs, game: &G, engine: &EngineInfo) -> i32 {
                 print_error(&args.game, &game.error_text(&e));
                 return 1;
             }
-        }
-        if last_tick.elapsed() >= Duration::from_millis(250) {
-            last_tick = Instant::now();
-            let secs = start.elapsed().as_secs_f64();
-            progress.set_message(format!(
-                "{} playouts, {:.1} playouts/s",
-                runner.stats.playouts,
-                runner.stats.playouts as f64 / secs
-            ));
-            progress.tick();
         }
     }
     progress.finish_and_clear();
