@@ -373,7 +373,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         !check_all,
     );
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
-    let root_starts = crate::walk::root_starts(&nodes, &code);
+    let (root_starts, fans) = crate::walk::root_starts(&nodes, &code);
     // Only walks whose tags are no-ops take rays (`walk/run.rs`).
     let rays = match !check_all && few_tags && !tags_read {
         true => crate::rays::Rays::new(&nodes, &mut code),
@@ -382,6 +382,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     Ok(Tables {
         root_tails,
         root_starts,
+        fans,
         rays,
         code,
         cmp_only,

@@ -392,8 +392,11 @@ pub struct Tables {
     pub root_tails: Vec<u32>,
     /// Per node: how a walk rooted there starts (`walk/root.rs`,
     /// `root_starts`): the edge it follows without a frame, a fan its
-    /// move walks resolve without one, or [`NO_EDGE`] (its frame pushed).
+    /// move walks resolve without one (`FAN_ROOT` and where its edges
+    /// start in `fans`), or [`NO_EDGE`] (its frame pushed).
     pub root_starts: Vec<u32>,
+    /// The fans' edges, each fan's in its node's order (`walk/root.rs`).
+    pub fans: Vec<crate::walk::Landing>,
     /// The rays into a move's end recorded at once (`rays.rs`).
     pub rays: crate::rays::Rays,
     /// Entries of a check's dense visited set (`NodeInfo::dense`).

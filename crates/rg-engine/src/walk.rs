@@ -44,8 +44,8 @@ use crate::RunError;
 pub(crate) use filter::switch_range;
 pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
-pub use root::FAN_ROOT;
 pub(crate) use root::{root_starts, root_tails};
+pub use root::{Landing, FAN_ROOT};
 
 /// Checks nested deeper than this are an error.
 pub const MAX_CHECK_DEPTH: usize = 64;

@@ -364,11 +364,13 @@ impl Walker {
         // The root's edge followed without a frame, and the edge whose
         // comparison is known to hold on it (`walk/root.rs`).
         let (mut chain, chain_passed) = match t.root_starts[root as usize] {
-            FAN_ROOT if MOVES => match self.enter_fan(t, code, st, root)? {
-                Some(taken) => taken,
-                None => (NO_EDGE, NO_EDGE),
-            },
-            NO_EDGE | FAN_ROOT => {
+            s if MOVES && s != NO_EDGE && s & FAN_ROOT != 0 => {
+                match self.enter_fan(t, st, root, s & !FAN_ROOT)? {
+                    Some(taken) => taken,
+                    None => (NO_EDGE, NO_EDGE),
+                }
+            }
+            s if s & FAN_ROOT != 0 => {
                 self.push_frame(t, st, root)?;
                 (NO_EDGE, NO_EDGE)
             }
