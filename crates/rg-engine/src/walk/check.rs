@@ -124,7 +124,7 @@ impl Walker {
             // semistate, nothing written (`sealed::Run`).
             let r = match t.code.probe_run(c) {
                 NO_RUN => probe(t, st, &p),
-                run => t.code.first_in_run(st, run, 0).is_some(),
+                run => t.code.any_in_run(st, run),
             };
             self.memo[c as usize] = (self.version, r);
             return Ok(r);
