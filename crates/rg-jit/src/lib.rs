@@ -413,6 +413,25 @@
 //!   and re-pointing (~40), the workspace's resets (~25), and in the
 //!   generated entry the root frame's push through the shared push and
 //!   its jump table, with the prologue (~50).
+//! - A filter mask's resume (`gen/filter.rs` `Gen::filter_masks`) reads
+//!   the semistate's address only where a chunk is tested, no longer at
+//!   every resume (one that takes a bit from the mask, as every move of
+//!   ticTacToe's `coord = Coord(*)` but the first, needs none): callgrind
+//!   instructions per playout (seed 1, against 8d4795c) hex 596,891 ->
+//!   582,981 (-2.33%), ticTacToe 10,091 -> 10,006 (-0.84%), connect4
+//!   36,952 -> 36,657 (-0.80%), reversi -0.69%, breakthrough -0.59%,
+//!   englishDraughts -0.32%, chess -0.24%, amazons -0.02%. Tried and
+//!   dropped: `moves`' semistate check by an OR of saturating excesses
+//!   and one `vptest` (no horizontal maximum): ticTacToe +1.7% (the
+//!   loop's setup costs more than the maximum's ~19 instructions a call).
+//!   Where ticTacToe's native instructions go (10.1K a playout, 7.6
+//!   plies, 15.3 walks): `moves`' Rust ~180 a walk (resets, the
+//!   semistate check, `flush`'s swap), the generated entry's shared root
+//!   push and its jump table ~46 a walk, each recorded move ~45 (the
+//!   mask's bit, the record's capacity test and stores, the top frame's
+//!   address computed again). Next: a walk entered at its root node's
+//!   own push (or none where the root pops early: the keeper's
+//!   `board[coord] = x`), the frame's address kept across a record.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited

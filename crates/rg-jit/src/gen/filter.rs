@@ -191,8 +191,9 @@ impl Gen<'_, '_> {
             unreachable!("a filter is an any-assignment");
         };
         let chunks = len.div_ceil(64);
-        self.st();
-        let kept = self.cache;
+        // (The semistate is read where a chunk is tested, not here: a
+        // resume that takes a bit from the mask needs none.)
+        let kept = self.kept();
         let [lp, take, next, compute, none] = self.blocks();
         let mask = self.load(I64, f, Off::F_MASK);
         let m = self.b.append_block_param(lp, I64);
