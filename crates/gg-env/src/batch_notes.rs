@@ -798,8 +798,8 @@
 //! - Tried and dropped (session 34): a turn start of games whose keeper
 //!   puts pieces away (connect4, reversi) patched by reading the planes
 //!   instead of writing them whole: eight vertices at a time, each
-//!   vertex's piece plane gathered (`_mm256_i32gather_ps` at `piece * nv
-//!   + v`) and compared with 1, the columns that differ rewritten (exact
+//!   vertex's piece plane gathered (`_mm256_i32gather_ps` at
+//!   `piece * nv + v`) and compared with 1, the columns that differ rewritten (exact
 //!   for any board the row shows, one-hot planes; no copy of the board,
 //!   no engine report). Callgrind batch instructions (`batch_bench GAME
 //!   0 64 1 batch fused`) connect4 143.71M -> 145.61M (+1.3%: ~20
