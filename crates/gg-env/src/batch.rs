@@ -181,6 +181,9 @@ pub struct Batch<G: Spec> {
     norm: Normaliser,
     /// The [`Frame::obs_tag`] of the frame the batch wrote last (0: none).
     tag: u64,
+    /// Whether single-action turns are stepped by
+    /// [`Decision::play_single`] ([`Batch::single_path`]).
+    single: bool,
 }
 
 /// Sizes a chunk of games works on.
@@ -189,6 +192,9 @@ struct Sizes {
     obs: usize,
     actions: usize,
     players: usize,
+    /// Whether single-action turns take their own path
+    /// ([`Batch::single_path`]).
+    single: bool,
 }
 
 impl<G: Spec> Batch<G> {
@@ -242,7 +248,17 @@ impl<G: Spec> Batch<G> {
             num_actions,
             norm: Normaliser::new(game),
             tag: 0,
+            single: true,
         })
+    }
+
+    /// Whether turns whose candidates each take an action of their own
+    /// ([`Decision::single_action`]) are stepped by
+    /// [`Decision::play_single`] (the default) or by the general path, for
+    /// tests that the two give the same frames.
+    #[doc(hidden)]
+    pub fn single_path(&mut self, on: bool) {
+        self.single = on;
     }
 
     /// Number of games.
@@ -342,6 +358,7 @@ impl<G: Spec> Batch<G> {
             obs: self.obs_len,
             actions: self.num_actions,
             players: self.norm.players(),
+            single: self.single,
         };
         let same = self.tag != 0 && f.obs_tag == self.tag && f.obs.len() == n * sizes.obs;
         let known = f.prepare(n, sizes);
@@ -552,6 +569,9 @@ fn run_chunk<G: Spec>(
         let mut moved = false;
         // Whether `obs` is written already (a restart).
         let mut written = false;
+        // The player on move after a single-action step that landed on a
+        // player's turn (no chance to draw, no end).
+        let mut next = None;
         match actions {
             None => restart(initial, r, s)?,
             Some(step) => {
@@ -560,25 +580,38 @@ fn run_chunk<G: Spec>(
                     Step::Random => random_candidate(s),
                 };
                 out.taken[i] = s.d.candidate_action(j);
-                s.d.apply_candidate(r, j)?;
-                if s.d.at_turn_start() {
-                    s.moves += 1;
-                    moved = s.d.turn() != Turn::Chance;
-                    draw_chance(r, s)?;
+                if z.single && s.d.single_action() {
+                    // Every candidate one action: move `j` played straight
+                    // (`Decision::play_single`), the next turn settled only
+                    // where its keys do not settle it already.
+                    next = s.d.play_single(r, j)?;
+                } else {
+                    s.d.apply_candidate(r, j)?;
                 }
-                if s.d.turn() == Turn::Over {
-                    moved = false;
-                    let rows = (
-                        &mut out.rewards[i * z.players..],
-                        &mut out.obs[i * z.obs..(i + 1) * z.obs],
-                    );
-                    written = end_game(game, norm, start, r, s, &mut scores, rows)?;
-                    out.dones[i] = true;
+                if next.is_some() {
+                    s.moves += 1;
+                    moved = true;
+                } else {
+                    if s.d.at_turn_start() {
+                        s.moves += 1;
+                        moved = s.d.turn() != Turn::Chance;
+                        draw_chance(r, s)?;
+                    }
+                    if s.d.turn() == Turn::Over {
+                        moved = false;
+                        let rows = (
+                            &mut out.rewards[i * z.players..],
+                            &mut out.obs[i * z.obs..(i + 1) * z.obs],
+                        );
+                        written = end_game(game, norm, start, r, s, &mut scores, rows)?;
+                        out.dones[i] = true;
+                    }
                 }
             }
         }
-        let Turn::Player(p) = s.d.turn() else {
-            unreachable!("restarted games have a player on move")
+        let p = match (next, s.d.turn()) {
+            (Some(p), _) | (None, Turn::Player(p)) => p,
+            _ => unreachable!("restarted games have a player on move"),
         };
         out.players[i] = p as i32;
         let obs = &mut out.obs[i * z.obs..(i + 1) * z.obs];
@@ -587,7 +620,9 @@ fn run_chunk<G: Spec>(
         // turn with part of that move. Patched, without copying the state
         // or writing the planes whole.
         let patched = out.same
-            && if s.d.at_turn_start() {
+            && if next.is_some() {
+                s.d.patch_turn_start(game, p, obs)
+            } else if s.d.at_turn_start() {
                 moved && s.d.patch_turn_start(game, p, obs)
             } else {
                 s.d.patch_observation(game, s.shows, obs)

@@ -824,3 +824,55 @@
 //!   sixth of its time, and the decision's and step loop's own work
 //!   (draw, `play`, `settle`, restarts, control: ~35 ns per state) must
 //!   shrink too.
+//! - Session 35: steps where every candidate takes an action of its own
+//!   ([`Decision::single_action`](crate::Decision::single_action): the keys
+//!   found pairwise distinct by the last mask write; every turn start of
+//!   tic-tac-toe, connect4, hex and reversi, and the last choice of most
+//!   moves of breakthrough, draughts and chess) take a path of their own,
+//!   [`Decision::play_single`](crate::Decision::play_single): the candidate's
+//!   move played straight (no `apply_candidate` / `apply_taken_by` tests),
+//!   the next turn listed by the engine and settled only where its keys do
+//!   not settle it already (engine-listed, two moves or more, the first two
+//!   different: `settle` would do nothing else), and the step loop's tail
+//!   told that a player is on move (no chance drawn, no end, the turn
+//!   start's patch). Shared with the general path: `Decision::play_move`
+//!   and `list_turn` (which `play` and `start_turn` are made of), the
+//!   random draw (the same `gen_range` over the candidates: the stream of
+//!   draws and every output are unchanged), the observation and mask
+//!   writes. `Batch::single_path(false)` turns it off; the test
+//!   `single_action_steps_equal_the_general_path` compares the two on the
+//!   seven games (keyed native and interpreted; it fails with the keys'
+//!   test flipped). Digests identical to main on the seven games.
+//!   Callgrind batch instructions (`batch_bench GAME 0 64 1 batch fused`,
+//!   chess 16 games) against main 5456932: ticTacToe 93,806,560 ->
+//!   88,509,845 (-5.65%), connect4 143,837,520 -> 138,287,329 (-3.86%),
+//!   hex -1.35%, englishDraughts -0.95%, reversi -0.69%, breakthrough
+//!   -0.47%, chess -0.06%. A first version for turn starts only (keys
+//!   distinct and no action taken) gave ticTacToe -3.7%, connect4 -2.6%,
+//!   hex -0.95%: the last choices of two-action moves gain too. Time (one
+//!   process, `ab` on the path, 20 ABBA pairs of 0.3 s, 256 games, load
+//!   7-8) on/off median ticTacToe 1.026 (best/best 1.027), connect4 1.071
+//!   (1.014), hex 1.016 (1.020), breakthrough 0.999 (1.002); two binaries
+//!   alternated (8 pairs of 0.7 s, load 8) new/main ticTacToe 0.995,
+//!   connect4 0.988, hex 0.959 (noise at this load).
+//!   `scripts/vec-vs-bench.py --fused --seconds 2 --rounds 3 --rbg
+//!   /work/base/rbg`, the Python package of main and of this change
+//!   alternated game by game, two passes (main first, then this first),
+//!   load 5-8: ticTacToe 0.70/0.65 -> 0.71/0.70, connect4 0.58/0.74 ->
+//!   0.67/0.66, breakthrough 0.69/0.74 -> 0.67/0.70, hex 0.79/0.81 ->
+//!   0.82/0.86, chess 0.65/0.55 -> 0.66/0.67, reversi 0.89/0.85 ->
+//!   0.90/0.83, englishDraughts 0.60/0.61 -> 0.57/0.62 (the table moves
+//!   by ±0.1 per game between runs). Where tic-tac-toe stands with it
+//!   (callgrind, per state): batch ~1,383 instructions against the
+//!   playouts' ~999, the engine's ~830 (its Rust glue ~230 of them, the
+//!   same as in playouts); the batch's own ~550: the step loop's inlined
+//!   code ~400 (the turn-start patch and values ~55, the random draw ~45,
+//!   slicing and bounds ~90, the mask ~45 with its `memset`), restarts
+//!   ~60 (`end_game`, a clone of the initial decision once in ~7.6
+//!   states), `play_single`'s bookkeeping (`last`, the turn, the lists'
+//!   clears) ~40. So the structural path takes out what `settle`, the
+//!   candidates' tests and the general tail cost (~80 instructions per
+//!   state on tic-tac-toe), and what is left is the outputs and the
+//!   loop's own work, about what session 34's upper bound without outputs
+//!   (0.80-0.86) said: 0.8 on tic-tac-toe needs ~130 more instructions per
+//!   state gone from work every step must do (draw, rows, restarts).

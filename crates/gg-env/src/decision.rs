@@ -148,6 +148,15 @@ impl<G: Spec> Decision<G> {
     }
 
     fn start_turn(&mut self, r: &mut G::Reasoner) -> Result<(), G::Error> {
+        let keyed = self.list_turn(r)?;
+        self.settle(keyed);
+        Ok(())
+    }
+
+    /// Lists the turn's legal moves (a turn start, no candidate chosen)
+    /// without settling them; whether the engine wrote their first keys.
+    #[inline(always)]
+    fn list_turn(&mut self, r: &mut G::Reasoner) -> Result<bool, G::Error> {
         self.all = true;
         self.alive.clear();
         self.depth = 0;
@@ -161,8 +170,7 @@ impl<G: Spec> Decision<G> {
                 self.turn = Turn::Over;
             }
         }
-        self.settle(keyed);
-        Ok(())
+        Ok(keyed)
     }
 
     /// The action candidate `m` takes at position `d`: its atom's id, or
@@ -372,6 +380,55 @@ impl<G: Spec> Decision<G> {
     }
 
     fn play(&mut self, r: &mut G::Reasoner, m: usize) -> Result<(), G::Error> {
+        self.play_move(r, m)?;
+        self.start_turn(r)
+    }
+
+    /// Whether the candidates each take an action of their own (keys
+    /// pairwise distinct, as the last [`Decision::write_mask`] found): an
+    /// action completes its candidate's move ([`Decision::play_single`]).
+    /// Every turn start of tic-tac-toe, connect4, hex and reversi is one,
+    /// and the last choice of most moves elsewhere (breakthrough's,
+    /// draughts' and chess's second action).
+    #[inline]
+    pub fn single_action(&self) -> bool {
+        self.distinct
+    }
+
+    /// [`Decision::apply_candidate`] of candidate `j` where every
+    /// candidate takes an action of its own ([`Decision::single_action`];
+    /// `j < num_candidates()`): plays its move and starts the next turn,
+    /// without the general step's search and tests. The next turn is
+    /// settled only where its keys do not settle it already (listed by the
+    /// engine, two moves or more, the first two different: then no atom is
+    /// shared and every candidate takes its first atom's key, which
+    /// settling would find after comparing the first two).
+    /// Returns the player on move next, if one is (not chance, not the
+    /// end).
+    pub fn play_single(
+        &mut self,
+        r: &mut G::Reasoner,
+        j: usize,
+    ) -> Result<Option<usize>, G::Error> {
+        debug_assert!(self.single_action() && j < self.num_candidates());
+        self.play_move(r, self.candidate(j))?;
+        let keyed = self.list_turn(r)?;
+        if keyed && self.keys.len() >= 2 && self.keys[0] != self.keys[1] {
+            self.distinct = false;
+        } else {
+            self.settle(keyed);
+        }
+        Ok(match self.turn {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    /// Applies move `m` to the turn's state (what the players remember of
+    /// it, the atoms kept for patching) and leaves the decision to be
+    /// started again ([`Decision::list_turn`]).
+    #[inline(always)]
+    fn play_move(&mut self, r: &mut G::Reasoner, m: usize) -> Result<(), G::Error> {
         let mv = self.moves.get(m);
         if !self.memory.is_empty() {
             r.game().remember(mv, &mut self.memory);
@@ -386,7 +443,7 @@ impl<G: Spec> Decision<G> {
         self.last = (1..=LAST)
             .contains(&n)
             .then(|| (std::array::from_fn(|k| mv[k.min(n - 1)]), n));
-        self.start_turn(r)
+        Ok(())
     }
 
     /// Who chooses: a player, chance, or [`Turn::Over`] (also when the

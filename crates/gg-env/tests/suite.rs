@@ -550,3 +550,76 @@ fn native_batches_equal_interpreted_ones() {
         "native took too few games"
     );
 }
+
+/// Turns whose candidates each take an action of their own are stepped by
+/// `Decision::play_single` (`Batch::single_path`): on the seven suite
+/// games, by their keyed native code (the next turn's keys settle it
+/// without `Decision::settle`) and by the interpreter, a batch gives the
+/// frames and actions of the general path for the same seed, by both
+/// ways of stepping; and such turns occur in every one of them (turn
+/// starts, or a move's last choice).
+#[test]
+fn single_action_steps_equal_the_general_path() {
+    let names = [
+        "breakthrough.rbg",
+        "connect4.rbg",
+        "chess.rbg",
+        "englishDraughts.rbg",
+        "hex.rbg",
+        "ticTacToe.rbg",
+        "reversi.rbg",
+    ];
+    let mut compared = 0;
+    for path in suite_games() {
+        if !names.iter().any(|n| path.ends_with(n)) {
+            continue;
+        }
+        let plain = load(&path);
+        let keyed = gg_env::keyed(&plain).unwrap_or_else(|_| plain.clone());
+        for g in [keyed, plain.interpreted()] {
+            let mut fast = Batch::new(&g, 6, 21, 1).unwrap();
+            let mut general = Batch::new(&g, 6, 21, 2).unwrap();
+            general.single_path(false);
+            let (mut ff, mut fg) = (Frame::default(), Frame::default());
+            fast.reset_into(&mut ff).unwrap();
+            general.reset_into(&mut fg).unwrap();
+            for step in 0..150 {
+                let what = format!("{} {} step {step}", path.display(), g.engine_name());
+                if step % 3 == 2 {
+                    let a = fast.random_actions();
+                    assert_eq!(general.random_actions(), a, "{what}");
+                    fast.step_into(&a, &mut ff).unwrap();
+                    general.step_into(&a, &mut fg).unwrap();
+                } else {
+                    let a = fast.step_random_into(&mut ff).unwrap();
+                    assert_eq!(general.step_random_into(&mut fg).unwrap(), a, "{what}");
+                }
+                assert_eq!(ff.obs, fg.obs, "{what}");
+                assert_eq!(ff.masks, fg.masks, "{what}");
+                assert_eq!(ff.rewards, fg.rewards, "{what}");
+                assert_eq!(ff.dones, fg.dones, "{what}");
+                assert_eq!(ff.players, fg.players, "{what}");
+            }
+            assert_eq!(fast.counts(), general.counts());
+        }
+        // Single-action decisions occur along a random play.
+        let mut r = plain.reasoner();
+        let mut d = Decision::<GameModel>::new(&mut r, plain.initial_state()).unwrap();
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut mask = vec![false; d.num_actions() as usize];
+        let mut single = 0;
+        for _ in 0..200 {
+            if d.turn() == Turn::Over {
+                break;
+            }
+            mask.fill(false);
+            d.write_mask(&mut mask);
+            single += usize::from(d.single_action());
+            let j = rng.gen_range(0..d.num_candidates());
+            d.apply_candidate(&mut r, j).unwrap();
+        }
+        assert!(single > 0, "{}: no single-action decision", path.display());
+        compared += 1;
+    }
+    assert!(suite_games().is_empty() || compared == names.len());
+}
