@@ -876,3 +876,7 @@
 //!   loop's own work, about what session 34's upper bound without outputs
 //!   (0.80-0.86) said: 0.8 on tic-tac-toe needs ~130 more instructions per
 //!   state gone from work every step must do (draw, rows, restarts).
+//!   Tried and dropped: `play_single` out of line (`#[inline(never)]`,
+//!   so that the step loop stays as it was): batch instructions ticTacToe
+//!   88.51M -> 90.40M (+2.1%), connect4 +1.4%, hex +0.5%, breakthrough
+//!   +0.4% against it inlined.
