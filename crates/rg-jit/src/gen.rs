@@ -115,6 +115,9 @@ struct Gen<'a, 'b> {
     /// Per node, whether its frame is popped before its last edge
     /// ([`early_pops`]).
     early: Vec<bool>,
+    /// The start nodes the entry starts at their own blocks
+    /// ([`Parts::direct`]).
+    direct: &'a [u32],
     /// The runs generated again per chain ([`parts::runs`]) with their
     /// blocks, and per edge the block of the run it enters, if any.
     runs: Vec<(Run, Vec<Block>)>,
@@ -246,6 +249,7 @@ pub(crate) fn emit(
         chain,
         parent,
         early,
+        direct: &parts.direct,
         runs,
         run_entry,
         keep: parts.keep.0,
@@ -309,6 +313,9 @@ pub(crate) fn emit(
 pub(crate) struct Store {
     bytes: Vec<Box<[u8]>>,
     words: Vec<Box<[u32]>>,
+    /// Vectors of slots tested by filter masks (`gen/filter.rs`
+    /// `Gen::vector_run`).
+    vectors: usize,
 }
 
 impl Store {
@@ -322,6 +329,12 @@ impl Store {
     #[cfg(test)]
     pub(crate) fn no_words(&self) -> bool {
         self.words.is_empty()
+    }
+
+    /// How many vectors of slots filter masks test.
+    #[cfg(test)]
+    pub(crate) fn vectors(&self) -> usize {
+        self.vectors
     }
 }
 

@@ -22,9 +22,10 @@ pub(crate) use walker::{dense_key, Walker};
 
 /// A function of the generated walk: `(workspace, semistate, target, arg)
 /// -> 0 (done), 1 (error in the workspace) or 2 + the target to go on at`
-/// (`gen::Parts`). Target `edges + resume blocks + first` with `arg =
-/// next` pushes the root's frame over edges `first .. next`, `next`'s
-/// resume block given.
+/// (`gen::Parts`). Target `edges + resume blocks + k` starts a walk at
+/// the `k`th of `gen::Parts::direct`; past those (`d` of them), `edges +
+/// resume blocks + d + first` with `arg = next` pushes the root's frame
+/// over edges `first .. next`, `next`'s resume block given.
 pub(crate) type WalkFn = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u32;
 
 /// Every helper the generated code calls: `(workspace, semistate, a, b)`.
@@ -34,9 +35,11 @@ pub(crate) type Helper = unsafe extern "C" fn(*mut Ws, *mut u16, u32, u32) -> u3
 /// per-node vectors were read one by one).
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Entry {
-    /// The push of the root frame over the node's edges (`edges +
-    /// resumes + first`, [`WalkFn`]) and its resume block (of `end`); a
-    /// `@disjoint` node's are made per walk from its first legal edge.
+    /// The walk's start at the node ([`WalkFn`]): its own (a node of
+    /// `gen::Parts::direct`), or the push of the root frame over the
+    /// node's edges (`edges + resumes + direct + first`) and its resume
+    /// block (of `end`); a `@disjoint` node's are made per walk from its
+    /// first legal edge.
     pub target: u32,
     pub next: u32,
     /// [`Entry::START`] and the others.

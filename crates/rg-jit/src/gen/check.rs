@@ -174,6 +174,7 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         chain: Vec::new(),
         parent: Vec::new(),
         early: Vec::new(),
+        direct: &[],
         runs: Vec::new(),
         run_entry: Vec::new(),
         keep: super::Keep::ALL,

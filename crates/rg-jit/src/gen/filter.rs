@@ -9,7 +9,7 @@
 //! operand with constants are one load of a byte table.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I16, I32, I64};
+use cranelift_codegen::ir::types::{I16, I16X8, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
 use std::ops::Range;
 
@@ -25,6 +25,10 @@ const MASKED_SYMBOLS: u32 = 256;
 /// Symbols times comparisons of a filtered any-assignment beyond which
 /// its symbols are tested one at a time.
 const MASKED_TESTS: u32 = 512;
+
+/// Symbols reading consecutive slots from which a mask's chunk tests
+/// them in one vector ([`Gen::vector_run`]), not one by one.
+const VECTOR_RUN: u32 = 3;
 
 /// A filter: the any-assignment's slot and its comparison `a == b`
 /// (`eq`) or `a != b`.
@@ -249,7 +253,22 @@ impl Gen<'_, '_> {
             }
             let mut acc = self.b.ins().iconst(I64, 0);
             let lo = 64 * k as u32;
-            for i in lo..len.min(lo + 64) {
+            let hi = len.min(lo + 64);
+            let lanes = self.lane_tests(slot, &cmps);
+            let mut i = lo;
+            while i < hi {
+                if let Some((run, pass)) = lanes
+                    .as_ref()
+                    .and_then(|(table, consts)| self.vector_run(*table, consts, start, i, hi))
+                {
+                    let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
+                    acc = self.b.ins().bor(acc, pass);
+                    self.b.ins().store(FLAGS, acc, f, Off::F_MASK);
+                    i += run;
+                    continue;
+                }
+                i += 1;
+                let i = i - 1;
                 let sym = self.t.any_syms[(start + i) as usize];
                 let v = self.b.ins().iconst(I32, sym as i64);
                 self.known = Some((slot, v));
@@ -305,6 +324,84 @@ impl Gen<'_, '_> {
             self.b.ins().jump(lp, &[BlockArg::Value(acc)]);
         }
         enter(self, none);
+    }
+
+    /// Where comparisons `cmps` all compare `st[fun[table + x]]` (`x` the
+    /// any-assignment's slot `slot`: `board[x] == e`) with constants, the
+    /// table and the constants with their senses: symbol `v` of `x` reads
+    /// slot `fun[table + v]`, and passes where one comparison holds.
+    fn lane_tests(&self, slot: u32, cmps: &Range<u32>) -> Option<(u32, Vec<(u16, bool)>)> {
+        let mut table = None;
+        let mut consts = Vec::new();
+        for k in cmps.clone() {
+            let (a, b, eq) = self.cmp(k);
+            let ((Operand::Ind(s, t), Operand::Imm(c)) | (Operand::Imm(c), Operand::Ind(s, t))) =
+                (a, b)
+            else {
+                return None;
+            };
+            if s != slot || table.is_some_and(|x| x != t) {
+                return None;
+            }
+            table = Some(t);
+            consts.push((c, eq));
+        }
+        Some((table?, consts))
+    }
+
+    /// Symbols `i ..` (below `hi`) of an any-assignment (from `start`)
+    /// whose [`Gen::lane_tests`] read consecutive slots, at least
+    /// [`VECTOR_RUN`] and at most eight: tested in one vector of eight
+    /// slots (in the semistate: shifted down at its end), the passing
+    /// ones' bits from bit 0 (I64), and how many.
+    fn vector_run(
+        &mut self,
+        table: u32,
+        consts: &[(u16, bool)],
+        start: u32,
+        i: u32,
+        hi: u32,
+    ) -> Option<(u32, Value)> {
+        let slot_of = |i: u32| {
+            let sym = self.t.any_syms[(start + i) as usize];
+            self.t.fun[(table + sym as u32) as usize]
+        };
+        let s0 = slot_of(i);
+        let run = (1..8.min(hi - i))
+            .take_while(|&m| slot_of(i + m) == s0 + m)
+            .count() as u32
+            + 1;
+        let slots = self.t.initial.len() as u32;
+        if run < VECTOR_RUN || slots < 8 {
+            return None;
+        }
+        // (Eight slots from `base` lie in the semistate.)
+        let base = s0.min(slots - 8);
+        let st = self.st();
+        let flags = cranelift_codegen::ir::MemFlags::new().with_notrap();
+        let v = self.b.ins().load(I16X8, flags, st, 2 * base as i32);
+        let mut pass = None;
+        for &(c, eq) in consts {
+            let c = self.b.ins().iconst(I16, c as i64);
+            let c = self.b.ins().splat(I16X8, c);
+            let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+            let p = self.b.ins().icmp(cc, v, c);
+            pass = Some(match pass {
+                Some(q) => self.b.ins().bor(q, p),
+                None => p,
+            });
+        }
+        let bits = self.b.ins().vhigh_bits(I64, pass?);
+        let bits = match s0 - base {
+            0 => bits,
+            d => self.b.ins().ushr_imm(bits, d as i64),
+        };
+        let bits = match run {
+            8 => bits,
+            _ => self.b.ins().band_imm(bits, (1 << run) - 1),
+        };
+        self.store.vectors += 1;
+        Some((run, bits))
     }
 
     /// Where comparisons `cmps` (two or more) all compare one operand with constants

@@ -14,18 +14,27 @@ use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
 
 impl Gen<'_, '_> {
-    /// The entry: go on at target `target` ([`super::Parts`]); `arg` is the root
-    /// frame's resume block when it pushes the root frame. Edges entered
-    /// from other functions and every resume block are targets.
+    /// The entry: go on at target `target` ([`super::Parts`]). Targets
+    /// from `edges + resumes` start walks (every walk enters so: tested
+    /// first): the `k`th of [`super::Parts::direct`] at its own block,
+    /// the others by the shared push, `arg` the root frame's resume block.
+    /// Edges entered from other functions and every resume block are the
+    /// targets below.
     pub(super) fn emit_entry(&mut self, target: Value, arg: Value) {
         let edges = self.t.edges.len() as u32;
         let total = edges + self.rnode.len() as u32;
-        let [to_edge, not_edge, to_resume, to_push] = self.blocks();
+        let [to_edge, not_push, to_resume, to_push, shared] = self.blocks();
+        let is_push =
+            self.b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, target, total as i64);
+        self.b.ins().brif(is_push, to_push, &[], not_push, &[]);
+        self.b.switch_to_block(not_push);
         let is_edge = self
             .b
             .ins()
             .icmp_imm(IntCC::UnsignedLessThan, target, edges as i64);
-        self.b.ins().brif(is_edge, to_edge, &[], not_edge, &[]);
+        self.b.ins().brif(is_edge, to_edge, &[], to_resume, &[]);
         // Edges entered from other functions (with no symbol), numbered
         // from this function's first.
         self.b.switch_to_block(to_edge);
@@ -54,18 +63,40 @@ impl Gen<'_, '_> {
         let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
         let local = self.b.ins().iadd_imm(target, -(e0 as i64));
         self.b.ins().br_table(local, jt);
-        self.b.switch_to_block(not_edge);
-        let is_resume = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::UnsignedLessThan, target, total as i64);
-        self.b.ins().brif(is_resume, to_resume, &[], to_push, &[]);
         self.b.switch_to_block(to_resume);
         let f = self.top_frame();
         let next = self.b.ins().iadd_imm(target, -(edges as i64));
         self.dispatch(next, f, true);
+        // Walks' starts.
         self.b.switch_to_block(to_push);
-        let first = self.b.ins().iadd_imm(target, -(total as i64));
+        let direct = self.direct;
+        let k = self.b.ins().iadd_imm(target, -(total as i64));
+        let blocks: Vec<Block> = direct.iter().map(|_| self.b.create_block()).collect();
+        let calls: Vec<_> = blocks
+            .iter()
+            .map(|&blk| self.b.func.dfg.block_call(blk, &[]))
+            .collect();
+        let def = self.b.func.dfg.block_call(shared, &[]);
+        let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+        self.b.ins().br_table(k, jt);
+        for (&n, &blk) in direct.iter().zip(&blocks) {
+            self.b.switch_to_block(blk);
+            let info = self.t.nodes[n as usize];
+            if self.early[n as usize] && info.end == info.first + 1 && self.mine(n) {
+                // Its frame would be popped before its only edge: none.
+                self.jump_edge(info.first);
+            } else {
+                if self.push_at[n as usize] == Block::reserved_value() {
+                    self.push_at[n as usize] = self.b.create_block();
+                }
+                self.b.ins().jump(self.push_at[n as usize], &[]);
+            }
+        }
+        self.b.switch_to_block(shared);
+        let first = self
+            .b
+            .ins()
+            .iadd_imm(target, -((total + direct.len() as u32) as i64));
         let root = self.b.ins().iconst(I32, 0);
         self.b.ins().jump(
             self.push,
@@ -95,12 +126,44 @@ impl Gen<'_, '_> {
         self.here = self.keep_at[n as usize];
         self.b.switch_to_block(self.push_at[n as usize]);
         let info = self.t.nodes[n as usize];
+        if let Some(fails) = self.tried_first_fails(n) {
+            // Its frame would be resumed at once and popped before its
+            // other edge (`Gen::emit_resume`): no frame.
+            let kept = self.kept();
+            let [skip, push] = self.blocks();
+            self.b.ins().brif(fails, skip, &[], push, &[]);
+            self.b.switch_to_block(skip);
+            self.jump_edge(info.first);
+            self.enter_keeping(push, kept);
+        }
         let r = self.bases[n as usize] + info.end - info.first;
         let first = self.b.ins().iconst(I32, info.first as i64);
         let next = self.b.ins().iconst(I32, r as i64);
         let node = self.b.ins().iconst(I32, n as i64);
         let f = self.push_frame(first, next, node);
         self.jump_resume(r, f);
+    }
+
+    /// Where node `n` has two edges, its frame is popped before its first
+    /// ([`super::early_pops`]) and its second, tried first, is a test (a
+    /// comparison or a reachability check: it writes nothing), whether
+    /// that test fails (nonzero); then the walk goes on at the first edge
+    /// as after the frame's pop, and the frame need not be pushed.
+    fn tried_first_fails(&mut self, n: u32) -> Option<Value> {
+        let info = self.t.nodes[n as usize];
+        if !self.early[n as usize] || info.end != info.first + 2 || !self.mine(n) {
+            return None;
+        }
+        match self.t.edges[info.first as usize + 1].op {
+            Op::Cmp(a, b, eq) => {
+                let a = self.operand(a);
+                let b = self.operand(b);
+                let cc = if eq { IntCC::NotEqual } else { IntCC::Equal };
+                Some(self.b.ins().icmp(cc, a, b))
+            }
+            Op::Reach(c, positive) => Some(self.reach(c, positive)),
+            _ => None,
+        }
     }
 
     /// Pushes a frame (edges `first .. next`, `next` its resume block, at
@@ -257,10 +320,7 @@ impl Gen<'_, '_> {
             let zero = g.b.ins().iconst(I64, 0);
             g.undo_log_to(zero);
         });
-        let frames = self.ws_load(Off::FRAMES);
-        let top = self.b.ins().iadd_imm(len, -1);
-        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
-        let f = self.b.ins().iadd(frames, off);
+        let f = self.frame_below(len);
         let target = self.load(I32, f, Off::F_LOG);
         let target = self.b.ins().uextend(I64, target);
         self.undo_log_to(target);
@@ -402,11 +462,19 @@ impl Gen<'_, '_> {
 
     /// The top frame's address.
     pub(super) fn top_frame(&mut self) -> Value {
-        let frames = self.ws_load(Off::FRAMES);
         let len = self.ws_load(Off::FRAMES_LEN);
-        let top = self.b.ins().iadd_imm(len, -1);
-        let off = self.b.ins().imul_imm(top, Off::FRAME_SIZE);
-        self.b.ins().iadd(frames, off)
+        self.frame_below(len)
+    }
+
+    /// The address of the frame below the first `len` (I64): `frames +
+    /// 56 len - 56` (the product and the sum take their loads, the
+    /// difference is a displacement: three instructions, where `(len - 1)`
+    /// first took five).
+    fn frame_below(&mut self, len: Value) -> Value {
+        let frames = self.ws_load(Off::FRAMES);
+        let off = self.b.ins().imul_imm(len, Off::FRAME_SIZE);
+        let end = self.b.ins().iadd(frames, off);
+        self.b.ins().iadd_imm(end, -Off::FRAME_SIZE)
     }
 
     /// Backtracks over chain `c`: the log entries and tags it pushed are

@@ -114,6 +114,10 @@ pub(crate) struct Parts {
     pub log_at: Vec<Option<Vec<u32>>>,
     /// Whether move walks push few tags ([`raw::few_tags`]).
     pub few_tags: bool,
+    /// The nodes whose walks the entry starts at their own push block
+    /// (or at their edge, pushing no frame), in order: target `edges +
+    /// resumes + k` starts at the `k`th ([`direct_starts`]).
+    pub direct: Vec<u32>,
 }
 
 impl Parts {
@@ -160,6 +164,7 @@ impl Parts {
         target.extend(resumes);
         let roots = roots(t, bases);
         let starts = starts(t, bases);
+        let direct = direct_starts(t, bases, &starts);
         Parts {
             node,
             target,
@@ -168,8 +173,27 @@ impl Parts {
             log_at: log_lengths(t, &starts),
             few_tags: raw::few_tags(&t.nodes, &t.edges, &roots),
             starts,
+            direct,
         }
     }
+}
+
+/// The start nodes ([`starts`]) that hold frames, have edges and are not
+/// `@disjoint` (whose first edge `moves` picks per walk): the entry
+/// starts their walks at a block of their own (`Gen::emit_entry`), with
+/// the frame's edges and resume block constants, not through the shared
+/// push and its jump table; where the node's frame is popped before its
+/// only edge ([`early_pops`]), at that edge, with no frame.
+pub(super) fn direct_starts(t: &Tables, bases: &[u32], starts: &[bool]) -> Vec<u32> {
+    (0..t.nodes.len() as u32)
+        .filter(|&n| {
+            let info = t.nodes[n as usize];
+            starts[n as usize]
+                && bases[n as usize] != u32::MAX
+                && !info.disjoint
+                && info.end > info.first
+        })
+        .collect()
 }
 
 /// Per node, whether its frame is popped before its last edge (its first)

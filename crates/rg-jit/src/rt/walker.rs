@@ -40,6 +40,8 @@ pub(crate) struct Walker {
     /// The workspace's code, held here too so that a run borrows it
     /// beside the workspace (no reference count changes per walk).
     code: Arc<Code>,
+    /// [`max_value_fn`].
+    max_value: fn(&[u16]) -> u16,
 }
 
 // SAFETY: the raw pointers in `Ws` point into buffers it owns; a walker is
@@ -48,16 +50,18 @@ unsafe impl Send for Walker {}
 // SAFETY: as for `Send`: every use takes `&mut self`.
 unsafe impl Sync for Walker {}
 
-/// The largest value in `st` (0 if empty): by AVX2's 16 lanes where the
-/// processor has it (a quarter of `moves`' own instructions were the
-/// 8-lane loop's on connect4's 48 slots), else 8.
-fn max_value(st: &[u16]) -> u16 {
+/// The function giving the largest value in a semistate (0 if empty): by
+/// AVX2's 16 lanes where the processor has it (a quarter of `moves`' own
+/// instructions were the 8-lane loop's on connect4's 48 slots), else 8;
+/// chosen once per walker (the detection's test took ~4 instructions a
+/// walk).
+fn max_value_fn() -> fn(&[u16]) -> u16 {
     #[cfg(target_arch = "x86_64")]
-    if st.len() >= 16 && std::arch::is_x86_feature_detected!("avx2") {
+    if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2.
-        return unsafe { max_value_avx2(st) };
+        return |st| unsafe { max_value_avx2(st) };
     }
-    max_in_lanes::<8>(st)
+    max_in_lanes::<8>
 }
 
 /// [`max_in_lanes`] in AVX2's lanes (`vpmaxuw`).
@@ -95,6 +99,7 @@ impl Walker {
         Walker {
             ws: Ws::new(code.clone()),
             code,
+            max_value: max_value_fn(),
         }
     }
 
@@ -143,7 +148,7 @@ impl NativeWalker for Walker {
         let entry = code.entry.get(node as usize).copied().unwrap_or_default();
         let valid = st.len() == self.ws.st_len
             && entry.flags & Entry::START != 0
-            && (max_value(st) as usize) < code.symbols;
+            && ((self.max_value)(st) as usize) < code.symbols;
         if !valid {
             // Not a state of this game: the interpreter's checked indexing
             // answers it.
@@ -218,14 +223,14 @@ impl NativeWalker for Walker {
 
 #[cfg(test)]
 mod tests {
-    use super::{max_in_lanes, max_value};
+    use super::{max_in_lanes, max_value_fn};
 
     /// The largest value wherever it is: in the lanes, in the overlapping
     /// last lane only, in a state shorter than a lane; by 8 and 16 lanes
     /// and by the processor's choice.
     #[test]
     fn max_value_finds_the_largest_anywhere() {
-        let maxes: [fn(&[u16]) -> u16; 3] = [max_value, max_in_lanes::<8>, max_in_lanes::<16>];
+        let maxes: [fn(&[u16]) -> u16; 3] = [max_value_fn(), max_in_lanes::<8>, max_in_lanes::<16>];
         for max in maxes {
             for len in 0..70 {
                 for at in 0..len {
