@@ -556,6 +556,15 @@ impl Reasoner {
             if self.game.is_terminal(s) || self.game.mover(s)? != Mover::Keeper {
                 return Ok(());
             }
+            let t = &self.game.inner.t;
+            if self.native.is_none() && t.straight[s.node as usize] {
+                // A walk with no choice, applied in place (`walk/straight.rs`;
+                // not beside native code, whose checks are native).
+                if let Some(node) = self.walker.straight(t, &mut s.slots, s.node) {
+                    s.node = node;
+                    continue;
+                }
+            }
             self.walks(s, list)?;
             if list.count() != 1 {
                 return Err(RunError::KeeperMoves {

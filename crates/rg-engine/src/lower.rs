@@ -374,6 +374,10 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     );
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
     let (root_starts, fans) = crate::walk::root_starts(&nodes, &code);
+    let straight = match check_all {
+        true => vec![false; nodes.len()],
+        false => crate::walk::straight_roots(&nodes, &code, (&root_starts, &fans), &lazy),
+    };
     // Only walks whose tags are no-ops take rays (`walk/run.rs`).
     let rays = match !check_all && few_tags && !tags_read {
         true => crate::rays::Rays::new(&nodes, &mut code),
@@ -382,6 +386,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     Ok(Tables {
         root_tails,
         root_starts,
+        straight,
         fans,
         rays,
         code,

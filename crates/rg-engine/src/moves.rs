@@ -46,6 +46,26 @@ pub trait Sink {
         tag_hash: u64,
     );
 
+    /// [`Sink::push`] of a ray's landing (`walk/ray.rs`), no tags kept:
+    /// the slots of its undo log `log`, which writes `slot` last; `fixed`
+    /// holds the log's changes of the other slots, each as `st` holds it
+    /// (the same for every landing of the walk's rays), so a sink may take
+    /// them, then `slot`'s, for the log's.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn push_landing(
+        &mut self,
+        log: impl ExactSizeIterator<Item = u32>,
+        fixed: &[Change],
+        st: &[u16],
+        slot: u32,
+        (player_slot, player): (u32, u16),
+        node: u32,
+    ) {
+        let _ = (fixed, slot);
+        self.push(&[], &[], log, st, player_slot, player, node, 0);
+    }
+
     /// [`Sink::push`] of walks of a lean enumeration (no tags kept): the
     /// walks of `w`, one per symbol.
     fn push_syms(&mut self, st: &mut [u16], w: TailWalks<'_>) {
@@ -394,6 +414,42 @@ impl Sink for Effects {
             self.changes.set_len(len + total);
             self.ends.set_len(walks + syms.len());
         }
+    }
+
+    /// The fixed changes copied, then `slot`'s and `player`'s: the log's
+    /// earlier changes of `slot` (amazons' `coord`, written three times)
+    /// left out, as the last one overwrites them with the same value.
+    #[inline(always)]
+    fn push_landing(
+        &mut self,
+        _log: impl ExactSizeIterator<Item = u32>,
+        fixed: &[Change],
+        st: &[u16],
+        slot: u32,
+        (player_slot, player): (u32, u16),
+        node: u32,
+    ) {
+        let n = fixed.len() + 2;
+        self.changes.reserve(n);
+        let len = self.changes.len();
+        let spare = &mut self.changes.spare_capacity_mut()[..n];
+        let (copies, [at, p]) = spare.split_at_mut(n - 2) else {
+            unreachable!("two changes after the fixed ones")
+        };
+        for (dst, &c) in copies.iter_mut().zip(fixed) {
+            dst.write(c);
+        }
+        at.write(Change {
+            slot,
+            value: st[slot as usize] as u32,
+        });
+        p.write(Change {
+            slot: player_slot,
+            value: player as u32,
+        });
+        // SAFETY: the `n` entries past `len` were written above.
+        unsafe { self.changes.set_len(len + n) };
+        self.ends.push([self.changes.len() as u32, node]);
     }
 
     /// The changes written into the spare capacity: one check of the

@@ -395,6 +395,9 @@ pub struct Tables {
     /// move walks resolve without one (`FAN_ROOT` and where its edges
     /// start in `fans`), or [`NO_EDGE`] (its frame pushed).
     pub root_starts: Vec<u32>,
+    /// Per node: whether a keeper's walk from it has no choice and is
+    /// applied in place (`walk/straight.rs`).
+    pub straight: Vec<bool>,
     /// The fans' edges, each fan's in its node's order (`walk/root.rs`).
     pub fans: Vec<crate::walk::Landing>,
     /// The rays into a move's end recorded at once (`rays.rs`).

@@ -23,7 +23,7 @@
 //! the visited checks, `check.rs` the checks' evaluation (memo, probes,
 //! speculation, pure searches), `program.rs` checks run as programs, and
 //! `read.rs` the reads of operands and places, `root.rs` how a walk starts
-//! at its root.
+//! at its root, `straight.rs` keeper walks with no choice applied in place.
 
 mod check;
 mod filter;
@@ -32,6 +32,7 @@ mod ray;
 mod read;
 mod root;
 mod run;
+mod straight;
 mod visit;
 
 use crate::moves::{Kept, MoveList, Sink};
@@ -46,6 +47,7 @@ pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
 pub(crate) use root::{root_starts, root_tails};
 pub use root::{Landing, FAN_ROOT};
+pub(crate) use straight::straight_roots;
 
 /// Checks nested deeper than this are an error.
 pub const MAX_CHECK_DEPTH: usize = 64;
@@ -161,6 +163,9 @@ pub struct Walker {
     /// The symbols of an any-assignment's tail that pass its tests
     /// (`run.rs`, `Walker::tail_moves`).
     tail_syms: Vec<u16>,
+    /// The changes of the slots before a ray's that it does not write
+    /// (`walk/ray.rs`).
+    ray_fixed: Vec<crate::moves::Change>,
     map_writes: Vec<(u32, u16)>,
     /// Pure checks' node marks, per nesting depth.
     marks: Vec<Marks>,

@@ -1,18 +1,20 @@
-//! A ray into a move's end recorded at once (`rays.rs`).
+//! Rays into a move's end recorded at once (`rays.rs`).
 
 use super::*;
 use crate::code::Kind;
-use crate::moves::Sink;
+use crate::moves::{Change, Sink};
+use crate::rays::{Ray, Step};
 use crate::tables::Tables;
 use crate::RunError;
 
 impl Walker {
-    /// Records the moves of the ray or fan starting at `node`
-    /// (`rays.rs`): each landing, in the walk's order, while the
-    /// comparisons into the next node hold (a fan's: where its own
-    /// holds); each landing that passes its tail's tests as it is found.
-    /// The semistate is left as it was. Out of line: the walk's loop
-    /// keeps its registers.
+    /// Records the moves of the ray, fan or star at `node` (`rays.rs`):
+    /// a star's rays whose comparison holds, in the walk's order, and of
+    /// each ray each landing while the comparisons into the next node
+    /// hold (a fan's: where its own holds), each landing that passes its
+    /// tail's tests as it is found. The changes of the slots the rays do
+    /// not write are read once ([`Walker::ray_fixed`]). The semistate is
+    /// left as it was. Out of line: the walk's loop keeps its registers.
     #[inline(never)]
     pub(super) fn ray_moves<S: Sink>(
         &mut self,
@@ -21,9 +23,50 @@ impl Walker {
         node: u32,
         out: Option<&mut S>,
     ) -> Result<(), RunError> {
-        let (Some(out), Some((ray, steps))) = (out, t.rays.at(node)) else {
+        let Some(out) = out else {
             return Ok(());
         };
+        if let Some(ray) = t.rays.at(node) {
+            // A ray or a fan of its own: recorded from the log (a template
+            // read for one ray costs more than it saves: breakthrough's
+            // fans, +1.6% with the template).
+            return self.landings::<S, false>(t, st, ray, out);
+        }
+        let mut fixed = false;
+        for a in t.rays.arms(node) {
+            // SAFETY: a comparison of `t.code`'s table (`rays.rs`); `st`
+            // checked where the walk starts.
+            if !matches!(a.test, Kind::Skip) && !unsafe { t.code.holds(st, a.test) } {
+                continue;
+            }
+            let (ray, steps) = t.rays.ray(a.ray);
+            let slot = t.code.tail(ray.tail).0.slot;
+            if !fixed {
+                // Every ray of a star writes the same slot (`rays.rs`).
+                self.ray_fixed.clear();
+                for &(s, _) in &self.log {
+                    if s != slot {
+                        let value = st[s as usize] as u32;
+                        self.ray_fixed.push(Change { slot: s, value });
+                    }
+                }
+                fixed = true;
+            }
+            self.landings::<S, true>(t, st, (ray, steps), out)?;
+        }
+        Ok(())
+    }
+
+    /// The landings of one ray (see [`Walker::ray_moves`]), recorded with
+    /// [`Walker::ray_fixed`] (`FIXED`) or from the log.
+    #[inline(always)]
+    fn landings<S: Sink, const FIXED: bool>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        (ray, steps): (&Ray, &[Step]),
+        out: &mut S,
+    ) -> Result<(), RunError> {
         let (tail, tests) = t.code.tail(ray.tail);
         let slot = tail.slot;
         // SAFETY: a slot operand of the ray's landings (instructions of
@@ -40,6 +83,7 @@ impl Walker {
         let log = self.log.len();
         self.log.push((slot, old));
         let slots = self.log.iter().map(|&(slot, _)| slot);
+        let player = (t.player_slot, tail.player);
         let mut r = Ok(());
         for s in steps {
             let last = matches!(s.test, Kind::Skip);
@@ -50,8 +94,13 @@ impl Walker {
             // SAFETY: a table operand of a landing, as above.
             st[slot as usize] = unsafe { t.code.tab_at(key, s.table) };
             if tests.iter().all(|&c| passes(st, c)) {
-                let (player, at) = (t.player_slot, tail.node);
-                out.push(&[], &[], slots.clone(), st, player, tail.player, at, 0);
+                if FIXED {
+                    let fixed = &self.ray_fixed;
+                    out.push_landing(slots.clone(), fixed, st, slot, player, tail.node);
+                } else {
+                    let (p, v) = player;
+                    out.push(&[], &[], slots.clone(), st, p, v, tail.node, 0);
+                }
                 if out.recorded() > MAX_RECORDED {
                     r = Err(RunError::MovesTooLarge(MAX_RECORDED));
                     break;
