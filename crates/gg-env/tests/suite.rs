@@ -31,6 +31,15 @@ fn seven_games() -> Vec<PathBuf> {
     games
 }
 
+/// Asserts that two frames hold the same outputs, field by field.
+fn same_frames(a: &Frame, b: &Frame, what: &str) {
+    assert_eq!(a.obs, b.obs, "{what}");
+    assert_eq!(a.masks, b.masks, "{what}");
+    assert_eq!(a.rewards, b.rewards, "{what}");
+    assert_eq!(a.dones, b.dones, "{what}");
+    assert_eq!(a.players, b.players, "{what}");
+}
+
 fn load(path: &PathBuf) -> GameModel {
     let text = std::fs::read_to_string(path).unwrap();
     GameModel::from_text(&text).unwrap()
@@ -383,14 +392,7 @@ fn reused_frames_equal_fresh_ones() {
         let mut b = Batch::new(&g, 5, 3, 1).unwrap();
         let mut frames = [Frame::default(), Frame::default()];
         a.reset_into(&mut frames[0]).unwrap();
-        let same = |f: &Frame, fresh: &Frame, what: &str| {
-            assert_eq!(f.obs, fresh.obs, "{what}");
-            assert_eq!(f.masks, fresh.masks, "{what}");
-            assert_eq!(f.rewards, fresh.rewards, "{what}");
-            assert_eq!(f.dones, fresh.dones, "{what}");
-            assert_eq!(f.players, fresh.players, "{what}");
-        };
-        same(&frames[0], &b.reset().unwrap(), "reset");
+        same_frames(&frames[0], &b.reset().unwrap(), "reset");
         for step in 0..120 {
             // The same frame a few steps in a row, then the other.
             let f = &mut frames[(step / 3) % 2];
@@ -406,7 +408,7 @@ fn reused_frames_equal_fresh_ones() {
             }
             let acts = a.step_random_into(f).unwrap();
             let what = format!("{} step {step}", path.display());
-            same(f, &b.step(&acts).unwrap(), &what);
+            same_frames(f, &b.step(&acts).unwrap(), &what);
         }
         compared += 1;
     }
@@ -540,11 +542,7 @@ fn native_batches_equal_interpreted_ones() {
             let acts = a.step_random_into(&mut fa).unwrap();
             assert_eq!(b.step_random_into(&mut fb).unwrap(), acts);
             let what = format!("{} step {step}", path.display());
-            assert_eq!(fa.obs, fb.obs, "{what}");
-            assert_eq!(fa.masks, fb.masks, "{what}");
-            assert_eq!(fa.rewards, fb.rewards, "{what}");
-            assert_eq!(fa.dones, fb.dones, "{what}");
-            assert_eq!(fa.players, fb.players, "{what}");
+            same_frames(&fa, &fb, &what);
         }
         assert_eq!(a.counts(), b.counts());
         compared += 1;
@@ -586,11 +584,7 @@ fn single_action_steps_equal_the_general_path() {
                     let a = fast.step_random_into(&mut ff).unwrap();
                     assert_eq!(general.step_random_into(&mut fg).unwrap(), a, "{what}");
                 }
-                assert_eq!(ff.obs, fg.obs, "{what}");
-                assert_eq!(ff.masks, fg.masks, "{what}");
-                assert_eq!(ff.rewards, fg.rewards, "{what}");
-                assert_eq!(ff.dones, fg.dones, "{what}");
-                assert_eq!(ff.players, fg.players, "{what}");
+                same_frames(&ff, &fg, &what);
             }
             assert_eq!(fast.counts(), general.counts());
         }
