@@ -558,6 +558,16 @@ impl Walker {
                     };
                 }
                 // `player = v`: a move walk's end (a check's write).
+                // `x[y] = v`, `c`'s `Kind::SetIndImm` (in its own arm and at
+                // the end of a modifier chain).
+                macro_rules! set_ind_imm {
+                    ($slot:expr, $table:expr, $value:expr) => {{
+                        // SAFETY: operands of `c` (see above).
+                        let at = unsafe { t.code.place(st, $slot, $table)? };
+                        // SAFETY: a slot `place` gave.
+                        unsafe { self.write_sealed(t, st, at, $value) };
+                    }};
+                }
                 macro_rules! set_player {
                     ($v:expr) => {{
                         let v = $v;
@@ -631,10 +641,7 @@ impl Walker {
                             tag!(Some(s), 0);
                             then!(
                                 Kind::SetIndImm { slot, table, value } => {
-                                    // SAFETY: operands of `c` (see above).
-                                    let at = unsafe { t.code.place(st, slot, table)? };
-                                    // SAFETY: a slot `place` gave.
-                                    unsafe { self.write_sealed(t, st, at, value) };
+                                    set_ind_imm!(slot, table, value)
                                 },
                                 Kind::Player(v) => set_player!(v)
                             );
@@ -657,12 +664,7 @@ impl Walker {
                         // SAFETY: as above.
                         unsafe { self.write_sealed(t, st, to, v) };
                     }
-                    Kind::SetIndImm { slot, table, value } => {
-                        // SAFETY: operands of `c` (see above).
-                        let at = unsafe { t.code.place(st, slot, table)? };
-                        // SAFETY: a slot `place` gave.
-                        unsafe { self.write_sealed(t, st, at, value) };
-                    }
+                    Kind::SetIndImm { slot, table, value } => set_ind_imm!(slot, table, value),
                     Kind::AnySlot(slot) => {
                         // SAFETY: an operand of `c` (see above).
                         unsafe { self.write_sealed(t, st, slot, sym) }
