@@ -880,3 +880,65 @@
 //!   so that the step loop stays as it was): batch instructions ticTacToe
 //!   88.51M -> 90.40M (+2.1%), connect4 +1.4%, hex +0.5%, breakthrough
 //!   +0.4% against it inlined.
+//! - Session 36, whether the table compares like with like: both sides
+//!   play the same engine (rbg-jit's native code; the `VecEnv`'s walk is
+//!   its keyed copy) and count a state per player move; `rbg bench`'s
+//!   `play_random` is the trait's default (every move listed, then one
+//!   applied: no shortcut the batch could not take), and callgrind counts
+//!   the same work on both (`rbg bench ticTacToe --playouts 8400` ~1,020
+//!   instructions per state, `batch_bench`'s `playouts_for` 999). `rbg
+//!   bench` times its loop by the thread's processor time and drops its
+//!   last, unfinished playout (its time counted, its states not: a point
+//!   in the batch's favour); the `VecEnv` times its loop by the process's,
+//!   and with one thread it runs no pool. So the table is fair; what it
+//!   does not hold still is the machine: `rbg bench ticTacToe --seconds
+//!   2` read 6.2M to 9.7M states per processor second in runs minutes
+//!   apart (load 3-6), and two passes of the table in a row read hex
+//!   0.64 and 0.86. Engine work shared by both sides cannot help the
+//!   ratio: taking `x` off both, `(P - x) / (B - x)` is below `P / B`
+//!   while the batch costs more; only the batch's own work counts.
+//! - Where the single-action path of tic-tac-toe stands (session 36,
+//!   callgrind `--dump-instr=yes`, `batch_bench GAME 0 64 1 fused`, per
+//!   state): batch 1,383 instructions against 999, the engine ~850 of
+//!   them (its generated code ~583, its Rust glue ~265: `Reasoner::apply`
+//!   70, `keeper_move` 56, `apply_raw` 51, `legal_moves_keyed` 88, as in
+//!   playouts), the inlined step loop ~433, restarts ~60 (`end_game`, ~357
+//!   per restart). Read off the step loop's assembly: the random draw ~25
+//!   (a rejection in 4 of 10 draws for 9 moves, as in playouts), the
+//!   candidate's action and the `taken` write ~10, `play_move`'s glue
+//!   around the engine's `apply` ~35 (`last` ~20), `list_turn` ~40, the
+//!   turn start's patch ~70 (three planes' column, the variables' division
+//!   loop ~20, the player on move), the mask ~55 (a `memset` call for ten
+//!   bytes, then 7.5 instructions per key), the rows' slicing and bounds
+//!   ~30. Each item is about the few instructions its work needs; a kernel
+//!   of its own for single-action steps would save the path's tests (~20-30
+//!   per state, 2%), not the ~130 that 0.8 needs. Elsewhere (same runs):
+//!   breakthrough 6,784 against 5,365 instructions per state (0.79; the
+//!   step loop ~1,006, of which the mask's keys ~200: 27 per state),
+//!   englishDraughts 4,340 against 3,176 (0.73; the step loop ~768, spread
+//!   over planes, patches and masks), connect4 2,161 against 1,517 (0.70;
+//!   the planes written whole at every turn start ~175).
+//! - Tried and dropped (session 36): connect4's and reversi's turn starts
+//!   patched from a copy of the board each game's row shows (kept per game,
+//!   emptied whenever the row is written otherwise; a parameter of
+//!   `Spec::patch_turn_start`), the columns of the vertices where the new
+//!   board differs found eight at a time with AVX2 (no copy before each
+//!   action, unlike sessions 26 and 30), out of line. Digests of the
+//!   frames equal (`reused_frames_equal_fresh_ones` and the suite tests
+//!   pass). Callgrind batch instructions (`batch_bench GAME 0 64 1 batch
+//!   fused`) connect4 138.29M -> 134.47M (-2.76%; the patch ~150 per state
+//!   against ~220 for the planes, the move plane's `memset` and the
+//!   observation's glue), reversi 777.72M -> 781.55M (+0.49%: its flips
+//!   change several vertices, and its 64-vertex planes are the compiler's
+//!   cheap loop), ticTacToe +0.26%; time (one process, `ab` on = the whole
+//!   write, 256 games, 0.3 s pairs, load 7-8) connect4 on/off median 1.035
+//!   and 1.025 (best/best 1.050, 1.052): slower, as the snapshots were;
+//!   reversi 0.983. The copy's reads (three cold lines per connect4 game)
+//!   cost more than the planes' writes, which only store. A first version comparing four vertices at a time through
+//!   checked slices cost more than the whole write (connect4 +1.6%).
+//! - Where the bar stands (session 36, `scripts/vec-vs-bench.py`
+//!   `--fused --seconds 2 --rounds 3 --rbg /work/base/rbg`, main's package at
+//!   5d4e544, two passes in a row, load 7-8): ticTacToe 0.72/0.78,
+//!   connect4 0.70/0.68, breakthrough 0.61/0.65, hex 0.64/0.86, chess
+//!   0.65/0.63, reversi 0.95/0.90, englishDraughts 0.72/0.61, geomean
+//!   0.71/0.72.
