@@ -78,7 +78,7 @@ mod runs;
 
 pub(crate) use fixed::fixed_slots;
 pub use leaf::LeafCheck;
-use leaf::{keyed_programs, KeyedLeaf};
+use leaf::{keyed_programs, Keyed};
 use runs::{run_of, PassTable, Runs};
 pub(crate) use runs::{Run, NO_RUN};
 
@@ -153,7 +153,7 @@ pub struct Sealed {
     /// the range of `keyed` that is its program for that symbol ...
     keyed_index: Box<[(u32, u32)]>,
     /// ... and those programs (verified).
-    keyed: Box<[KeyedLeaf]>,
+    keyed: Keyed,
     /// The number of symbols (a keyed check's programs per key).
     symbols: u32,
     /// Per edge, its any-assignment's [`Run`] ([`NO_RUN`]: none) ...
@@ -630,7 +630,7 @@ impl Sealed {
             leaf_ranges: leaf_ranges.into_boxed_slice(),
             subtrees: subtrees.into_boxed_slice(),
             keyed_index: keyed_index.into_boxed_slice(),
-            keyed: keyed.into_boxed_slice(),
+            keyed,
             symbols,
             any_runs,
             node_runs,

@@ -1,6 +1,11 @@
 //! Leaf checks as the walk runs them: a check's comparisons in order, or
 //! the program of its key slot's symbol ([`LeafCheck`], [`Sealed::leaf`]).
 
+mod keyed;
+
+pub(super) use keyed::Keyed;
+use keyed::Programs;
+
 use super::{Sealed, PAD};
 use crate::code::Kind;
 use crate::program::{Leaf, NO_TABLE};
@@ -224,9 +229,9 @@ pub(super) fn keyed_programs(
     (vals, reads): (&[u32], &[u32]),
     (symbols, slots): (u32, usize),
     fixed: &[Option<u16>],
-) -> (Vec<(u32, u32)>, Vec<KeyedLeaf>) {
+) -> (Vec<(u32, u32)>, Keyed) {
     let mut index: Vec<(u32, u32)> = Vec::new();
-    let mut keyed: Vec<KeyedLeaf> = Vec::new();
+    let mut keyed = Programs::default();
     let mut seen: std::collections::HashMap<Vec<KeyedLeaf>, (u32, u32)> = Default::default();
     for r in ranges.iter_mut().flatten() {
         let ls = &leaves[r.start as usize..r.end as usize];
@@ -247,12 +252,10 @@ pub(super) fn keyed_programs(
             });
             let at = match seen.get(&p) {
                 Some(&at) => at,
-                None if ok && keyed.len() + p.len() <= MAX_KEYED => {
-                    let at = (keyed.len() as u32, n);
-                    keyed.extend_from_slice(&p);
-                    seen.insert(p, at);
-                    at
-                }
+                None if ok && keyed.len() + p.len() <= MAX_KEYED => match keyed.push(&p) {
+                    Some(start) => *seen.entry(p).or_insert((start, n)),
+                    None => break,
+                },
                 None => break,
             };
             index.push(at);
@@ -268,7 +271,7 @@ pub(super) fn keyed_programs(
             seen.retain(|_, &mut (at, _)| (at as usize) < len);
         }
     }
-    (index, keyed)
+    (index, keyed.into())
 }
 
 impl Sealed {
@@ -346,31 +349,6 @@ impl Sealed {
                 k => unsafe { self.holds(st, k) },
             };
             if leaf_jump(&mut pc, holds, (l.skip, l.accept)) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether the keyed program of `len` instructions at `at` holds in
-    /// `st` ([`KeyedLeaf`]).
-    #[inline(always)]
-    fn keyed_leaf<const TABLES: bool>(&self, st: &[u16], at: u32, len: u32) -> bool {
-        debug_assert!((at + len) as usize <= self.keyed.len() && st.len() >= self.slots);
-        // SAFETY: `new` verified the program within `keyed`.
-        let p = unsafe { self.keyed.get_unchecked(at as usize..(at + len) as usize) };
-        let mut pc = 0;
-        while pc < len {
-            // SAFETY: `pc < len`, the program's length.
-            let l = unsafe { p.get_unchecked(pc as usize) };
-            // SAFETY: `new` verified `at` below `slots`; `st` is as long
-            // (`leaf`).
-            let mut x = unsafe { *st.get_unchecked(l.at as usize) };
-            if TABLES && l.table != NO_TABLE {
-                // SAFETY: `new` verified the table within `vals`, padded.
-                x = unsafe { self.tab_at(x, l.table) };
-            }
-            if leaf_jump(&mut pc, (x == l.value) == l.eq, (l.skip, l.accept)) {
                 return true;
             }
         }
