@@ -1,6 +1,8 @@
 //! A switch (`switch.rs`) entered from the walk's chain (`walk/run.rs`,
 //! `Walker::enter`): the last edge of its range taken without its
-//! comparison tested or dispatched, the edges below it from a frame.
+//! comparison tested or dispatched, the edges below it from a frame; a
+//! choice entered after it goes on past an edge's comparison only where
+//! that comparison passed.
 
 use rg_engine::{GameModel, MoveList};
 
