@@ -175,22 +175,19 @@ fn keyed_program(
 /// inside them), one that always holds and does not accept is left out
 /// (the walk goes on with the next); the jumps renumbered. Others, an
 /// accepting one that always holds among them, stay as they are (their
-/// comparisons decided as written).
+/// comparisons decided as written). Linear in the program's length
+/// ([`first_landings`]).
 fn simplified(program: &[(KeyedLeaf, Option<bool>)]) -> Vec<KeyedLeaf> {
     let n = program.len();
+    let landing = first_landings(program.iter().map(|(l, _)| l.skip as usize));
     let mut keep = vec![true; n];
     let mut i = 0;
     while i < n {
         let (l, decided) = program[i];
         let end = l.skip as usize;
-        // Whether some jump from before `i` lands strictly inside `i..end`.
-        let entered = |end: usize| {
-            program[..i]
-                .iter()
-                .any(|(k, _)| (k.skip as usize) > i && (k.skip as usize) < end)
-        };
         match decided {
-            Some(false) if end <= n && !entered(end) => {
+            // No jump from before `i` lands strictly inside `i..end`.
+            Some(false) if end <= n && landing[i] >= end => {
                 keep[i..end].iter_mut().for_each(|k| *k = false);
                 i = end;
                 continue;
@@ -217,6 +214,35 @@ fn simplified(program: &[(KeyedLeaf, Option<bool>)]) -> Vec<KeyedLeaf> {
             ..l
         })
         .collect()
+}
+
+/// Per position `i` of a program whose instruction `k` jumps to
+/// `skips[k]`: the first position after `i` that a jump from before `i`
+/// lands at (`usize::MAX`: none), all in one pass over the jump targets
+/// (a jump from `k` to `s` is the first landing after each position of
+/// `k + 1 .. s` not yet given one by a nearer target; those positions
+/// wait on a stack, highest on top).
+fn first_landings(skips: impl ExactSizeIterator<Item = usize>) -> Vec<usize> {
+    let n = skips.len();
+    // The lowest source of a jump to each target (`n` and past: at `n`):
+    // it lands after the most positions.
+    let mut lowest = vec![usize::MAX; n + 1];
+    for (k, s) in skips.enumerate() {
+        let at = &mut lowest[s.min(n)];
+        *at = (*at).min(k);
+    }
+    let mut landing = vec![usize::MAX; n];
+    let mut waiting: Vec<usize> = Vec::new();
+    for (s, &k) in lowest.iter().enumerate() {
+        while let Some(&i) = waiting.last().filter(|&&i| k < i) {
+            landing[i] = s;
+            waiting.pop();
+        }
+        if s < n {
+            waiting.push(s);
+        }
+    }
+    landing
 }
 
 /// The keyed programs ([`LeafCheck`]) of the verified leaf checks
@@ -370,6 +396,44 @@ mod tests {
             accept,
         };
         (l, decided)
+    }
+
+    /// The first landing after each position by its definition: every
+    /// jump from before it, looked at (quadratic).
+    fn landings_by_definition(skips: &[usize]) -> Vec<usize> {
+        (0..skips.len())
+            .map(|i| {
+                let after = skips[..i].iter().filter(|&&s| s > i);
+                after
+                    .map(|&s| s.min(skips.len()))
+                    .min()
+                    .unwrap_or(usize::MAX)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn first_landings_are_those_by_definition() {
+        // Forward jumps (as verified programs have), some past the end,
+        // from a small generator: nested, crossing, shared targets.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for n in 0..40 {
+            for _ in 0..50 {
+                let skips: Vec<usize> = (0..n)
+                    .map(|k| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        k + 1 + (x % (n as u64 - k as u64 + 2)) as usize
+                    })
+                    .collect();
+                let got = first_landings(skips.iter().copied());
+                assert_eq!(got, landings_by_definition(&skips), "{skips:?}");
+            }
+        }
+        // 0 jumps to 3, 1 to 2: after 1 the first landing from before
+        // it is 0's (3), and so after 2 (1's jump to 2 is not after 2).
+        assert_eq!(first_landings([3, 2, 3].into_iter()), [usize::MAX, 3, 3]);
     }
 
     #[test]
