@@ -74,6 +74,7 @@ use crate::{LoadError, RunError};
 
 mod fixed;
 mod leaf;
+pub(crate) mod mask;
 mod runs;
 
 pub(crate) use fixed::fixed_slots;

@@ -1,6 +1,7 @@
 //! Runs: an any-assignment's symbols whose tests read consecutive slots,
 //! scanned in the semistate with one table lookup each ([`Run`]).
 
+use super::mask::{Range, MAX_LEN};
 use super::{Cond, Sealed, PAD};
 use crate::code::{Code, Kind};
 use crate::program::{AnyFilter, Ins, Step, NO_TABLE};
@@ -46,6 +47,9 @@ pub(crate) struct Run {
     slot: u32,
     /// Index in [`Sealed`]'s `passes`.
     pass: u32,
+    /// The passing values as one range, for a run of at most
+    /// [`MAX_LEN`] symbols: scanned as a mask ([`Range::mask`]).
+    range: Option<Range>,
 }
 
 /// Values a run's upward scan tests at once, one branch for all
@@ -105,6 +109,7 @@ impl Runs {
         (start, slot): (u32, u32),
         pass: PassTable,
     ) -> Option<u32> {
+        let range = Range::of(&pass).filter(|_| len as usize <= MAX_LEN);
         let pass = match self.passes.iter().position(|p| p[..] == pass[..]) {
             Some(i) => i as u32,
             None if self.passes.len() < MAX_PASS_TABLES => {
@@ -119,6 +124,7 @@ impl Runs {
             start,
             slot,
             pass,
+            range,
         });
         Some(self.runs.len() as u32 - 1)
     }
@@ -324,6 +330,15 @@ impl Sealed {
         )
     }
 
+    /// Run `run`'s passing symbols as a mask (bit `i`: symbol `i`), if it
+    /// has a [`Range`] (checked).
+    #[inline(always)]
+    pub(crate) fn run_mask(&self, st: &[u16], run: u32) -> Option<u64> {
+        let r = &self.runs[run as usize];
+        let range = r.range?;
+        Some(range.mask(&st[r.base as usize..][..r.len as usize]))
+    }
+
     /// The values run `run`'s symbols `0 ..= hi` read (at most its
     /// length) and its table of passing values ([`Run`]; checked).
     #[inline(always)]
@@ -343,6 +358,9 @@ impl Sealed {
     #[inline(always)]
     pub(crate) fn last_in_run(&self, st: &[u16], run: u32, hi: u32) -> Option<u32> {
         let (vals, pass) = self.run_values(st, run, hi);
+        if let Some(range) = self.runs[run as usize].range {
+            return range.last(vals, vals.len() as u32 - 1);
+        }
         let i = vals.iter().rposition(|&v| pass[v as usize])?;
         Some(i as u32)
     }

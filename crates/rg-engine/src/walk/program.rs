@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::program::{Program, Step, NO_TABLE};
-use crate::sealed::NO_RUN;
+use crate::sealed::mask::{highest, up_to};
+use crate::sealed::{Sealed, NO_RUN};
 use crate::seen::{Seen, MAX_KEYS};
 use crate::tables::{Operand, Tables};
 use crate::RunError;
@@ -228,25 +229,47 @@ impl Walker {
                     break true;
                 }
             },
-            run => {
-                // The run's squares read in place (`sealed::Run`: the
-                // assigned slot is not among them), the scan and the leaf
-                // checks in one loop.
-                let (base, n, pass) = t.code.run_parts(run);
-                let mut i = (left as usize).min(n);
-                loop {
-                    if i == 0 {
-                        break false;
-                    }
-                    i -= 1;
-                    if pass[st[base + i] as usize] {
-                        st[slot as usize] = syms[i];
-                        if t.code.leaf(st, sub) {
+            run => match t.code.run_mask(st, run) {
+                // The passing symbols as a mask, highest first.
+                Some(m) => {
+                    let mut m = match left {
+                        0 => 0,
+                        l => up_to(m, l - 1),
+                    };
+                    loop {
+                        let Some(i) = highest(m) else { break false };
+                        m ^= 1 << i;
+                        let x = syms[i as usize];
+                        st[slot as usize] = x;
+                        let holds = match Sealed::keyed_on(sub, slot) {
+                            true => t.code.leaf_of_key(st, sub, x),
+                            false => t.code.leaf(st, sub),
+                        };
+                        if holds {
                             break true;
                         }
                     }
                 }
-            }
+                None => {
+                    // The run's squares read in place (`sealed::Run`: the
+                    // assigned slot is not among them), the scan and the leaf
+                    // checks in one loop.
+                    let (base, n, pass) = t.code.run_parts(run);
+                    let mut i = (left as usize).min(n);
+                    loop {
+                        if i == 0 {
+                            break false;
+                        }
+                        i -= 1;
+                        if pass[st[base + i] as usize] {
+                            st[slot as usize] = syms[i];
+                            if t.code.leaf(st, sub) {
+                                break true;
+                            }
+                        }
+                    }
+                }
+            },
         };
         st[slot as usize] = old;
         if found {
