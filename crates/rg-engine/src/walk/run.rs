@@ -59,6 +59,14 @@ use crate::seen::{Seen, MAX_KEYS, MAX_MOVE_KEYS};
 use crate::tables::{Guard, NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_SWITCH};
 use crate::RunError;
 
+/// Whether the walk goes on from `c` straight to its inline continuation
+/// `c.next`: it has one (below [`code::RAY`]) and, when deciding a check,
+/// `c` does not land on the check's `target` (where that walk stops).
+#[inline(always)]
+fn goes_inline<const MOVES: bool>(c: &code::Code, target: u32) -> bool {
+    c.next < code::RAY && (MOVES || c.to != target)
+}
+
 /// Whether edge `e`, taken from a frame, passes its test
 /// ([`crate::code::Pre`]) in the frame's semistate: the edge whose
 /// comparison that decided (not tested again; [`NO_EDGE`]: none), or
@@ -183,12 +191,10 @@ impl Walker {
             // Its comparison is not dispatched: the walk goes on from its
             // inline continuation, where there is one.
             let c = code.at(e);
-            return Ok(Some(
-                match c.next < code::RAY && (MOVES || c.to != target) {
-                    true => (c.next, NO_EDGE),
-                    false => (e, e),
-                },
-            ));
+            return Ok(Some(match goes_inline::<MOVES>(c, target) {
+                true => (c.next, NO_EDGE),
+                false => (e, e),
+            }));
         } else {
             (info.first, info.end)
         };
@@ -211,7 +217,7 @@ impl Walker {
         // An edge whose own comparison passed goes on from its inline
         // continuation, the comparison not dispatched.
         let c = code.at(edge);
-        if passed == edge && c.next < code::RAY && (MOVES || c.to != target) {
+        if passed == edge && goes_inline::<MOVES>(c, target) {
             return Ok(Some((c.next, NO_EDGE)));
         }
         Ok(Some((edge, passed)))
@@ -669,7 +675,7 @@ impl Walker {
                 // dispatch: when `c` passes no check's target.
                 macro_rules! then {
                     ($($kind:pat => $body:expr),+) => {
-                        if c.next < code::RAY && (MOVES || c.to != target) {
+                        if goes_inline::<MOVES>(&c, target) {
                             // SAFETY: an inline continuation of `c`.
                             let n = unsafe { code.inline(c.next) };
                             match n.kind {
