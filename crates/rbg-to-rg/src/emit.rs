@@ -270,8 +270,18 @@ impl<'a> Emitter<'a> {
         };
         let fused =
             |f: &crate::fuse::Fusion, t: u32| f.walks.get(t as usize).is_some_and(Option::is_some);
+        let puts = match (mode, info) {
+            (Mode::Main, Some(info)) => self.puts(nfa, &reach, &maynull, info),
+            _ => vec![None; nfa.states()],
+        };
+        let mut gone = vec![false; nfa.states()];
+        for p in puts.iter().flatten() {
+            for &t in p.tests.iter().chain(&p.puts[1..]) {
+                gone[t as usize] = true;
+            }
+        }
         for s in 0..nfa.states() as u32 {
-            if !reach[s as usize] || fused(&self.fuse.0, s) {
+            if !reach[s as usize] || fused(&self.fuse.0, s) || gone[s as usize] {
                 // (A fused shift state's walks are emitted by the
                 // transitions into it.)
                 continue;
@@ -295,6 +305,10 @@ impl<'a> Emitter<'a> {
                     continue;
                 }
             }
+            if let Some(p) = &puts[s as usize] {
+                self.put(&node(s), &node(p.puts[0]), &p.piece);
+                continue;
+            }
             let lazy = self.fuse.0.lazy.get(s as usize).copied().unwrap_or(false);
             for (i, &t) in nfa.next[s as usize].iter().enumerate() {
                 if lazy && fused(&self.fuse.0, t) {
@@ -316,6 +330,65 @@ impl<'a> Emitter<'a> {
             self.created.insert(accept.clone());
         }
         Ok(accept)
+    }
+
+    /// Per state of the rules, its keeper's choice of the piece to put by
+    /// vertex (`put.rs`), where the emitter can make it one assignment.
+    fn puts(
+        &self,
+        nfa: &Nfa,
+        reach: &[bool],
+        maynull: &[bool],
+        info: &Info,
+    ) -> Vec<Option<crate::put::Put>> {
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); nfa.states()];
+        for s in (0..nfa.states() as u32).filter(|&s| reach[s as usize]) {
+            for &t in &nfa.next[s as usize] {
+                preds[t as usize].push(s);
+            }
+        }
+        let tagged = |t: u32| info.ctx[t as usize] & PLAYER != 0;
+        let plain = |p: &crate::put::Put| {
+            self.d.counters.is_none()
+                && p.tests.iter().chain(&p.puts).all(|&t| {
+                    self.fuse
+                        .0
+                        .walks
+                        .get(t as usize)
+                        .is_none_or(Option::is_none)
+                        && self.jumps.at(self.low, nfa, t).is_none()
+                        && !info.commit[t as usize]
+                })
+                && p.puts.iter().all(|&u| match nfa.leaf(u) {
+                    Leaf::Off(piece, _) => self.d.whereabouts[*piece as usize].is_none(),
+                    _ => false,
+                })
+        };
+        (0..nfa.states() as u32)
+            .map(|s| {
+                let ok = reach[s as usize] && !maynull[s as usize] && !info.commit[s as usize];
+                ok.then(|| crate::put::put_at(nfa, &self.low.relations, &preds, &tagged, s))
+                    .flatten()
+                    .filter(plain)
+            })
+            .collect()
+    }
+
+    /// `board[coord] = put[coord]` from `src` to `to`: the piece `piece[v]`
+    /// put on each vertex `v` (`put.rs`).
+    fn put(&mut self, src: &str, to: &str, piece: &[u32]) {
+        let values = piece
+            .iter()
+            .map(|&p| self.d.pieces[p as usize].clone())
+            .collect();
+        let (ty, null) = (self.d.square_ty.clone(), self.d.null.clone());
+        let table = self.d.vertex_map("put", &ty, values, &null);
+        let coord = || Expr::name(&self.d.coord);
+        let label = assign(
+            Expr::name(&self.d.board).at(coord()),
+            Expr::name(&table).at(coord()),
+        );
+        self.edge(src, to, label);
     }
 
     /// The node from which the transition from state `s` into its `i`-th

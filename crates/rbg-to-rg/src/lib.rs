@@ -24,6 +24,9 @@
 //!    variables are decided within the values the variables may hold at
 //!    their state (`ranges.rs`): no `nan` guard where every value is in
 //!    range.
+//!    A keeper's choice of the piece to put by where it stands (draughts'
+//!    promotion, `{? p} [man] + {! p} [king]` with `p` a test of the
+//!    vertex) is one assignment from a table (`put.rs`).
 //!    A search for a piece that at most one vertex holds (chess's king,
 //!    `anySquare {whiteKing}`) reads its vertex from a variable the
 //!    translation keeps (`royal.rs`), and an unrolled pattern's shifts
@@ -67,6 +70,7 @@ mod joins;
 mod keeper;
 mod names;
 mod pattern;
+mod put;
 mod ranges;
 mod regex;
 mod royal;
