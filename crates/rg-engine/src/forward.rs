@@ -203,6 +203,7 @@ impl gg_core::Game for GameModel {
 
 impl Workspace {
     /// The keeper's moves after a move, then a check that someone moves.
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     fn after_move(&mut self, s: &mut State) -> Result<(), RunError> {
         self.r.complete_keeper_with(s, &mut self.keeper)?;
         if !self.r.game().is_terminal(s) {
@@ -237,6 +238,7 @@ impl gg_core::Reasoner<GameModel> for Workspace {
 
     /// The walks' effects only (no tags, no atoms); the same draw as
     /// listing the moves, so playouts are unchanged.
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     fn play_random(
         &mut self,
         s: &mut State,

@@ -88,6 +88,7 @@ impl Walker {
 
     /// [`Walker::check`] past its memo.
     #[inline(never)]
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     fn decide(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Result<bool, RunError> {
         let slot = self.direct[c as usize];
         if slot == LEAF {
@@ -184,6 +185,7 @@ impl Walker {
     /// to (`mirror.rs`): it holds iff there are some. `None`: not done here
     /// (not in a move enumeration, generation stopped, or an error, which
     /// the check's own walk then meets or not as written).
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     pub(super) fn speculate(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Option<bool> {
         let kind = self.sink_kind?;
         let y = t.speculated[c as usize];

@@ -104,6 +104,7 @@ pub(super) fn any_tests(
 /// reads scanned in the semistate, nothing written. Out of line: the
 /// walk's loop stays as small.
 #[inline(never)]
+#[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
 pub(super) fn run_filter(
     t: &Tables,
     st: &[u16],

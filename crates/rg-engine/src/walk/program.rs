@@ -101,6 +101,7 @@ fn next_symbol(t: &Tables, st: &mut [u16], at: usize, slot: u32, left: u32) -> O
 
 impl Walker {
     /// Decides a check by its program (`program.rs`).
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     pub(super) fn program<const WRITES: bool>(
         &mut self,
         t: &Tables,

@@ -402,6 +402,7 @@ impl Walker {
     /// (`MOVES`), or deciding whether `target` is reached (tags ignored,
     /// `player` assignments ordinary). Leaves the semistate, tags and frames
     /// as it found them.
+    #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     pub(super) fn run<const MOVES: bool, S: Sink>(
         &mut self,
         t: &Tables,
