@@ -312,6 +312,13 @@ pub(crate) enum Filter {
         /// The run.
         run: u32,
     },
+    /// [`Filter::Run`] of a run whose passing values are one
+    /// [`Range`](mask::Range): its frame keeps the run's mask from the
+    /// scan's start (`Walker::mask_filter`).
+    Mask {
+        /// The run.
+        run: u32,
+    },
 }
 
 /// The [`Pick`] of `e` (its [`Act`] `act`), `code` verified.
@@ -577,6 +584,9 @@ impl Sealed {
         }
         for (p, &run) in picks.iter_mut().zip(any_runs.iter()) {
             p.test = match p.test {
+                Filter::Tests { .. } if run != NO_RUN && runs.has_range(run) => {
+                    Filter::Mask { run }
+                }
                 Filter::Tests { .. } if run != NO_RUN => Filter::Run { run },
                 test => test,
             };
@@ -687,6 +697,15 @@ impl Sealed {
     #[inline(always)]
     pub(crate) fn pick(&self, edge: u32) -> &Pick {
         &self.picks[edge as usize]
+    }
+
+    /// The number of any-assignments whose filter keeps its run's mask
+    /// ([`Filter::Mask`]).
+    pub fn mask_filters(&self) -> usize {
+        self.picks
+            .iter()
+            .filter(|p| matches!(p.test, Filter::Mask { .. }))
+            .count()
     }
 
     /// Tail `i` (a [`Pick::tail`]) and its tests, which

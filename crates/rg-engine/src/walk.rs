@@ -187,6 +187,10 @@ pub struct Walker {
     slot_search: SlotSearch,
     /// Pure checks' nodes to expand (nested searches above their callers').
     pending: Vec<u32>,
+    /// Per frame (by its index): the mask of its any-assignment's run
+    /// ([`crate::sealed::Filter::Run`], `walk/filter.rs`), taken when its
+    /// scan starts.
+    run_masks: Vec<u64>,
     /// Local visited checks' stamps (`local.rs`): the number of the frame
     /// a (node, key) was last seen under.
     stamps: Vec<u64>,

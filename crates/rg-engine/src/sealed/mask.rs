@@ -5,10 +5,11 @@
 //!
 //! A check's program scans its any-assignment's symbols as one mask,
 //! highest first (`walk/program.rs`, englishDraughts' "some piece of mine
-//! can capture"); the walk's filter (`Sealed::last_in_run`) resumes
-//! below its last symbol, eight values a step ([`Range::last`]): a whole
-//! mask per symbol taken cost englishDraughts 0.7% more than the table's
-//! scan. Callgrind instructions per playout (`rbg bench --engine interp`,
+//! can capture"); the walk's filter (`Filter::Mask`, `walk/filter.rs`)
+//! takes one mask when its frame's scan starts and every later symbol
+//! from it (a whole mask per symbol taken cost englishDraughts 0.7% more
+//! than the table's scan); [`Range::last`] resumes below a symbol, eight
+//! values a step, where no frame keeps the mask. Callgrind instructions per playout (`rbg bench --engine interp`,
 //! seed 1, in `play_random`) against 5d4e544: englishDraughts 573,565
 //! -> 560,162 (-2.3%) for the masks alone (`Sealed::leaf_of_key` for
 //! the rest).

@@ -128,6 +128,11 @@ impl Runs {
         });
         Some(self.runs.len() as u32 - 1)
     }
+
+    /// Whether run `run`'s passing values are one [`Range`] (a mask).
+    pub(super) fn has_range(&self, run: u32) -> bool {
+        self.runs[run as usize].range.is_some()
+    }
 }
 
 /// The base slot and table of passing values of any-assignment symbols

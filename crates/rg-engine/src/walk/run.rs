@@ -593,7 +593,12 @@ impl Walker {
                         continue 'frames;
                     }
                 }
-                Filter::Ind { .. } | Filter::Run { .. } => {}
+                Filter::Mask { run } if MOVES || t.edges[edge as usize].to != target => {
+                    if !self.mask_filter(t, st, top, (run, pick.start, pick.len), &mut sym) {
+                        continue 'frames;
+                    }
+                }
+                Filter::Ind { .. } | Filter::Run { .. } | Filter::Mask { .. } => {}
                 Filter::Other => {
                     let f = &mut self.frames[top];
                     match other_filter(t, st, f, edge, target, &mut sym) {
