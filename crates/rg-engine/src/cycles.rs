@@ -308,9 +308,49 @@ pub fn inline_cycle(edges: &[Edge]) -> bool {
 /// Whether every move walk (from the nodes `roots` marks to where its moves
 /// end, a `player` assignment) pushes at most [`FEW_TAGS`] tags, so never
 /// reaches the bound [`crate::raw::MAX_TAGS`]: then walks that count tags
-/// only for that bound need not count them (the interpreter's lean walks,
-/// [`crate::tables::Tables::few_tags`]; `rg-jit`'s playouts).
+/// only for that bound need not count them (`rg-jit`'s playouts; the
+/// interpreter's lean walks, [`cyclic_tags`]).
 pub fn few_tags(nodes: &[NodeInfo], edges: &[Edge], roots: &[bool]) -> bool {
+    most_tags(nodes, edges, roots, &|_| true).is_some()
+}
+
+/// Per edge, whether it is a tag on a cycle of the graph of move walks
+/// ([`components`]: its ends in one component), and the most other tags a
+/// move walk from any node passes (`None`: more than [`FEW_TAGS`]).
+///
+/// A walk leaves a component for good, so it passes every tag between
+/// two components at most once: its tags are at most its cyclic ones plus
+/// that bound. The interpreter's lean walks count only the cyclic tags
+/// and give up before the sum could reach [`crate::raw::MAX_TAGS`]
+/// ([`crate::tables::Tables::tag_limit`]); with no cyclic tag they never
+/// count ([`few_tags`]). englishDraughts' capture loop (`$$ coord $
+/// index_N` per jump) is such a cycle, the rest of its tags are not.
+pub fn cyclic_tags(nodes: &[NodeInfo], edges: &[Edge]) -> (Vec<bool>, Option<u32>) {
+    let comp = components(nodes, edges);
+    let mut cyclic = vec![false; edges.len()];
+    for (n, info) in nodes.iter().enumerate() {
+        for i in info.first..info.end {
+            let e = &edges[i as usize];
+            cyclic[i as usize] = is_tag(&e.op) && comp[e.to as usize] == comp[n];
+        }
+    }
+    let roots = vec![true; nodes.len()];
+    let others = most_tags(nodes, edges, &roots, &|i| !cyclic[i]);
+    (cyclic, others)
+}
+
+fn is_tag(op: &Op) -> bool {
+    matches!(op, Op::Tag(_) | Op::TagVar(_))
+}
+
+/// The most tags on edges `counts` a move walk from a node `roots` marks
+/// passes, if at most [`FEW_TAGS`].
+fn most_tags(
+    nodes: &[NodeInfo],
+    edges: &[Edge],
+    roots: &[bool],
+    counts: &dyn Fn(usize) -> bool,
+) -> Option<u32> {
     // Per node, the most tags of a walk entering it (`u32::MAX`: unseen).
     let mut most = vec![u32::MAX; nodes.len()];
     let mut work = Vec::new();
@@ -320,18 +360,22 @@ pub fn few_tags(nodes: &[NodeInfo], edges: &[Edge], roots: &[bool]) -> bool {
             work.push(n);
         }
     }
+    let mut max = 0;
     // (Each node's count only grows, up to `FEW_TAGS`: this ends.)
     while let Some(n) = work.pop() {
         let info = nodes[n];
-        for e in &edges[info.first as usize..info.end as usize] {
+        let first = info.first as usize;
+        for (i, e) in edges[first..info.end as usize].iter().enumerate() {
+            let i = first + i;
             let tags = match e.op {
                 Op::SetPlayer(_) => continue,
-                Op::Tag(_) | Op::TagVar(_) => most[n] + 1,
+                ref op if is_tag(op) && counts(i) => most[n] + 1,
                 _ => most[n],
             };
             if tags > FEW_TAGS {
-                return false;
+                return None;
             }
+            max = max.max(tags);
             let to = e.to as usize;
             if most[to] == u32::MAX || most[to] < tags {
                 most[to] = tags;
@@ -339,5 +383,90 @@ pub fn few_tags(nodes: &[NodeInfo], edges: &[Edge], roots: &[bool]) -> bool {
             }
         }
     }
-    true
+    Some(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cyclic_tags;
+    use crate::tables::Op;
+    use crate::walk::MAX_TAGS;
+    use crate::{Effects, GameModel, MoveList, RunError, State};
+
+    /// x's one move: tags `$ s $ u` (off the cycle), then `$ t` once per
+    /// step of `v` from 0 to `n - 1` (a loop bounded by the state, as
+    /// englishDraughts' captures): `n + 1` tags.
+    fn counter(n: usize) -> GameModel {
+        let vals: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        let next: Vec<String> = (1..n).map(|i| format!("{}: {i}", i - 1)).collect();
+        let text = format!(
+            "type Player = {{x, y}};\ntype Score = {{0, 1}};\ntype V = {{{}}};\nvar v: V = 0;\n\
+             const next: V -> V = {{ {}, :0 }};\n@unique a b c d;\n\
+             begin, s: player = x;\ns, s1: $ s;\ns1, a: $ u;\na, b: $ t;\nb, c: v = next[v];\n\
+             c, a: v != {last};\nc, d: v == {last};\nd, end: player = keeper;\n",
+            vals.join(", "),
+            next.join(", "),
+            last = n - 1,
+        );
+        GameModel::from_text(&text).unwrap()
+    }
+
+    /// x's moves by the listing walk (`MoveList`) and the lean one
+    /// (`Effects`): the states after each, or the error.
+    fn both(g: &GameModel) -> [Result<Vec<State>, RunError>; 2] {
+        let mut r = g.reasoner();
+        let mut s = g.initial_state();
+        r.complete_keeper(&mut s).unwrap();
+        let (mut list, mut effects) = (MoveList::default(), Effects::default());
+        let listed = r.walks(&mut s, &mut list).map(|()| {
+            (0..list.len())
+                .map(|i| crate::moves::tests::after(&s, &list, i))
+                .collect()
+        });
+        let lean = r.walks(&mut s, &mut effects).map(|()| {
+            (0..effects.len())
+                .map(|i| crate::moves::tests::after(&s, &effects, i))
+                .collect()
+        });
+        [listed, lean]
+    }
+
+    #[test]
+    fn only_tags_on_cycles_are_counted() {
+        let g = counter(50);
+        let t = g.tables();
+        let (cyclic, others) = cyclic_tags(&t.nodes, &t.edges);
+        let tag = |i: usize| match t.edges[i].op {
+            Op::Tag(s) => Some(g.description().symbols.name(rg_lang::types::Sym(s.into()))),
+            _ => None,
+        };
+        let counted: Vec<_> = (0..t.edges.len()).filter(|&i| cyclic[i]).map(tag).collect();
+        assert_eq!(counted, [Some("t")]);
+        assert_eq!(others, Some(2), "`$ s $ u`");
+        assert!(!t.few_tags && !t.tags_read, "a lean walk that counts tags");
+        assert_eq!(t.tag_limit as usize, MAX_TAGS - 3);
+        let [listed, lean] = both(&g);
+        assert_eq!(listed.as_ref().map(Vec::len), Ok(1));
+        assert_eq!(listed, lean);
+    }
+
+    #[test]
+    fn lean_walks_fail_as_listing_walks_at_the_tag_bound() {
+        // 2048 tags: `$ t` 2046 times, past the lean walk's limit (2045,
+        // two tags off the cycle), so it gives up and counts them all.
+        let [listed, lean] = both(&counter(MAX_TAGS - 1));
+        assert_eq!(listed.as_ref().map(Vec::len), Ok(1));
+        assert_eq!(listed, lean);
+        // 2049 tags: `$ t` 2047 times (within 2048 if the two others were
+        // not bounded); the listing walk's error.
+        let g = counter(MAX_TAGS);
+        let [listed, lean] = both(&g);
+        let b = g.description().node("b").unwrap().0;
+        let endless = RunError::EndlessWalk {
+            limit: MAX_TAGS,
+            node: b,
+        };
+        assert_eq!(listed, Err(endless.clone()));
+        assert_eq!(lean, Err(endless));
+    }
 }

@@ -339,6 +339,12 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     let has_unique = unique.iter().any(|&u| u) && cycles::inline_cycle(&edges);
     // Every node a root: the walks of `Walker::moves` start at any node.
     let few_tags = cycles::few_tags(&nodes, &edges, &vec![true; nodes.len()]);
+    // Lean walks count only the tags on cycles (`None`: every tag).
+    let (cyclic_tags, others) = cycles::cyclic_tags(&nodes, &edges);
+    let tag_limit = match others {
+        Some(a) => crate::walk::MAX_TAGS as u32 - 1 - a,
+        None => crate::walk::MAX_TAGS as u32,
+    };
     let mut lowered = crate::code::lower(&edges, &l.fast, has_unique)?;
     // Tested against the walk without them (`with_every_check`).
     let pres = match check_all {
@@ -358,7 +364,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
     );
     let mut code = crate::sealed::Sealed::new(
         (lowered, pres),
-        (&edges, &acts),
+        (&edges, &acts, &cyclic_tags),
         (&nodes, &any_syms, !check_all),
         leaves,
         &l.fun,
@@ -372,14 +378,15 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         &any_syms,
         !check_all,
     );
-    let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, few_tags);
+    let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, others.is_some());
     let (root_starts, fans) = crate::walk::root_starts(&nodes, &code);
     let straight = match check_all {
         true => vec![false; nodes.len()],
         false => crate::walk::straight_roots(&nodes, &code, (&root_starts, &fans), &lazy),
     };
-    // Only walks whose tags are no-ops take rays (`walk/run.rs`).
-    let rays = match !check_all && few_tags && !tags_read {
+    // Only lean walks that take the untagged table take rays (`walk/run.rs`;
+    // a ray's tail passes no counted tag, `sealed.rs`).
+    let rays = match !check_all && others.is_some() && !tags_read {
         true => crate::rays::Rays::new(&nodes, &mut code),
         false => crate::rays::Rays::default(),
     };
@@ -423,6 +430,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         has_unique,
         tags_read,
         few_tags,
+        tag_limit,
         repeat_slots,
         keys: std::mem::take(&mut l.layouts.keys),
         consts: l.consts,

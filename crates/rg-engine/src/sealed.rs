@@ -389,8 +389,9 @@ fn tail(
         // (A branch, past the edges, ends the tail.)
         let Some(e) = edges.get(i) else { break };
         match (c.kind, e.op) {
-            // (Tags are no-ops in a walk with this table.)
-            (Kind::Skip | Kind::Tag(_) | Kind::TagVar(_), _) => {}
+            // (Tags are no-ops in a walk with this table, `Kind::Skip`;
+            // the tags it keeps are counted: they end the tail.)
+            (Kind::Skip, _) => {}
             (k, _) if is_cmp(k) && sealed(k) => tests.push(TailTest::Cmp(k)),
             (Kind::Other, Op::Reach(check, positive)) => match leaves.get(check as usize) {
                 Some(&Some(range)) => tests.push(TailTest::Leaf { range, positive }),
@@ -421,7 +422,7 @@ impl Sealed {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         (mut code, mut pres): (Vec<Code>, Vec<Pre>),
-        (edges, acts): (&[Edge], &[Act]),
+        (edges, acts, counted): (&[Edge], &[Act], &[bool]),
         (nodes, any_syms, with_runs): (&[NodeInfo], &[u16], bool),
         (leaves, leaf_ranges, subtrees): Leaves,
         fun: &[u32],
@@ -603,7 +604,7 @@ impl Sealed {
             })
             .collect();
         // (`skip_tags` takes continuations from `code`: in range too.)
-        let untagged = skip_tags(&code);
+        let untagged = skip_tags(&code, counted);
         let mut tails = Vec::new();
         let mut tail_tests = Vec::new();
         for (e, p) in picks.iter_mut().enumerate() {
@@ -684,10 +685,10 @@ impl Sealed {
         }
     }
 
-    /// The instructions a walk runs: with `tags` false, for a walk whose
-    /// tags do nothing (a lean walk that need not count them,
-    /// [`crate::tables::Tables::few_tags`]), the inline continuations skip
-    /// the tag instructions.
+    /// The instructions a walk runs: with `tags` false, for a lean walk
+    /// that counts only the tags on cycles
+    /// ([`crate::tables::Tables::tag_limit`]), the other tags are no-ops
+    /// ([`Kind::Skip`]) which the inline continuations skip.
     #[inline(always)]
     pub(crate) fn table(&self, tags: bool) -> Table<'_> {
         Table(if tags { &self.code } else { &self.untagged })
@@ -953,15 +954,24 @@ impl<'a> Table<'a> {
     }
 }
 
-/// `code` with each inline continuation (no visited check, no step count)
-/// into a tag instruction taken past it: the instruction then goes where
-/// the tag's goes (its target and continuation, flags included). For walks
-/// whose tags do nothing, so the same walk with fewer instructions.
-fn skip_tags(code: &[Code]) -> Box<[Code]> {
-    let tag = |c: &Code| matches!(c.kind, Kind::Tag(_) | Kind::TagVar(_));
+/// `code` with the tags not `counted` (a lean walk counts only the tags
+/// on cycles, [`crate::cycles::cyclic_tags`]) as [`Kind::Skip`], and each
+/// inline continuation (no visited check, no step count) into one of them
+/// taken past it: the instruction then goes where the tag's goes (its
+/// target and continuation, flags included). For walks whose other tags
+/// do nothing, so the same walk with fewer instructions.
+fn skip_tags(code: &[Code], counted: &[bool]) -> Box<[Code]> {
+    let skipped = |i: u32, c: &Code| {
+        matches!(c.kind, Kind::Tag(_) | Kind::TagVar(_))
+            && !counted.get(i as usize).unwrap_or(&false)
+    };
     code.iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let mut c = *c;
+            if skipped(i as u32, &c) {
+                c.kind = Kind::Skip;
+            }
             if matches!(c.kind, Kind::Other | Kind::Player(_) | Kind::Branch { .. }) {
                 // `player = v` records its target: left as it is.
                 return c;
@@ -970,7 +980,7 @@ fn skip_tags(code: &[Code]) -> Box<[Code]> {
             // tags without a step count would be endless anyway): bounded.
             for _ in 0..code.len() {
                 match code.get(c.next as usize) {
-                    Some(t) if c.next < DEAD && tag(t) => {
+                    Some(t) if c.next < DEAD && skipped(c.next, t) => {
                         c.to = t.to;
                         c.next = t.next;
                     }

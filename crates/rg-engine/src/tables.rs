@@ -385,6 +385,15 @@ pub struct Tables {
     /// ([`crate::raw::few_tags`]): then a lean walk never reaches
     /// [`crate::raw::MAX_TAGS`] and does not count its tags.
     pub few_tags: bool,
+    /// The tags on cycles ([`crate::cycles::cyclic_tags`]) a lean walk
+    /// counts at most, taking the table whose other tags are no-ops
+    /// (`sealed.rs`): [`crate::raw::MAX_TAGS`] less one less the most
+    /// other tags a walk passes, so its tags stay below that bound; one
+    /// more gives up, and the enumeration is made again counting every
+    /// tag (`Walker::enumerate_walk`), so its outcome is the listing
+    /// walk's. [`crate::raw::MAX_TAGS`] when the other tags are too many
+    /// to bound: lean walks take the tagged table and count every tag.
+    pub tag_limit: u32,
     /// Per node: the edge of a move walk rooted there that records its
     /// moves at once (its only edge, an any-assignment into a move's end,
     /// in a lean untagged walk: `walk/run.rs`, `root_tails`), or

@@ -226,6 +226,11 @@ pub struct Walker {
     /// Tags of the current walk when they are only counted (a lean walk:
     /// see [`Tables::tags_read`]); `tags` is empty then.
     counted_tags: u32,
+    /// The count of tags at which a lean walk stops: [`Tables::tag_limit`],
+    /// or [`MAX_TAGS`] while a walk that gave up there is made again
+    /// ([`Walker::walk_counting_tags`]). Below [`MAX_TAGS`] the walk takes
+    /// the table whose tags off cycles are no-ops, and counts the others.
+    tag_limit: u32,
 }
 
 /// The error of a walk that went past [`MAX_STEPS`] single edges (`steps`
@@ -273,6 +278,7 @@ impl Walker {
                 .collect(),
             next_version: 1,
             speculates: true,
+            tag_limit: t.tag_limit,
             ..Walker::default()
         }
     }
@@ -358,6 +364,25 @@ impl Walker {
         node: u32,
         out: &mut S,
     ) -> Result<(), RunError> {
+        match self.walk_all(t, st, node, out) {
+            // A lean walk's tags on cycles reached `tag_limit`: its tags
+            // might reach `MAX_TAGS`.
+            Err(RunError::EndlessWalk { limit, .. }) if limit < MAX_TAGS => {
+                self.walk_counting_tags(t, st, node, out)
+            }
+            r => r,
+        }
+    }
+
+    /// [`Walker::enumerate_walk`]'s walk, restored on error.
+    #[inline(always)]
+    fn walk_all<S: Sink>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+        out: &mut S,
+    ) -> Result<(), RunError> {
         out.clear();
         self.begin();
         let r = self.run::<true, S>(t, st, node, NO_TARGET, Some(out));
@@ -370,6 +395,23 @@ impl Walker {
             self.choices.clear();
         }
         r.map(|_| ())
+    }
+
+    /// [`Walker::walk_all`] again, every tag counted (a lean walk that gave
+    /// up at [`Tables::tag_limit`]): its outcome is the listing walk's.
+    #[cold]
+    #[inline(never)]
+    fn walk_counting_tags<S: Sink>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        node: u32,
+        out: &mut S,
+    ) -> Result<(), RunError> {
+        self.tag_limit = MAX_TAGS as u32;
+        let r = self.walk_all(t, st, node, out);
+        self.tag_limit = t.tag_limit;
+        r
     }
 
     /// Evaluates check `c` for a native move walk (`rg-jit`) whose key hash
@@ -528,12 +570,14 @@ impl Walker {
         Ok(())
     }
 
-    /// A tag of a lean walk: counted, not kept.
+    /// A tag of a lean walk: counted, not kept. At `tag_limit` the walk
+    /// ends with [`RunError::EndlessWalk`] of that limit (below
+    /// [`MAX_TAGS`]: given up, see [`Walker::enumerate_walk`]).
     #[inline]
     fn count_tag(&mut self, node: u32) -> Result<(), RunError> {
-        if self.counted_tags as usize >= MAX_TAGS {
+        if self.counted_tags >= self.tag_limit {
             return Err(RunError::EndlessWalk {
-                limit: MAX_TAGS,
+                limit: self.tag_limit as usize,
                 node,
             });
         }

@@ -128,7 +128,8 @@ fn landing(code: &Sealed, e: u32, edges: u32) -> Option<Landing> {
 /// edge when that is an any-assignment into a move's end
 /// ([`crate::sealed::Tail`]), the node an ordinary one (not `@disjoint`,
 /// no switch, not a local check's frame node) and the walks of moves lean
-/// and untagged (no visited check keys on tags, few tags): such a walk
+/// and untagged (no visited check keys on tags, the tags off cycles
+/// bounded: `lean_untagged`; a tail passes no tag that is counted): such a walk
 /// pushes no frame and clears no visited set ([`Walker::root_moves`]).
 ///
 /// Callgrind instructions per playout (`rbg --engine interp bench`, seed 1)
@@ -149,10 +150,10 @@ pub(crate) fn root_tails(
     nodes: &[NodeInfo],
     code: &Sealed,
     tags_read: bool,
-    few_tags: bool,
+    lean_untagged: bool,
 ) -> Vec<u32> {
     let tail = |info: &NodeInfo| {
-        if tags_read || !few_tags {
+        if tags_read || !lean_untagged {
             return NO_EDGE;
         }
         if info.end != info.first + 1 || info.disjoint || info.switch != NO_SWITCH || info.owner {

@@ -427,9 +427,10 @@ impl Walker {
         // A lean walk: tags only counted (a sink that keeps none, and no
         // visited check keys on them).
         let lean = MOVES && !S::VISIBILITY && !t.tags_read;
-        // Tags are no-ops when they need no count either: their
-        // instructions are skipped (`sealed.rs`).
-        let untagged = lean && t.few_tags;
+        // Tags off cycles are no-ops when the others are counted against
+        // a lower bound (`Tables::tag_limit`): the table without them
+        // (`sealed.rs`).
+        let untagged = lean && self.tag_limit < MAX_TAGS as u32;
         let code = t.code.table(!untagged);
         let base = self.frames.len();
         let entry = (
@@ -663,9 +664,8 @@ impl Walker {
                 macro_rules! tag {
                     ($s:expr, $slot:expr) => {
                         if lean {
-                            if !t.few_tags {
-                                self.count_tag(c.to)?;
-                            }
+                            // (Only tags on cycles in the untagged table.)
+                            self.count_tag(c.to)?;
                         } else if MOVES {
                             let v = match $s {
                                 Some(s) => s,
