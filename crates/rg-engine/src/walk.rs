@@ -387,11 +387,7 @@ impl Walker {
         self.begin();
         let r = self.run::<true, S>(t, st, node, NO_TARGET, Some(out));
         if r.is_err() {
-            self.rollback(st, 0);
-            self.frames.clear();
-            self.stamp_log.clear();
-            self.active.clear();
-            self.pending.clear();
+            self.abandon(st, 0);
             self.choices.clear();
         }
         r.map(|_| ())
@@ -434,11 +430,7 @@ impl Walker {
         let r = self.check(t, st, c);
         *steps = self.steps;
         if r.is_err() {
-            self.rollback(st, log);
-            self.frames.clear();
-            self.stamp_log.clear();
-            self.active.clear();
-            self.pending.clear();
+            self.abandon(st, log);
         }
         r
     }
@@ -455,14 +447,20 @@ impl Walker {
         self.begin();
         let r = self.run::<false, MoveList>(t, st, start, target, None);
         if r.is_err() {
-            self.rollback(st, 0);
-            self.frames.clear();
-            self.stamp_log.clear();
-            self.active.clear();
-            self.pending.clear();
+            self.abandon(st, 0);
             self.choices.clear();
         }
         r
+    }
+
+    /// After a walk's error: the semistate rolled back to log entry `log`,
+    /// the walk's frames, stamps and pending checks dropped.
+    fn abandon(&mut self, st: &mut [u16], log: usize) {
+        self.rollback(st, log);
+        self.frames.clear();
+        self.stamp_log.clear();
+        self.active.clear();
+        self.pending.clear();
     }
 
     fn begin(&mut self) {
