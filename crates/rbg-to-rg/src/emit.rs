@@ -161,7 +161,10 @@ impl<'a> Emitter<'a> {
             }
         }
         let nfa = &self.low.rules;
-        let info = Info::new(self.low, &self.d);
+        let jumps: Vec<bool> = (0..nfa.states() as u32)
+            .map(|t| self.jump_to(nfa, t).is_some())
+            .collect();
+        let info = Info::new(self.low, &self.d, &jumps);
         self.single = crate::single::single_states(
             nfa,
             &self.low.patterns,
@@ -766,7 +769,8 @@ pub(crate) struct Info {
 }
 
 impl Info {
-    fn new(low: &Lowered, d: &Decls) -> Info {
+    /// `jumps`: per state, its search jumps to a tracked piece's vertex.
+    fn new(low: &Lowered, d: &Decls, jumps: &[bool]) -> Info {
         let nfa = &low.rules;
         let n = nfa.states();
         let is_switch = |s: u32| s > 0 && matches!(nfa.leaf(s), Leaf::Switch(..));
@@ -831,7 +835,7 @@ impl Info {
         let within = (0..n as u32)
             .map(|t| t > 0 && pre[t as usize] && !untagged(t))
             .collect();
-        let commit = crate::keeper::commits(nfa, &ctx, &reach, &low.relations);
+        let commit = crate::keeper::commits(nfa, &ctx, &reach, &low.relations, jumps);
         Info {
             ctx,
             sure,

@@ -25,3 +25,21 @@ fn a_keeper_loop_is_one_walk() {
     // The keeper marked every square: one move per square.
     assert_eq!(perft(&rg, 1).unwrap().leaves, 36);
 }
+
+#[test]
+fn a_keepers_search_for_a_tracked_piece_is_no_choice() {
+    // The keeper picks up `k` wherever it is (foxAndHounds' fox): only
+    // `kAt` passes `{k}` (`royal.rs`), so the keeper jumps there instead
+    // of committing to the first of every vertex whose check passes.
+    let text = checked::translated(
+        "#players = p(1), q(1)
+#pieces = e, x, k
+#variables =
+#board = rectangle(up, down, left, right, [e, x, k, e, e, x])
+#anySquare = ((up* + down*)(left* + right*))
+#rules = (->> anySquare {k} [e] ->p (left + right) {e} [k] ->q anySquare {e} [x])*",
+        6,
+    );
+    assert!(!text.contains("@disjoint"), "{text}");
+    assert!(text.contains("coord = kAt;"), "{text}");
+}
