@@ -100,6 +100,11 @@ pub struct Emitter<'a> {
     /// Per state of the rules: whether its walks take at most one of its
     /// transitions (`single.rs`).
     pub(crate) single: Vec<bool>,
+    /// Per piece: whether an expression reads its count (`counts.rs`).
+    read_counts: Vec<bool>,
+    /// The automaton being emitted: per state, whether a modifier into it
+    /// keeps the replaced and the put piece's counts (`counts.rs`).
+    kept_counts: Vec<(bool, bool)>,
 }
 
 fn skip() -> Label {
@@ -110,7 +115,6 @@ impl<'a> Emitter<'a> {
     /// An emitter for the lowered rules.
     pub fn new(d: Decls, low: &'a Lowered, jumps: crate::royal::Jumps) -> Emitter<'a> {
         Emitter {
-            d,
             low,
             edges: Vec::new(),
             repeat_ok: Vec::new(),
@@ -120,6 +124,9 @@ impl<'a> Emitter<'a> {
             disjoint: Vec::new(),
             created: Default::default(),
             fuse: Default::default(),
+            read_counts: crate::counts::read_counts(low, d.pieces.len()),
+            kept_counts: Vec::new(),
+            d,
             jumps,
             single: Vec::new(),
         }
@@ -144,6 +151,7 @@ impl<'a> Emitter<'a> {
                 .iter()
                 .any(|l| matches!(l, Leaf::Off(..) | Leaf::Assign(..)));
             let first = self.edges.len();
+            self.kept_counts = crate::counts::kept(nfa, &self.read_counts, true);
             let accept = self.pattern(nfa, &prefix)?;
             let start = format!("{prefix}0");
             self.inline
@@ -246,6 +254,7 @@ impl<'a> Emitter<'a> {
         info: Option<&Info>,
     ) -> Result<String, TranslateError> {
         let node = |s: u32| format!("{prefix}{s}");
+        self.kept_counts = crate::counts::kept(nfa, &self.read_counts, false);
         let maynull: Vec<bool> = (0..nfa.states() as u32)
             .map(|s| s > 0 && self.may_null(nfa.leaf(s)))
             .collect();
@@ -433,7 +442,7 @@ impl<'a> Emitter<'a> {
     /// comparison of variables read by one label), as one label.
     fn negation(&mut self, leaf: &Leaf) -> Result<Option<Label>, TranslateError> {
         let steps = match leaf {
-            Leaf::Pattern(..) | Leaf::Compare(..) => self.leaf_steps(leaf, None)?,
+            Leaf::Pattern(..) | Leaf::Compare(..) => self.leaf_steps(leaf, None, None)?,
             _ => None,
         };
         Ok(match steps.as_deref() {
@@ -554,7 +563,7 @@ impl<'a> Emitter<'a> {
             self.chain(src, to, steps)
         } else {
             let spans = info.and_then(|i| i.ranges.before(t));
-            match self.leaf_steps(leaf, spans)? {
+            match self.leaf_steps(leaf, spans, Some(t))? {
                 None => Ok(()),
                 Some(more) => {
                     steps.extend(more);
@@ -596,12 +605,14 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// The labels of a non-switch leaf, the variables within `spans` (if
-    /// known) before it; `None` when it never holds.
+    /// The labels of a non-switch leaf (entering state `t` of the automaton
+    /// being emitted, if known), the variables within `spans` (if known)
+    /// before it; `None` when it never holds.
     fn leaf_steps(
         &mut self,
         leaf: &Leaf,
         spans: Option<&[Span]>,
+        t: Option<u32>,
     ) -> Result<Option<Vec<Step>>, TranslateError> {
         let (cn, bn) = (self.d.coord.clone(), self.d.board.clone());
         let coord = || Expr::name(&cn);
@@ -613,13 +624,20 @@ impl<'a> Emitter<'a> {
                 let piece = Expr::name(&self.d.pieces[*p as usize]);
                 let mut steps = Vec::new();
                 if let Some(c) = self.d.counters.clone() {
-                    let dec = self.d.step_table(false);
-                    let old = Expr::name(&c).at(at());
-                    steps.push(vec![assign(old.clone(), Expr::name(&dec).at(old))]);
+                    let (down, up) = t
+                        .and_then(|t| self.kept_counts.get(t as usize).copied())
+                        .unwrap_or((true, true));
+                    if down {
+                        let dec = self.d.step_table(false);
+                        let old = Expr::name(&c).at(at());
+                        steps.push(vec![assign(old.clone(), Expr::name(&dec).at(old))]);
+                    }
                     steps.push(vec![assign(at(), piece.clone())]);
-                    let inc = self.d.step_table(true);
-                    let new = Expr::name(&c).at(piece);
-                    steps.push(vec![assign(new.clone(), Expr::name(&inc).at(new))]);
+                    if up {
+                        let inc = self.d.step_table(true);
+                        let new = Expr::name(&c).at(piece);
+                        steps.push(vec![assign(new.clone(), Expr::name(&inc).at(new))]);
+                    }
                 } else {
                     steps.push(vec![assign(at(), piece)]);
                 }

@@ -10,7 +10,8 @@
 //!    is evaluated on the board into a relation (`board.rs`), written as
 //!    constant maps; Glushkov automata of the rules and of every pattern.
 //! 2. `decls.rs`: types (vertices, pieces, numbers), the board, `coord`,
-//!    piece counters (when read), variables, and constant tables for the
+//!    piece counters (when read; a modifier updates only the counts a later
+//!    read sees, `counts.rs`), variables, and constant tables for the
 //!    arithmetic (`arith.rs`).
 //! 3. `emit.rs`: the RG edges, with the "no legal move ends the game"
 //!    checks (none where `sure.rs` shows a move surely completes); shifts
@@ -61,6 +62,7 @@ mod arith;
 mod board;
 mod calc;
 mod checks;
+mod counts;
 mod decls;
 mod emit;
 mod fuse;
