@@ -7,8 +7,10 @@
 
 use crate::RunError;
 
-/// At most this many distinct non-empty tag sequences per enumeration.
-pub const MAX_PREFIXES: usize = 1 << 22;
+/// At most this many distinct non-empty tag sequences per enumeration
+/// (arimaa's move walks take more than 2^22; the table then holds at most
+/// 2^24 entries of 16 bytes, 256 MiB).
+pub const MAX_PREFIXES: usize = 1 << 23;
 
 /// The number of the empty sequence.
 pub const EMPTY: u32 = 0;

@@ -4,6 +4,13 @@
 //! their sequence's number (`prefixes.rs`), the variables with a copy kept
 //! in an arena, so a hash collision never merges two walks.
 //!
+//! Keys of one enumeration often hold equal copies (arimaa's move walks:
+//! 6.1M keys, 191M symbols, 161K distinct copies): once the arena holds
+//! [`SHARE_FROM`] symbols, a new key's copy is looked up among the
+//! copies made since (a second table, [`Copies`]) and an equal one is
+//! shared instead of stored again. A key still points at a full copy of
+//! its slots and is compared in full.
+//!
 //! The native engine (`rg-jit`) probes and extends the same set from
 //! generated code: [`Seen`] is `repr(C)`, its first fields the table's
 //! and the arena's addresses and counts ([`Seen::OFF_ENTRIES`] ...), an
@@ -19,10 +26,49 @@ use crate::RunError;
 /// At most this many keys per check's enumeration.
 pub const MAX_KEYS: usize = 1 << 20;
 /// At most this many keys per move enumeration (paperSoccer's bounce chains
-/// take 2.2M; the table then holds at most 2^23 entries of 20 bytes).
-pub const MAX_MOVE_KEYS: usize = 1 << 22;
-/// At most this many symbols in the copies of the keys (32 MiB).
-pub const MAX_ARENA: usize = 1 << 24;
+/// take 2.2M, arimaa's four steps more than 8.4M; the table then holds at
+/// most 2^25 entries of 20 bytes, 640 MiB).
+pub const MAX_MOVE_KEYS: usize = 1 << 24;
+/// Table entries from which the table grows at three quarters full
+/// (below: at half).
+const DENSE_FROM: u64 = 1 << 22;
+/// At most this many symbols in the copies of the keys (128 MiB; arimaa's
+/// move walks take 24M with copies shared, 191M without).
+pub const MAX_ARENA: usize = 1 << 26;
+/// Arena symbols from which new copies are shared ([`Copies`]): smaller
+/// enumerations never pay the copies' hashing and table.
+pub const SHARE_FROM: usize = 1 << 18;
+
+/// One copy of [`Copies`].
+#[derive(Clone, Copy, Default)]
+struct CopyEntry {
+    /// The copy's hash's upper half.
+    hash: u32,
+    /// The generation that wrote it (older ones count as empty).
+    gen: u32,
+    /// Offset of the copy in the arena.
+    at: u32,
+    /// Its number of symbols.
+    len: u32,
+}
+
+/// The distinct copies made since the arena passed [`SHARE_FROM`] in the
+/// current generation: an open-addressing table by content, allocated on
+/// first use.
+#[derive(Clone, Default)]
+struct Copies {
+    entries: Vec<CopyEntry>,
+    count: usize,
+}
+
+/// The hash of a copy's symbols.
+#[inline]
+fn copy_hash(vars: &[u16]) -> u64 {
+    let h = vars.iter().fold(vars.len() as u64, |h, &v| {
+        (h.rotate_left(17) ^ v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    });
+    h ^ h >> 29
+}
 
 /// One key of a [`Seen`] (`repr(C)`: generated code reads and writes it).
 #[repr(C)]
@@ -83,6 +129,8 @@ pub struct Seen {
     /// Stamps of the dense keys (a check's one-slot keys: a node's base
     /// plus the slot's symbol), allocated on first use.
     dense: Vec<u32>,
+    /// The copies made past [`SHARE_FROM`] arena symbols.
+    copies: Copies,
 }
 
 impl Default for Seen {
@@ -100,6 +148,7 @@ impl Default for Seen {
             arena_buf: Vec::new(),
             limit: MAX_KEYS,
             dense: Vec::new(),
+            copies: Copies::default(),
         };
         s.point();
         s
@@ -112,6 +161,7 @@ impl Clone for Seen {
             entries_buf: self.entries_buf.clone(),
             arena_buf: self.arena_buf.clone(),
             dense: self.dense.clone(),
+            copies: self.copies.clone(),
             ..Seen::default()
         };
         (s.gen, s.count, s.arena_len, s.limit) = (self.gen, self.count, self.arena_len, self.limit);
@@ -151,6 +201,7 @@ impl Seen {
     pub fn clear(&mut self, limit: usize) {
         self.count = 0;
         self.arena_len = 0;
+        self.copies.count = 0;
         if self.limit != limit {
             self.limit = limit;
             self.point();
@@ -159,8 +210,10 @@ impl Seen {
         next_generation(&mut gen, &mut self.entries_buf);
         self.gen = gen as u64;
         if gen == 1 {
-            // The stamps wrapped round: old dense stamps could match.
+            // The stamps wrapped round: old dense stamps and copies could
+            // match.
             self.dense.fill(0);
+            self.copies.entries.fill(CopyEntry::default());
         }
     }
 
@@ -205,7 +258,6 @@ impl Seen {
             }
             i = (i + 1) & mask;
         }
-        let len = self.arena_len as usize;
         if self.count as usize >= self.limit {
             return Err(RunError::TooManyStates {
                 bound: Bound::States,
@@ -213,6 +265,28 @@ impl Seen {
                 node,
             });
         }
+        let at = match self.arena_len as usize >= SHARE_FROM {
+            false => self.copy(vars, node)?,
+            true => self.shared_copy(vars, node)?,
+        };
+        self.entries_buf[i] = SeenEntry {
+            hash,
+            gen,
+            node,
+            at,
+            tags,
+        };
+        self.count += 1;
+        if self.count * 2 > self.entries_buf.len() as u64 && self.full() {
+            self.grow();
+        }
+        Ok(true)
+    }
+
+    /// Appends a copy of `vars` to the arena (a key of `node`): its offset.
+    #[inline]
+    fn copy(&mut self, vars: &[u16], node: u32) -> Result<u32, RunError> {
+        let len = self.arena_len as usize;
         if len + vars.len() > MAX_ARENA {
             return Err(RunError::TooManyStates {
                 bound: Bound::KeySymbols,
@@ -225,18 +299,55 @@ impl Seen {
         }
         self.arena_buf[len..len + vars.len()].copy_from_slice(vars);
         self.arena_len += vars.len() as u64;
-        self.entries_buf[i] = SeenEntry {
+        Ok(len as u32)
+    }
+
+    /// The offset of a copy of `vars` made since the arena passed
+    /// [`SHARE_FROM`], or of a new one.
+    #[inline(never)]
+    fn shared_copy(&mut self, vars: &[u16], node: u32) -> Result<u32, RunError> {
+        if self.copies.entries.is_empty() {
+            self.copies.entries = vec![CopyEntry::default(); 1 << 12];
+        }
+        let gen = self.gen as u32;
+        let hash = (copy_hash(vars) >> 32) as u32;
+        let mask = self.copies.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let c = self.copies.entries[i];
+            if c.gen != gen {
+                break;
+            }
+            if c.hash == hash && c.len as usize == vars.len() {
+                let at = c.at as usize;
+                if self.arena_buf[at..at + vars.len()] == *vars {
+                    return Ok(c.at);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let at = self.copy(vars, node)?;
+        self.copies.entries[i] = CopyEntry {
             hash,
             gen,
-            node,
-            at: len as u32,
-            tags,
+            at,
+            len: vars.len() as u32,
         };
-        self.count += 1;
-        if self.count * 2 > self.entries_buf.len() as u64 {
-            self.grow();
+        self.copies.count += 1;
+        if self.copies.count * 2 > self.copies.entries.len() {
+            self.copies.entries =
+                doubled(&self.copies.entries, |c| c.gen == gen, |c| c.hash as usize);
         }
-        Ok(true)
+        Ok(at)
+    }
+
+    /// Whether the table is too full for more keys: at half its length,
+    /// or at three quarters from [`DENSE_FROM`] entries (a table for
+    /// arimaa's 8.4M keys and more then takes 320 MiB, not 640).
+    #[cold]
+    fn full(&self) -> bool {
+        let len = self.entries_buf.len() as u64;
+        len < DENSE_FROM || self.count * 4 > len * 3
     }
 
     #[cold]
@@ -334,14 +445,51 @@ mod tests {
             key[0] = i;
             assert!(s.insert(u64::from(i) << 32, 0, &key, 0).unwrap());
         }
-        let err = s.insert(99 << 32, 0, &vars, 1).unwrap_err();
+        // A copy of another content: no room (an equal one is shared).
+        let mut other = vars.clone();
+        other[1] = 1;
+        let err = s.insert(99 << 32, 0, &other, 1).unwrap_err();
         assert!(
             matches!(err, RunError::TooManyStates { bound: Bound::KeySymbols, limit, .. } if limit == MAX_ARENA),
             "{err:?}"
         );
         assert_eq!(
             err.to_string(),
-            "an enumeration's visited states hold more than 16777216 symbols together"
+            "an enumeration's visited states hold more than 67108864 symbols together"
         );
+        // A content stored past SHARE_FROM, under other tags: shared.
+        let mut key = vars.clone();
+        key[0] = 5;
+        assert!(s.insert(5 << 32, 0, &key, 1).unwrap());
+    }
+
+    #[test]
+    fn equal_copies_are_shared_past_share_from() {
+        // 2^20 keys (nodes and tags differ) over 64 contents of 160
+        // symbols: 2^27.3 symbols copied one per key, more than
+        // MAX_ARENA; 64 copies shared.
+        let mut s = Seen::default();
+        s.clear(MAX_MOVE_KEYS);
+        let content = |c: u32| -> Vec<u16> { (0..160).map(|k| (k * 7 + c) as u16).collect() };
+        let n = 1u32 << 20;
+        for i in 0..n {
+            let vars = content(i % 64);
+            let h = u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            assert!(s.insert(h, i % 5, &vars, i / 5).unwrap(), "key {i}");
+        }
+        assert!(
+            (s.arena_len as usize) <= SHARE_FROM + 65 * 160,
+            "{}",
+            s.arena_len
+        );
+        // Every key is still compared in full: each is there once, its
+        // neighbours in content are not.
+        for i in (0..n).step_by(4099) {
+            let h = u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            assert!(!s.insert(h, i % 5, &content(i % 64), i / 5).unwrap());
+            let mut near = content(i % 64);
+            near[159] ^= 1;
+            assert!(s.insert(h, i % 5, &near, i / 5).unwrap(), "key {i}");
+        }
     }
 }

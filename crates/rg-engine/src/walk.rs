@@ -78,8 +78,8 @@ pub const MAX_STEPS: usize = 1 << 25;
 pub const MAX_LOG: usize = 1 << 22;
 /// The moves of one state holding more tags and slot changes than this
 /// together are an error (so an improper game cannot exhaust the memory:
-/// at most a few hundred MB per list).
-pub const MAX_RECORDED: usize = 1 << 23;
+/// at most 512 MiB per list; arimaa's positions hold up to 31M).
+pub const MAX_RECORDED: usize = 1 << 26;
 
 #[derive(Clone, Copy)]
 struct Frame {

@@ -78,10 +78,11 @@ fn unique_cycle_is_an_error_not_a_hang() {
 /// with an error instead of taking memory without limit.
 #[test]
 fn moves_too_large_to_hold_are_an_error() {
+    // 100^3 moves of 1,000 tags: more than 2^26 tags.
     let symbols: Vec<String> = (0..100).map(|i| format!("d{i}")).collect();
     let mut text = format!(
         "type Player = {{x}};\ntype Score = {{0}};\ntype D = {{{}}};\nvar a: D = d0;\nvar b: D = d0;\n\
-         begin, s1: player = x;\ns1, s2: a = D(*);\ns2, c0: b = D(*);\n",
+         var c: D = d0;\nbegin, s1: player = x;\ns1, s2: a = D(*);\ns2, s3: b = D(*);\ns3, c0: c = D(*);\n",
         symbols.join(", ")
     );
     for i in 0..1000 {
@@ -91,20 +92,20 @@ fn moves_too_large_to_hold_are_an_error() {
     let game = GameModel::from_text(&text).unwrap();
     let err = perft(&game, 1, Counting::Walks).unwrap_err();
     assert!(
-        matches!(err, rg_engine::RunError::MovesTooLarge(n) if n == 1 << 23),
+        matches!(err, rg_engine::RunError::MovesTooLarge(n) if n == 1 << 26),
         "{err}"
     );
     assert!(
-        err.to_string().contains("moves hold more than 8388608"),
+        err.to_string().contains("moves hold more than 67108864"),
         "{err}"
     );
     assert_eq!(
         game.error_text(&err),
         "game too large for the engine, or improper: \
-         a state's moves hold more than 8388608 tags and assignments together"
+         a state's moves hold more than 67108864 tags and assignments together"
     );
-    // A tenth of the tags fits: 10,000 moves.
-    let small = text.replace("c100, c101: $ a;", "c100, c1000: ;");
+    // A hundredth of the moves fits: 10,000 moves of 1,000 tags.
+    let small = text.replace("s2, s3: b = D(*);", "s2, s3: ;");
     let game = GameModel::from_text(&small).unwrap();
     assert_eq!(perft(&game, 1, Counting::Walks).unwrap().leaves, 10_000);
 }
