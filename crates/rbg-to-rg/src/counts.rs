@@ -14,7 +14,13 @@
 //! modifier allow (every way into its state a test `{a, b}`), else any
 //! piece. A count a walk keeps is then exact wherever it is read: every
 //! update before a read on the walk is kept (the read is after each of
-//! them). Callgrind instructions per playout (`rbg bench G.rg --seed 1`,
+//! them). An unread piece's count is not exact: a kept decrement may
+//! replace that piece (the tests allow a read and an unread one) while its
+//! puts are not counted, so the count drifts, down to the `dec` table's
+//! `nan` (a value outside the counter's type, which RG does not check at
+//! run time, and which `dec` maps to itself); no expression reads it, and
+//! states with equal boards may then differ in it (`tests/counts.rs`).
+//! Callgrind instructions per playout (`rbg bench G.rg --seed 1`,
 //! in `play_random`, one binary on both translations): internationalDraughts
 //! interp 25,210,365 -> 19,575,929 (-22.3%; its "can capture more" pattern
 //! kept the counts of the captured and the moving piece, and of `empty`,
