@@ -288,7 +288,14 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             &checks,
             &pure,
             &skip,
-            player_slot,
+            (
+                player_slot,
+                &program::Consts {
+                    fun: &l.fun,
+                    fast: &l.fast,
+                    slots: initial.len(),
+                },
+            ),
             &mut program,
         )
     };
@@ -377,7 +384,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         (&probes, &probe_conds),
         &any_syms,
         !check_all,
-    );
+    )
+    .with_scans(&nodes, &edges, !check_all);
     let root_tails = crate::walk::root_tails(&nodes, &code, tags_read, others.is_some());
     let (root_starts, fans) = crate::walk::root_starts(&nodes, &code);
     let straight = match check_all {

@@ -29,6 +29,10 @@
 //! table of its own at every check cost HRG reversi +1.1%: it is one
 //! value of the one-slot route's (`Walker`'s `direct`).
 
+mod fold;
+
+pub use fold::Consts;
+
 use crate::code::{is_cmp, Kind};
 use crate::tables::{Check, Edge, Fast, Guard, NodeInfo, Op, Operand, Place, NO_NODE};
 
@@ -361,7 +365,7 @@ pub fn programs(
     checks: &[Check],
     pure: &[bool],
     skip: &[bool],
-    player_slot: u32,
+    (player_slot, consts): (u32, &Consts),
     out: &mut Vec<Ins>,
 ) -> Vec<Option<Program>> {
     let mut on_path = vec![false; nodes.len()];
@@ -393,6 +397,7 @@ pub fn programs(
                 out.truncate(start);
                 return None;
             }
+            fold::fold(out, start, consts);
             let visits = out[start..]
                 .iter()
                 .any(|i| matches!(i.step, Step::Visit(_)));

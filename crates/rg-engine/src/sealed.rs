@@ -76,6 +76,7 @@ mod fixed;
 mod leaf;
 pub(crate) mod mask;
 mod runs;
+mod scan;
 
 pub(crate) use fixed::fixed_slots;
 pub use leaf::LeafCheck;
@@ -175,6 +176,10 @@ pub struct Sealed {
     /// Per node, its one edge `x = f[x]` as (the table of `f`, the
     /// target) ([`Sealed::step_through`]; [`NO_STEP`]: not such a node).
     steps: Box<[(u32, u32)]>,
+    /// Per node, its range of `scans` ([`Sealed::scan`]) ...
+    scan_ranges: Box<[(u32, u32)]>,
+    /// ... and those (verified).
+    scans: Box<[scan::Scan]>,
 }
 
 /// [`Sealed::step_through`] of a node that is not one edge `x = f[x]`.
@@ -651,6 +656,8 @@ impl Sealed {
             filter_runs: Box::default(),
             probe_runs: Box::default(),
             steps,
+            scan_ranges: Box::default(),
+            scans: Box::default(),
         })
     }
 

@@ -281,7 +281,16 @@ impl Walker {
         node: u32,
     ) -> Result<Option<u32>, RunError> {
         let info = t.nodes[node as usize];
-        for i in info.first..info.end {
+        let mut from = info.first;
+        if self.active.is_empty() {
+            // Its leading leaf checks in one loop (`sealed/scan.rs`).
+            let (found, scanned) = t.code.scan(st, node);
+            if let Some(i) = found {
+                return Ok(Some(info.first + i));
+            }
+            from += scanned;
+        }
+        for i in from..info.end {
             let legal = match t.edges[i as usize].op {
                 Op::Cmp(a, b, eq) => (read(t, st, a) == read(t, st, b)) == eq,
                 Op::CmpMap(i, eq) => crate::maps::equal(t, st, i) == eq,

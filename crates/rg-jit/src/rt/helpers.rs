@@ -107,7 +107,13 @@ impl Ws {
         let code = self.code.clone();
         let t = code.game.tables();
         let info = t.nodes[node as usize];
-        for i in info.first..info.end {
+        // Its leading leaf checks in one loop (the move walk nests in no
+        // check: rg-engine's `Sealed::scan`).
+        let (found, scanned) = t.code.scan(st, node);
+        if let Some(i) = found {
+            return Ok(Some(info.first + i));
+        }
+        for i in info.first + scanned..info.end {
             let legal = match t.edges[i as usize].op {
                 Op::Cmp(a, b, eq) => (raw::read(t, st, a) == raw::read(t, st, b)) == eq,
                 Op::CmpMap(i, eq) => raw::equal(t, st, i) == eq,
