@@ -8,7 +8,8 @@
 //! or the target of a `player` assignment) up to the `player` assignments,
 //! or from a check's start following every edge — is analysed on its own,
 //! and a node is checked when some region needs it. Within a region a node
-//! entered by several edges (or a start with an edge back to it) is checked.
+//! entered by several edges (or a start with an edge back to it) is checked,
+//! unless they come from branches no walk takes two of (`joins.rs`).
 //! A node entered by one edge inherits from its source what the keys there
 //! can differ in:
 //!
@@ -34,9 +35,11 @@
 //! of its regions write (as one range): the others keep the start's values
 //! throughout an enumeration (nested checks undo their writes).
 
+mod joins;
+
 use rg_lang::checked::CheckedGame;
 
-use crate::bits::{self, contains, subset, with, without};
+use crate::bits::{self, contains, intersects, is_empty, subset, with, without};
 use crate::tables::{Access, Check, Edge, Guard, KeyStep, Op, Operand, Place, NO_SLOT};
 
 /// What the keys of a node's visits in one enumeration can differ in.
@@ -77,6 +80,9 @@ pub struct EdgeFacts<'a> {
 
 /// Edge visits the analysis may make in all (a fraction of a second).
 const ANALYSIS_BUDGET: usize = 1 << 25;
+/// Links the search for exclusive joins may look at in all; past it, the
+/// nodes left are checked.
+const JOIN_BUDGET: usize = 1 << 24;
 
 /// What the keys of a node's visits in one enumeration (after its own
 /// visited check) can differ in besides the tags, over every region.
@@ -143,8 +149,10 @@ pub fn guards(facts: &EdgeFacts, unique: &[bool], repeat: &[Option<Vec<u64>>]) -
     // Regions may overlap: past a budget of edge visits (a huge game with
     // many roots), every node but the `@unique` ones is checked.
     let mut budget = ANALYSIS_BUDGET;
+    let mut join_budget = JOIN_BUDGET;
     for (root, moves) in roots {
-        if !region.analyse(facts, unique, repeat, root, moves, &mut out, &mut budget) {
+        let budgets = (&mut budget, &mut join_budget);
+        if !region.analyse(facts, unique, repeat, root, moves, &mut out, budgets) {
             let all = Guard::Full(0, facts.slot_var.len() as u32);
             return Guards {
                 guard: unique
@@ -195,6 +203,10 @@ struct Region {
     tag_in: Vec<u32>,
     /// Whether the region is a move walk's (it ends at `player` assignments).
     moves: bool,
+    /// Per node, 1 + its index in `joins` (0: not an exclusive join).
+    join: Vec<u32>,
+    /// The region's exclusive joins (`joins.rs`).
+    joins: Vec<joins::Join>,
 }
 
 /// No edge into the node yet (see [`Region::tag_in`]).
@@ -211,6 +223,8 @@ impl Region {
             status: vec![None; n],
             tag_in: vec![NO_TAG; n],
             moves: true,
+            join: vec![0; n],
+            joins: Vec::new(),
         }
     }
 
@@ -231,15 +245,17 @@ impl Region {
         root: u32,
         moves: bool,
         out: &mut Out,
-        budget: &mut usize,
+        (budget, join_budget): (&mut usize, &mut usize),
     ) -> bool {
         for &v in &self.nodes {
             self.member[v as usize] = false;
             self.incoming[v as usize] = (0, (0, 0));
             self.status[v as usize] = None;
             self.tag_in[v as usize] = NO_TAG;
+            self.join[v as usize] = 0;
         }
         self.nodes.clear();
+        self.joins.clear();
         self.moves = moves;
         self.member[root as usize] = true;
         // A walk enters its start without a tag.
@@ -272,6 +288,7 @@ impl Region {
                 }
             }
         }
+        self.find_joins(facts, root, join_budget);
         // Nodes whose status does not depend on a predecessor.
         let mut work: Vec<u32> = Vec::new();
         for i in 0..self.nodes.len() {
@@ -280,6 +297,7 @@ impl Region {
             let status = match count {
                 0 | 1 if v == root => Some(Status::Single),
                 1 => None,
+                _ if self.join[v as usize] != 0 => None,
                 _ => Some(Status::Checked),
             };
             if let Some(s) = status {
@@ -287,21 +305,39 @@ impl Region {
                 work.push(v);
             }
         }
-        // Propagate along single incoming edges.
-        while let Some(p) = work.pop() {
-            for (k, e) in facts.per_node[p as usize].iter().enumerate() {
-                let q = e.to;
-                if !Region::follows(moves, e)
-                    || self.status[q as usize].is_some()
-                    || self.incoming[q as usize].0 != 1
-                {
-                    continue;
+        loop {
+            // Propagate along single incoming edges, and into joins whose
+            // edges in are all resolved.
+            while let Some(p) = work.pop() {
+                for (k, e) in facts.per_node[p as usize].iter().enumerate() {
+                    let q = e.to;
+                    if !Region::follows(moves, e) || self.status[q as usize].is_some() {
+                        continue;
+                    }
+                    let s = match (self.incoming[q as usize].0, self.join[q as usize]) {
+                        (1, _) => {
+                            let from = self.status[p as usize].clone().expect("resolved");
+                            self.step(facts, from, p, k, e)
+                        }
+                        (_, 0) => continue,
+                        (_, j) => match self.join_status(facts, j as usize - 1) {
+                            Some(s) => s,
+                            None => continue,
+                        },
+                    };
+                    self.set(facts, q, s, unique, repeat, out);
+                    work.push(q);
                 }
-                let from = self.status[p as usize].clone().expect("resolved");
-                let s = self.step(facts, from, p, k, e);
-                self.set(facts, q, s, unique, repeat, out);
-                work.push(q);
             }
+            // A join still waiting is on a cycle through itself: checked.
+            let waiting = self
+                .nodes
+                .iter()
+                .copied()
+                .find(|&v| self.join[v as usize] != 0 && self.status[v as usize].is_none());
+            let Some(v) = waiting else { break };
+            self.set(facts, v, Status::Checked, unique, repeat, out);
+            work.push(v);
         }
         // (Every node of a region is resolved; should one not be, nothing
         // is assumed about its keys.)
@@ -311,6 +347,94 @@ impl Region {
             }
         }
         true
+    }
+
+    /// Finds the region's exclusive joins (`joins.rs`) among the nodes
+    /// entered by several edges, while `budget` (links looked at) lasts.
+    fn find_joins(&mut self, facts: &EdgeFacts, root: u32, budget: &mut usize) {
+        let mut into: Vec<(u32, (u32, usize))> = Vec::new();
+        for &v in &self.nodes {
+            for (k, e) in facts.per_node[v as usize].iter().enumerate() {
+                if Region::follows(self.moves, e)
+                    && e.to != root
+                    && self.incoming[e.to as usize].0 >= 2
+                {
+                    into.push((e.to, (v, k)));
+                }
+            }
+        }
+        into.sort_by_key(|&(to, _)| to);
+        // Each node's edges in, the nodes in discovery order (inner joins
+        // first, as a rule).
+        let mut groups: Vec<&[(u32, (u32, usize))]> = Vec::new();
+        for &v in &self.nodes {
+            let lo = into.partition_point(|x| x.0 < v);
+            let hi = into.partition_point(|x| x.0 <= v);
+            if lo < hi {
+                groups.push(&into[lo..hi]);
+            }
+        }
+        let mut found = vec![false; groups.len()];
+        let mut sources = Vec::new();
+        // A join's chains may go through joins found later: again until
+        // none is found.
+        let mut more = true;
+        while more {
+            more = false;
+            for (g, group) in groups.iter().enumerate() {
+                if found[g] {
+                    continue;
+                }
+                sources.clear();
+                sources.extend(group.iter().map(|&(_, s)| s));
+                let back = joins::Back {
+                    incoming: &self.incoming,
+                    root,
+                    join_of: &self.join,
+                    joins: &self.joins,
+                };
+                let mut work = 0;
+                let join = back.find(facts, &sources, &mut work);
+                if *budget < work {
+                    return;
+                }
+                *budget -= work;
+                if let Some(j) = join {
+                    self.joins.push(j);
+                    self.join[group[0].0 as usize] = self.joins.len() as u32;
+                    found[g] = true;
+                    more = true;
+                }
+            }
+        }
+    }
+
+    /// The status of join `j` once the sources of its edges in are
+    /// resolved (`None`: not yet): what each edge gives, joined, if every
+    /// split keeps keys of different visits apart; checked otherwise.
+    fn join_status(&self, facts: &EdgeFacts, j: usize) -> Option<Status> {
+        let join = &self.joins[j];
+        let mut s = Status::Single;
+        for &(p, k) in &join.sources {
+            let from = self.status[p as usize].clone()?;
+            let e = &facts.per_node[p as usize][k];
+            s = merge(s, self.step(facts, from, p, k, e));
+        }
+        // Two visits of a split node (single: never) whose keys differ
+        // stay apart past it when the branches add no tag and write none
+        // of the variables the keys differ in.
+        for split in &join.splits {
+            let apart = match self.status[split.node as usize].as_ref()? {
+                Status::Single => true,
+                Status::Unique(Some(vars)) => !split.tags && !intersects(&split.writes, vars),
+                Status::Unique(None) => !split.tags && is_empty(&split.writes),
+                Status::Checked | Status::Repeats => false,
+            };
+            if !apart {
+                return Some(Status::Checked);
+            }
+        }
+        Some(s)
     }
 
     /// The slots (a range) of the user variables the region's edges write;
@@ -470,6 +594,21 @@ impl Region {
     }
 }
 
+/// What the keys of visits through either of two edges into a join can
+/// differ in, each edge's visits coming from different walks.
+fn merge(a: Status, b: Status) -> Status {
+    match (a, b) {
+        (Status::Checked | Status::Repeats, _) | (_, Status::Checked | Status::Repeats) => {
+            Status::Checked
+        }
+        (Status::Single, s) | (s, Status::Single) => s,
+        (Status::Unique(None), _) | (_, Status::Unique(None)) => Status::Unique(None),
+        (Status::Unique(Some(a)), Status::Unique(Some(b))) => {
+            Status::Unique(Some(bits::union(&a, &b)))
+        }
+    }
+}
+
 impl EdgeFacts<'_> {
     /// The user variables that choose the slot `p` writes, if they are
     /// user slots that writing `p` cannot change.
@@ -514,19 +653,23 @@ impl EdgeFacts<'_> {
                         self.fun[t2 + x] == NO_SLOT || self.fun[t1 + x] == self.fun[t2 + x]
                     })
             }
-            (Operand::Read(i), Place::Gen(j)) => {
-                let (a, b) = (&self.reads[i as usize], &self.reads[j as usize]);
-                let steps =
-                    |x: &Access| &self.steps[x.steps.0 as usize..(x.steps.0 + x.steps.1) as usize];
-                a.mem == b.mem
-                    && a.base == b.base
-                    && steps(a).len() == steps(b).len()
-                    && steps(a)
-                        .iter()
-                        .zip(steps(b))
-                        .all(|(x, y)| x.key == y.key && x.table == y.table && x.stride == y.stride)
-            }
+            (Operand::Read(i), Place::Gen(j)) => self.same_access(i, j),
             _ => false,
         }
+    }
+
+    /// Whether computed reads `i` and `j` ([`EdgeFacts::reads`]) are one.
+    fn same_access(&self, i: u32, j: u32) -> bool {
+        let (Some(a), Some(b)) = (self.reads.get(i as usize), self.reads.get(j as usize)) else {
+            return false;
+        };
+        let steps = |x: &Access| &self.steps[x.steps.0 as usize..(x.steps.0 + x.steps.1) as usize];
+        a.mem == b.mem
+            && a.base == b.base
+            && steps(a).len() == steps(b).len()
+            && steps(a)
+                .iter()
+                .zip(steps(b))
+                .all(|(x, y)| x.key == y.key && x.table == y.table && x.stride == y.stride)
     }
 }
