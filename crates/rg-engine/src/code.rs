@@ -536,10 +536,12 @@ mod tests {
     #[test]
     fn an_endless_cycle_through_a_branch_is_an_error() {
         // `s2`'s check always holds: `s2 -> m -> s2` forever, without a
-        // frame (the edges' own continuations have no inline cycle).
+        // frame (the edges' own continuations have no inline cycle). (With
+        // `end` checked, it would be a local check whose relay `s2` pushes
+        // frames: `local.rs`.)
         let text = "type Player = {x};\ntype Score = {0};\ntype V = {0, 1};\nvar a: V = 0;\n\
             begin, s0: player = x;\ns0, s2: ;\ns2, m: ? c -> cacc;\ns2, end: ! c -> cacc;\nm, s2: ;\n\
-            c, cacc: a == 0;\n@unique s2 m;\n";
+            c, cacc: a == 0;\n@unique s2 m end;\n";
         let g = GameModel::from_text(text).unwrap();
         assert!(!g.tables().has_unique, "the edges' continuations: no cycle");
         let err = moves(&g).unwrap_err();

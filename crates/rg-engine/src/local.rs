@@ -25,10 +25,31 @@
 //! so p's visit is on the frame stack below theirs. Such choice nodes are
 //! *relays*: their frames carry the number of the frame below, and leave
 //! the stamps to p's frame to restore. A relay is nobody's frame node p.
+//!
+//! q may lie on a cycle of the nodes between (chinese checkers' jump
+//! chains: q is one of the chain's checked choices, a relay then itself),
+//! when no edge into q is a tag (round the cycle its visits' tags would
+//! grow). The argument holds as it stands: a walk's path into q, after its
+//! last visit of p, runs through nodes between only (any other way in
+//! passes p), so the frames above p's on the stack are relays' (or none)
+//! and carry p's number, however often the path goes round; the keys of
+//! those visits of q are p's key with the W values at q, and the stamps
+//! drop exactly the repeats of them. A visit of p nested in another (the
+//! cycle passing p) has a number of its own, and its pop restores the
+//! outer visit's stamps it overwrote, so neither visit's drops see the
+//! other's keys, which differ from them (V or the tags). Where a walk may
+//! start (`begin`, `player` targets, checks' starts, lazy roots) is no
+//! node between: a walk started there would have no frame of p below.
+//! The frame node p is then found among q's dominators in the backward
+//! graph (`local/dominators.rs`): the nearest choice nodes every way into
+//! q passes, tried in turn ([`MAX_TRIES`]), the first that passes all the
+//! tests above.
+
+mod dominators;
 
 use crate::analysis::Distinct;
 use crate::bits::{insert, intersects, is_empty, subset};
-use crate::tables::{Check, Edge, Guard, NodeInfo, Op, NO_DENSE, NO_SLOT};
+use crate::tables::{Check, Edge, Guard, NodeInfo, Op, NO_DENSE, NO_NODE, NO_SLOT};
 
 /// Nodes between the frame node and the checked node at most.
 const MAX_BETWEEN: usize = 64;
@@ -49,13 +70,17 @@ pub struct LocalFacts<'a> {
     pub repeat: &'a [Option<Vec<u64>>],
     /// The reachability checks (their starts begin walks).
     pub checks: &'a [Check],
+    /// Per node a, the node b whose move walks stand for a's
+    /// (`mirror.rs`'s lazy roots; [`NO_NODE`]: none): walks begin at b.
+    pub lazy: &'a [u32],
     /// Number of symbols (a slot's values).
     pub symbols: u32,
 }
 
 /// Sets [`NodeInfo::local`] and [`NodeInfo::local_slot`] of every node
-/// that qualifies; gives the number of stamps.
-pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) -> u32 {
+/// that qualifies; gives the number of stamps and per node its frame node
+/// p ([`NO_NODE`]: no local check).
+pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) -> (u32, Vec<u32>) {
     let n = nodes.len();
     let mut source = vec![0u32; edges.len()];
     let mut incoming: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -74,6 +99,9 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
     }
     for c in facts.checks {
         root[c.start as usize] = true;
+    }
+    for &b in facts.lazy.iter().filter(|&&b| b != NO_NODE) {
+        root[b as usize] = true;
     }
     let inline = |v: usize| {
         let info = &nodes[v];
@@ -105,10 +133,21 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
             member[v] = false;
         }
         let passed = std::mem::take(&mut between);
-        (key, passed)
+        // A frame node is entered with its frame pushed: a root of one
+        // edge that an edge enters (a check's walk past a `player`
+        // assignment) is followed inline there, with no frame.
+        let frameless = |p: usize| {
+            let info = &nodes[p];
+            info.end == info.first + 1
+                && !info.disjoint
+                && !matches!(edges[info.first as usize].op, Op::AssignAny(..))
+                && !incoming[p].is_empty()
+        };
+        (key.filter(|&(_, p)| !frameless(p)), passed)
     };
     // Per node: its frame node p and relays, if it has a local check.
     let mut found: Vec<Option<(u32, usize, Vec<usize>)>> = vec![None; n];
+    let mut index = vec![0u8; n];
     for q in 0..n {
         if nodes[q].guard == Guard::None || root[q] {
             continue;
@@ -128,7 +167,22 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
                 break;
             }
         }
+        if found[q].is_some() {
+            continue;
+        }
+        // The choice nodes every walk into q passes, nearest first.
+        let passable = |v: usize| inline(v) || relayable(v);
+        let graph = (&incoming[..], &source[..]);
+        let dominators = dominators::candidates(q, graph, &passable, &relayable, &mut index);
+        for c in dominators.into_iter().take(MAX_TRIES) {
+            if let (Some((slot, p)), passed) = search(q, Relay::Through(c)) {
+                let relays = passed.into_iter().filter(|&v| relayable(v)).collect();
+                found[q] = Some((slot, p, relays));
+                break;
+            }
+        }
     }
+    let mut frames = vec![NO_NODE; n];
     let mut frame_node = vec![false; n];
     for &(_, p, _) in found.iter().flatten() {
         frame_node[p] = true;
@@ -145,6 +199,7 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
             break;
         }
         local[q] = (size, *slot);
+        frames[q] = *p as u32;
         size += stamps;
         for &r in relays {
             nodes[r].relay = true;
@@ -155,7 +210,7 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
         info.local = base;
         info.local_slot = slot;
     }
-    size
+    (size, frames)
 }
 
 /// Candidate frame nodes tried per checked node at most.
@@ -217,15 +272,17 @@ fn key_slot(
                 insert(&mut written, w);
             }
             let s = source[i as usize] as usize;
-            if s == q {
-                return None;
-            }
             let passes = match relay {
                 Relay::None => false,
                 Relay::Any => relayable(s),
                 Relay::Through(p) => s != p && relayable(s),
             };
             if inline(s) || passes {
+                // q on a cycle of the region: a tag into q would grow its
+                // visits' tags round the cycle.
+                if s == q && first.is_some_and(tag) {
+                    return None;
+                }
                 if !member[s] {
                     if between.len() >= MAX_BETWEEN {
                         return None;
@@ -234,7 +291,7 @@ fn key_slot(
                     between.push(s);
                     stack.push(s);
                 }
-            } else if *frame.get_or_insert(s) != s {
+            } else if s == q || *frame.get_or_insert(s) != s {
                 return None;
             }
         }

@@ -198,22 +198,6 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             _ => Next::Frame,
         };
     }
-    let local_size = match check_all {
-        true => 0,
-        false => {
-            let writes: Vec<Option<u32>> = writes.iter().flatten().copied().collect();
-            let facts = local::LocalFacts {
-                writes: &writes,
-                var_slots: &var_slots,
-                slot_var: &slot_var,
-                distinct: &distinct,
-                repeat: &repeat_vars,
-                checks: &checks,
-                symbols: g.symbols.len() as u32,
-            };
-            local::local_checks(&mut nodes, &edges, &facts)
-        }
-    };
     let pure = if check_all {
         vec![false; checks.len()]
     } else {
@@ -250,6 +234,23 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             })
             .collect();
         (m.lazy, speculated)
+    };
+    let (local_size, local_frames) = match check_all {
+        true => (0, vec![NO_NODE; nodes.len()]),
+        false => {
+            let writes: Vec<Option<u32>> = writes.iter().flatten().copied().collect();
+            let facts = local::LocalFacts {
+                writes: &writes,
+                var_slots: &var_slots,
+                slot_var: &slot_var,
+                distinct: &distinct,
+                repeat: &repeat_vars,
+                checks: &checks,
+                lazy: &lazy,
+                symbols: g.symbols.len() as u32,
+            };
+            local::local_checks(&mut nodes, &edges, &facts)
+        }
     };
     let mut cyclic = Vec::new();
     if !check_all {
@@ -434,6 +435,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         any_filter_list,
         dense_size,
         local_size,
+        local_frames,
         cyclic,
         has_unique,
         tags_read,

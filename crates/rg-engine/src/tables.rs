@@ -415,6 +415,9 @@ pub struct Tables {
     pub dense_size: u32,
     /// Stamps of the local visited checks (`local.rs`).
     pub local_size: u32,
+    /// Per node with a local visited check, its frame node p (`local.rs`);
+    /// [`NO_NODE`] for the others.
+    pub local_frames: Vec<u32>,
     /// Slots kept in the key at `@repeat` nodes.
     pub repeat_slots: Vec<Vec<u32>>,
     /// Key index tables.

@@ -993,3 +993,44 @@ fn a_leaf_subtrees_symbols_leave_the_assigned_slot_as_it_was() {
     ];
     on_both_signs(rules, &boards, |t| t.code.subtrees(), (1, 1));
 }
+
+/// A ring of six squares where a piece on `pos` steps or jumps over
+/// pieces (`two` and `back`, two squares either way) as often as it likes:
+/// the jump chain `j -> q2 -> j` is a cycle of checked choice nodes.
+const JUMPS: &str = "type V = {0, 1, 2, 3, 4, 5};\ntype P = {e, w};\nvar pos: V = 0;\n\
+    var board: V -> P = { 0: w, 1: w, 3: w, :e };\n\
+    const next: V -> V = { 0: 1, 1: 2, 2: 3, 3: 4, 4: 5, :0 };\n\
+    const two: V -> V = { 0: 2, 1: 3, 2: 4, 3: 5, 4: 0, :1 };\n\
+    const back: V -> V = { 0: 4, 1: 5, 2: 0, 3: 1, 4: 2, :3 };\n\
+    begin, s: player = x;\ns, a: pos = V(*);\na, b: board[pos] == w;\nb, p: $$ pos;\n\
+    p, q: pos = next[pos];\np, j: board[next[pos]] != e;\n\
+    j, q2: pos = two[pos];\nj, q2: pos = back[pos];\nq2, j: board[next[pos]] != e;\n\
+    q2, r: $$ pos;\nq, r: $$ pos;\nr, k: player = keeper;\nk, end: ;\n";
+
+#[test]
+fn checked_nodes_on_a_jump_cycle_get_local_checks() {
+    // Every walk into j and q2 passes p (one visit per start square, told
+    // apart by the tag): their keys repeat only within one visit of p,
+    // in `pos` only (`local.rs`: the frame node found by dominators, the
+    // cycle's choices relays). The landings: 4 from square 0 (the step to
+    // 1, jumps to 2 and 4, from 2 on to 0 and to 4 again, merged), 1 each
+    // from squares 1 and 3 (the step; an empty square next: no jump).
+    let (g, every) = with_every_check(JUMPS);
+    let t = g.tables();
+    let node = |name: &str| {
+        let i = g.description().nodes.iter().position(|n| n == name);
+        t.nodes[i.expect("a node")]
+    };
+    for name in ["j", "q2"] {
+        assert_ne!(node(name).local, u32::MAX, "{name}: a local check");
+        assert!(node(name).relay, "{name}: a relay");
+    }
+    assert!(node("p").owner, "p: the frame node");
+    let want = perft1(&every);
+    assert_eq!(perft1(&g), want);
+    assert_eq!(want, 6);
+    assert_eq!(
+        perft(&g, 3, Counting::Walks).unwrap().leaves,
+        perft(&every, 3, Counting::Walks).unwrap().leaves
+    );
+}

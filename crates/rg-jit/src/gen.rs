@@ -38,6 +38,7 @@ mod check;
 mod edge;
 mod filter;
 mod frames;
+mod local;
 mod operand;
 mod parts;
 mod program;
@@ -134,6 +135,11 @@ struct Gen<'a, 'b> {
     /// leave the tags' number alone where no visited check reads tags
     /// ([`Gen::tag`]).
     few_tags: bool,
+    /// Per node with a native local visited check, its frame node
+    /// (`gen/local.rs`; [`rg_engine::raw::NO_NODE`]: none); per node,
+    /// whether it is such a frame node.
+    locals: &'a [u32],
+    owners: &'a [bool],
     /// Per node, its walk function ([`Parts`]); empty: every node is this
     /// function's.
     node_part: &'a [u32],
@@ -257,6 +263,8 @@ pub(crate) fn emit(
         here: parts.keep.0,
         log_at: &parts.log_at,
         few_tags: parts.few_tags,
+        locals: &parts.locals.0,
+        owners: &parts.locals.1,
         node_part: &parts.node,
         part,
         exit,

@@ -149,6 +149,12 @@ pub(crate) struct Ws {
     /// running walk's stamp (below `u32::MAX`; wraps by clearing them).
     pub dense: *mut u32,
     pub dense_gen: u64,
+    /// The move walks' local visited stamps (`gen/local.rs`: one per key
+    /// of rg-engine's local checks), per node the number of its latest
+    /// visit as a local check's frame node, and the last number given.
+    pub local: *mut u64,
+    pub local_ids: *mut u64,
+    pub local_gen: u64,
     /// The frames of writing searches (`gen/search.rs`; their number is
     /// the search's own) and their capacity.
     pub sframes: *mut Frame,
@@ -171,6 +177,8 @@ pub(crate) struct Ws {
     slot_at_buf: Vec<u32>,
     slot_pending_buf: Vec<[u32; 2]>,
     dense_buf: Vec<u32>,
+    local_buf: Vec<u64>,
+    local_ids_buf: Vec<u64>,
     tag_ids: Vec<u32>,
     vis: Vec<u64>,
     prefixes: Prefixes,
@@ -246,6 +254,9 @@ impl Off {
     pub const ST: i32 = offset_of!(Ws, st) as i32;
     pub const DENSE: i32 = offset_of!(Ws, dense) as i32;
     pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
+    pub const LOCAL: i32 = offset_of!(Ws, local) as i32;
+    pub const LOCAL_IDS: i32 = offset_of!(Ws, local_ids) as i32;
+    pub const LOCAL_GEN: i32 = offset_of!(Ws, local_gen) as i32;
     pub const SFRAMES: i32 = offset_of!(Ws, sframes) as i32;
     pub const SFRAMES_CAP: i32 = offset_of!(Ws, sframes_cap) as i32;
     pub const F_NEXT: i32 = offset_of!(Frame, next) as i32;

@@ -134,3 +134,45 @@ fn random_games_have_every_kind_of_generated_check() {
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
+
+/// A jump chain (`j -> q2 -> j`, checked choices on a cycle) after one
+/// choice `p`: rg-engine's local checks at `j` and `q2` (frame node `p`,
+/// on no cycle) are generated stamps, numbered per visit of `p`; the
+/// native engine lists the interpreter's walks (6, as with every node
+/// checked) along a play, split or not.
+#[test]
+fn a_jump_chain_after_one_choice_lists_the_references_walks() {
+    let text = "type Player = {x, y};\ntype Score = {0, 1};\ntype V = {0, 1, 2, 3, 4, 5};\n\
+        type P = {e, w};\nvar pos: V = 0;\nvar board: V -> P = { 0: w, 1: w, 3: w, :e };\n\
+        const next: V -> V = { 0: 1, 1: 2, 2: 3, 3: 4, 4: 5, :0 };\n\
+        const two: V -> V = { 0: 2, 1: 3, 2: 4, 3: 5, 4: 0, :1 };\n\
+        const back: V -> V = { 0: 4, 1: 5, 2: 0, 3: 1, 4: 2, :3 };\n\
+        begin, s: player = x;\ns, a: pos = V(*);\na, b: board[pos] == w;\nb, p: $$ pos;\n\
+        p, q: pos = next[pos];\np, j: board[next[pos]] != e;\n\
+        j, q2: pos = two[pos];\nj, q2: pos = back[pos];\nq2, j: board[next[pos]] != e;\n\
+        q2, r: $$ pos;\nq, r: $$ pos;\nr, k: player = keeper;\nk, end: ;\n";
+    let interp = GameModel::from_text(text).unwrap();
+    let native = rg_jit::compile(&interp).unwrap();
+    for g in [&interp, &native] {
+        let mut list = MoveList::default();
+        let mut s = g.initial_state();
+        let mut r = g.reasoner();
+        r.complete_keeper(&mut s).unwrap();
+        r.moves(&mut s, &mut list).unwrap();
+        assert_eq!(list.len(), 6, "{}", g.engine_name());
+    }
+    for part_edges in [1, 3, rg_jit::PART_EDGES] {
+        native_plays_as_the_interpreter(text, part_edges, 7).unwrap();
+    }
+}
+
+/// A proptest case: check `? m2 -> m4` goes past `m2, m5: player = a`
+/// into `m5` (a `player` target of one edge, which the check's walk
+/// follows inline, with no frame) and on to `m6`, checked on its own
+/// cycle (`m6, m6: c != 1`): `m5` is no local check's frame node (it was,
+/// and the interpreter read a frame below the check's).
+#[test]
+fn a_check_past_a_player_assignment_keeps_its_visited_set() {
+    let text = random_rg::game(&[(3, 6, 16), (1, 0, 13), (6, 7, 0), (7, 7, 9)], 0);
+    native_plays_as_the_interpreter(&text, 1, 0).unwrap();
+}

@@ -182,6 +182,8 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         here: super::Keep::ALL,
         log_at: &[],
         few_tags: false,
+        locals: &[],
+        owners: &[],
         node_part: &[],
         part: 0,
         exit: fail,

@@ -113,6 +113,9 @@ impl Gen<'_, '_> {
         if e.guard {
             self.visit(e.to, back);
         }
+        if self.owners.get(e.to as usize) == Some(&true) {
+            self.local_visit(e.to);
+        }
         match e.next {
             Next::Inline(next) => {
                 if self.t.has_unique {
@@ -212,9 +215,13 @@ impl Gen<'_, '_> {
     }
 
     /// The visited check of node `n` (going `back` where its key was
-    /// seen): a key of one slot and no tags is a stamp of the workspace's
-    /// dense stamps (`rt::dense_key`), the others call Rust.
+    /// seen): a generated local check's stamp (`gen/local.rs`), a key of
+    /// one slot and no tags a stamp of the workspace's dense stamps
+    /// (`rt::dense_key`); the others call Rust.
     pub(super) fn visit(&mut self, n: u32, back: Block) {
+        if self.local_stamp(n, back) {
+            return;
+        }
         let Some((base, slot)) = rt::dense_key(self.t, n) else {
             let r = self.call_imm(rt::visit, n, 0);
             self.check_failed(r);

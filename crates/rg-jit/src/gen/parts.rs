@@ -114,6 +114,8 @@ pub(crate) struct Parts {
     pub log_at: Vec<Option<Vec<u32>>>,
     /// Whether move walks push few tags ([`raw::few_tags`]).
     pub few_tags: bool,
+    /// The native local visited checks ([`super::local::native_locals`]).
+    pub locals: (Vec<u32>, Vec<bool>),
     /// The nodes whose walks the entry starts at their own push block
     /// (or at their edge, pushing no frame), in order: target `edges +
     /// resumes + k` starts at the `k`th ([`direct_starts`]).
@@ -172,6 +174,7 @@ impl Parts {
             keep: keep(t, checks, &roots),
             log_at: log_lengths(t, &starts),
             few_tags: raw::few_tags(&t.nodes, &t.edges, &roots),
+            locals: super::local::native_locals(t),
             starts,
             direct,
         }

@@ -48,10 +48,15 @@ impl Ws {
             st: std::ptr::null_mut(),
             dense: std::ptr::null_mut(),
             dense_gen: 0,
+            local: std::ptr::null_mut(),
+            local_ids: std::ptr::null_mut(),
+            local_gen: 0,
             sframes: std::ptr::null_mut(),
             sframes_cap: 0,
             prog: Seen::default(),
             dense_buf: vec![0; dense_stamps(t)],
+            local_buf: vec![0; t.local_size.max(1) as usize],
+            local_ids_buf: vec![0; t.nodes.len().max(1)],
             slot_at_buf: vec![0; slot_pairs],
             slot_pending_buf: vec![[0, 0]; slot_pairs + 1],
             changes_buf: Vec::with_capacity(64),
@@ -90,6 +95,8 @@ impl Ws {
         ws.slot_at = ws.slot_at_buf.as_mut_ptr();
         ws.slot_pending = ws.slot_pending_buf.as_mut_ptr();
         ws.dense = ws.dense_buf.as_mut_ptr();
+        ws.local = ws.local_buf.as_mut_ptr();
+        ws.local_ids = ws.local_ids_buf.as_mut_ptr();
         ws.sframes = ws.sframes_buf.as_mut_ptr();
         ws.sframes_cap = ws.sframes_buf.len() as u64;
         ws
