@@ -47,6 +47,10 @@ pub enum Fast {
     /// through an [`Operand::Ind`] read; as a place, the table holds
     /// [`NO_SLOT`] for keys outside the map's keys.
     IndInd(u32, u32, u32),
+    /// `fun[outer + st[fun[mid + st[fun[inner + st[slot]]]]]]` (fields
+    /// `slot, inner, mid, outer`): a constant map applied to an
+    /// [`Fast::IndInd`] read (`dec[counters[board[coord]]]`).
+    TabIndInd(u32, u32, u32, u32),
     /// `consts[fun[first_table + first] + fun[second_table + second]]`: a
     /// constant map of maps read with two keys that are not computed reads
     /// (`arrive[piece][cur]`); the tables hold each key's offset (the

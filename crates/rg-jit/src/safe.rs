@@ -81,6 +81,11 @@ impl Facts<'_> {
                     self.operand(Operand::Ind(s, inner))?;
                     self.slots(outer, false)
                 }
+                Some(&Fast::TabIndInd(s, inner, mid, outer)) => {
+                    self.operand(Operand::Ind(s, inner))?;
+                    self.slots(mid, false)?;
+                    self.values(outer)
+                }
                 Some(&Fast::Pair {
                     first,
                     second,

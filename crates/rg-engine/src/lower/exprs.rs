@@ -281,7 +281,10 @@ impl Lowerer<'_> {
                             Fast::TabInd(s, inner, outer)
                         }
                         Some((s, inner, outer)) => Fast::IndInd(s, inner, outer),
-                        None => self.pair(&a).unwrap_or(Fast::General),
+                        None => self
+                            .tab_ind_ind(&a)
+                            .or_else(|| self.pair(&a))
+                            .unwrap_or(Fast::General),
                     };
                     Operand::Read(self.computed(a, fast))
                 }
@@ -347,6 +350,24 @@ impl Lowerer<'_> {
         };
         let table = self.step_table(&step, &self.symbols, |off| self.at(a, off), place);
         Some((slot, inner, self.intern(table)))
+    }
+
+    /// For a read of a constant map with one key step whose key is a
+    /// [`Fast::IndInd`] read (`dec[counters[board[coord]]]`), its
+    /// [`Fast::TabIndInd`]: the map as a table over symbols.
+    fn tab_ind_ind(&mut self, a: &Access) -> Option<Fast> {
+        if a.mem != Mem::Const || a.steps.1 != 1 {
+            return None;
+        }
+        let step = self.steps[a.steps.0 as usize];
+        let Operand::Read(j) = step.key else {
+            return None;
+        };
+        let Some(&Fast::IndInd(s, inner, mid)) = self.fast.get(j as usize) else {
+            return None;
+        };
+        let table = self.step_table(&step, &self.symbols, |off| self.at(a, off), false);
+        Some(Fast::TabIndInd(s, inner, mid, self.intern(table)))
     }
 
     /// For a read of a constant map of maps with two key steps whose keys

@@ -68,6 +68,11 @@ fn read_general(t: &Tables, st: &[u16], i: u32) -> u16 {
             let k = inner_key(t, st, s, inner);
             return st[t.fun[(outer + k as u32) as usize] as usize];
         }
+        Fast::TabIndInd(s, inner, mid, outer) => {
+            let k = inner_key(t, st, s, inner);
+            let v = st[t.fun[(mid + k as u32) as usize] as usize];
+            return t.fun[(outer + v as u32) as usize] as u16;
+        }
         Fast::Pair {
             first,
             second,

@@ -101,6 +101,7 @@ impl Gen<'_, '_> {
             Operand::Read(i) => match self.t.fast[i as usize] {
                 Fast::TabInd(_, inner, _) => avoids(inner),
                 Fast::IndInd(_, inner, outer) => avoids(inner) && avoids(outer),
+                Fast::TabIndInd(_, inner, mid, _) => avoids(inner) && avoids(mid),
                 Fast::Pair { first, second, .. } => {
                     self.reads_directly(first, slot) && self.reads_directly(second, slot)
                 }

@@ -125,6 +125,12 @@ impl Gen<'_, '_> {
                     let slot = self.fun(outer, k);
                     self.slot_at(slot)
                 }
+                Fast::TabIndInd(s, inner, mid, outer) => {
+                    let k = self.operand(Operand::Ind(s, inner));
+                    let slot = self.fun(mid, k);
+                    let v = self.slot_at(slot);
+                    self.fun(outer, v)
+                }
                 Fast::Pair {
                     first,
                     second,
