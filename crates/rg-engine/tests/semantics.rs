@@ -20,8 +20,14 @@ fn perft1(g: &GameModel) -> u64 {
 /// `body`'s game, and the same game with every node checked (the
 /// reference's rule, `GameModel::with_every_check`).
 fn with_every_check(body: &str) -> (GameModel, GameModel) {
-    let (_, checked) = rg_lang::parse_str(&format!("{HEAD}{body}")).unwrap();
-    (game(body), GameModel::with_every_check(checked).unwrap())
+    with_every_check_of(&format!("{HEAD}{body}"))
+}
+
+/// [`with_every_check`] of a whole game, with its own `Player` and `Score`.
+fn with_every_check_of(text: &str) -> (GameModel, GameModel) {
+    let (_, checked) = rg_lang::parse_str(text).unwrap();
+    let g = GameModel::from_text(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (g, GameModel::with_every_check(checked).unwrap())
 }
 
 /// Four squares in a cycle (`next`) holding `e`, `w` or `b` as `board`
@@ -994,18 +1000,9 @@ fn a_leaf_subtrees_symbols_leave_the_assigned_slot_as_it_was() {
     on_both_signs(rules, &boards, |t| t.code.subtrees(), (1, 1));
 }
 
-/// A ring of six squares where a piece on `pos` steps or jumps over
-/// pieces (`two` and `back`, two squares either way) as often as it likes:
-/// the jump chain `j -> q2 -> j` is a cycle of checked choice nodes.
-const JUMPS: &str = "type V = {0, 1, 2, 3, 4, 5};\ntype P = {e, w};\nvar pos: V = 0;\n\
-    var board: V -> P = { 0: w, 1: w, 3: w, :e };\n\
-    const next: V -> V = { 0: 1, 1: 2, 2: 3, 3: 4, 4: 5, :0 };\n\
-    const two: V -> V = { 0: 2, 1: 3, 2: 4, 3: 5, 4: 0, :1 };\n\
-    const back: V -> V = { 0: 4, 1: 5, 2: 0, 3: 1, 4: 2, :3 };\n\
-    begin, s: player = x;\ns, a: pos = V(*);\na, b: board[pos] == w;\nb, p: $$ pos;\n\
-    p, q: pos = next[pos];\np, j: board[next[pos]] != e;\n\
-    j, q2: pos = two[pos];\nj, q2: pos = back[pos];\nq2, j: board[next[pos]] != e;\n\
-    q2, r: $$ pos;\nq, r: $$ pos;\nr, k: player = keeper;\nk, end: ;\n";
+/// The ring-of-six jump game (`data/jumps.rg`, whole: its own `Player`
+/// and `Score`), shared with rg-jit's tests.
+const JUMPS: &str = include_str!("data/jumps.rg");
 
 #[test]
 fn checked_nodes_on_a_jump_cycle_get_local_checks() {
@@ -1015,7 +1012,7 @@ fn checked_nodes_on_a_jump_cycle_get_local_checks() {
     // cycle's choices relays). The landings: 4 from square 0 (the step to
     // 1, jumps to 2 and 4, from 2 on to 0 and to 4 again, merged), 1 each
     // from squares 1 and 3 (the step; an empty square next: no jump).
-    let (g, every) = with_every_check(JUMPS);
+    let (g, every) = with_every_check_of(JUMPS);
     let t = g.tables();
     let node = |name: &str| {
         let i = g.description().nodes.iter().position(|n| n == name);

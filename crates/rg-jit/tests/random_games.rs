@@ -142,15 +142,7 @@ fn random_games_have_every_kind_of_generated_check() {
 /// checked) along a play, split or not.
 #[test]
 fn a_jump_chain_after_one_choice_lists_the_references_walks() {
-    let text = "type Player = {x, y};\ntype Score = {0, 1};\ntype V = {0, 1, 2, 3, 4, 5};\n\
-        type P = {e, w};\nvar pos: V = 0;\nvar board: V -> P = { 0: w, 1: w, 3: w, :e };\n\
-        const next: V -> V = { 0: 1, 1: 2, 2: 3, 3: 4, 4: 5, :0 };\n\
-        const two: V -> V = { 0: 2, 1: 3, 2: 4, 3: 5, 4: 0, :1 };\n\
-        const back: V -> V = { 0: 4, 1: 5, 2: 0, 3: 1, 4: 2, :3 };\n\
-        begin, s: player = x;\ns, a: pos = V(*);\na, b: board[pos] == w;\nb, p: $$ pos;\n\
-        p, q: pos = next[pos];\np, j: board[next[pos]] != e;\n\
-        j, q2: pos = two[pos];\nj, q2: pos = back[pos];\nq2, j: board[next[pos]] != e;\n\
-        q2, r: $$ pos;\nq, r: $$ pos;\nr, k: player = keeper;\nk, end: ;\n";
+    let text = include_str!("../../rg-engine/tests/data/jumps.rg");
     let interp = GameModel::from_text(text).unwrap();
     let native = rg_jit::compile(&interp).unwrap();
     for g in [&interp, &native] {
