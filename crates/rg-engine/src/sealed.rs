@@ -319,10 +319,15 @@ pub(crate) enum Filter {
     },
     /// [`Filter::Run`] of a run whose passing values are one
     /// [`Range`](mask::Range): its frame keeps the run's mask from the
-    /// scan's start (`Walker::mask_filter`).
+    /// scan's start (`Walker::mask_filter`). Also a [`Filter::Ind`] whose
+    /// symbols' reads form such a run (its one comparison the run's).
     Mask {
         /// The run.
         run: u32,
+        /// The comparison's edge that a symbol taken passes: the
+        /// [`Filter::Ind`]'s edge, or [`NO_EDGE`] (a [`Filter::Tests`]'s
+        /// comparisons are tested as written).
+        passed: u32,
     },
 }
 
@@ -590,8 +595,14 @@ impl Sealed {
         }
         for (p, &run) in picks.iter_mut().zip(any_runs.iter()) {
             p.test = match p.test {
-                Filter::Tests { .. } if run != NO_RUN && runs.has_range(run) => {
-                    Filter::Mask { run }
+                Filter::Tests { .. } if run != NO_RUN && runs.has_range(run) => Filter::Mask {
+                    run,
+                    passed: NO_EDGE,
+                },
+                // The filter is the target's only edge (`set_filters`):
+                // the run's table is its comparison's.
+                Filter::Ind { edge, .. } if run != NO_RUN && runs.has_range(run) => {
+                    Filter::Mask { run, passed: edge }
                 }
                 Filter::Tests { .. } if run != NO_RUN => Filter::Run { run },
                 test => test,

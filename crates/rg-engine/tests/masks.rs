@@ -75,3 +75,56 @@ fn a_kept_mask_gives_every_square_from_the_highest() {
         }
     }
 }
+
+/// `n` squares, `board` their pieces; `x` picks a square holding `w` (one
+/// comparison after the pick: a `Filter::Ind`), tags it, empties it and
+/// moves on to `y`, which picks nothing.
+fn ind_game(n: usize, board: &str) -> String {
+    let squares: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    format!(
+        "type Player = {{x, y}};\ntype Score = {{0, 1}};\ntype V = {{{}}};\n\
+         type P = {{e, w, b}};\ntype T = {{w1}};\n\
+         var pos: V = 0;\nvar board: V -> P = {board};\n\
+         begin, s: player = x;\ns, a: pos = V(*);\n\
+         a, m: board[pos] == w;\nm, c: $$ pos;\nc, d: $ w1;\n\
+         d, k: board[pos] = e;\nk, end: player = keeper;\n",
+        squares.join(", ")
+    )
+}
+
+#[test]
+fn a_one_comparison_filter_takes_its_squares_from_a_mask_up_to_64() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for n in [1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100] {
+        let cells: Vec<char> = (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                ['e', 'w', 'b'][(seed % 3) as usize]
+            })
+            .collect();
+        let board: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{i}: {c}"))
+            .collect();
+        let text = ind_game(n, &format!("{{ {}, :e }}", board.join(", ")));
+        let g = GameModel::from_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        // A mask holds at most 64 squares: beyond, the filter reads them.
+        let masks = usize::from(n <= 64);
+        assert_eq!(g.tables().code.mask_filters(), masks, "{text}");
+        let mut r = g.reasoner();
+        let mut s = g.initial_state();
+        let mut list = MoveList::default();
+        r.complete_keeper(&mut s).unwrap();
+        r.moves(&mut s, &mut list).unwrap();
+        let texts: Vec<_> = (0..list.len()).map(|i| g.move_text(&list, i)).collect();
+        let want: Vec<String> = (0..n)
+            .rev()
+            .filter(|&i| cells[i] == 'w')
+            .map(|i| format!("{i} w1"))
+            .collect();
+        assert_eq!(texts, want, "{text}");
+    }
+}

@@ -25,7 +25,9 @@ use crate::tables::{Operand, Place, Probe};
 /// too, in the walk's loop: breakthrough -0.4%, but the loop's function
 /// no longer inlined (ticTacToe +2.1%, connect4 +2.8%, amazons +1.5%, hex
 /// +1.3%); out of line, breakthrough +4.0% (a call of ~109 instructions
-/// where the inline loop finds the next of its dense pieces in a few);
+/// where the inline loop finds the next of its dense pieces in a few;
+/// now a run whose passing values are one range takes the walk's mask
+/// instead, `Walker::mask_filter`);
 /// the walk's scan a block of [`CHUNK`] values at a time, englishDraughts
 /// 718,160 against 704,413 one at a time (dense pieces); the search's run
 /// looked up by edge (the search's call given the edge): hex +0.6%, its

@@ -143,6 +143,17 @@ impl Walker {
     /// Kept for every [`crate::sealed::Filter::Run`] (a run without a range
     /// read again each time) it cost chess 0.97% and breakthrough 0.82%;
     /// out of line, with the call, englishDraughts -0.4% only.
+    ///
+    /// A [`crate::sealed::Filter::Ind`] (one comparison, `board[x] == c`)
+    /// whose reads form such a run takes its symbols from the mask too, its
+    /// comparison then passed (issue 13). Callgrind instructions per
+    /// playout (interp, seed 1, in `play_random`) against 6c13823:
+    /// foxAndHounds-10x10 357,821 -> 331,225 (-7.4%), breakthrough 748,418
+    /// -> 706,940 (-5.5%), foxAndHounds 203,904 -> 194,167 (-4.8%),
+    /// knightthrough 445,873 -> 424,357 (-4.8%), englishDraughts +0.2%,
+    /// amazons +0.01%, the others within 0.001% (foxAndHounds-12x12's 72
+    /// squares: no mask). Time (alternated 1 s runs, new/base medians of
+    /// 6): breakthrough 1.160, knightthrough 1.143, foxAndHounds 1.104.
     #[inline(always)]
     pub(super) fn mask_filter(
         &mut self,

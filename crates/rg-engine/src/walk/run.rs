@@ -603,10 +603,11 @@ impl Walker {
                         continue 'frames;
                     }
                 }
-                Filter::Mask { run } if MOVES || t.edges[edge as usize].to != target => {
+                Filter::Mask { run, passed: p } if MOVES || t.edges[edge as usize].to != target => {
                     if !self.mask_filter(t, st, top, (run, pick.start, pick.len), &mut sym) {
                         continue 'frames;
                     }
+                    passed = p;
                 }
                 Filter::Ind { .. } | Filter::Run { .. } | Filter::Mask { .. } => {}
                 Filter::Other => {
