@@ -52,7 +52,7 @@ pub use parts::PART_EDGES;
 use parts::{early_pops, edge_nodes, frames, runs, Chain, Run};
 pub(crate) use parts::{frame_bases, Keep, Parts};
 pub(crate) use program::{emit_writing, nested, writing};
-pub(crate) use search::{emit_search, search};
+pub(crate) use search::{emit_search, region, search, Region, MAX_SEARCH_EDGES};
 pub(crate) use slot::{emit_slot, leaf_slot};
 
 const FLAGS: MemFlags = MemFlags::trusted();

@@ -1,7 +1,7 @@
 //! Which checks generated code decides, and how: the plan of
 //! [`crate::compile`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rg_engine::raw::Tables;
 use rg_engine::GameModel;
@@ -28,6 +28,40 @@ pub enum CheckCode {
     /// A writing search (`gen/search.rs`: cycles, writes, visited
     /// checks), a function calling the checks it nests.
     Search,
+}
+
+/// Searches of one target whose regions meet, planned in one round: one
+/// function over their regions' union, entered at each one's start
+/// (`gen/search.rs`). Translated draughts' keeper checks that each of a
+/// committed choice's alternatives completes (`? c160a0 -> cacc`, ...,
+/// ~130 of them) search the same rest of the rules from starts one edge
+/// apart.
+struct Group {
+    /// The check whose function the group's checks call.
+    leader: u32,
+    target: u32,
+    round: usize,
+    /// The union's nodes.
+    nodes: HashSet<u32>,
+    /// The union's edges.
+    edges: usize,
+}
+
+impl Group {
+    /// The edges `r` adds to the group's union, if they meet and the union
+    /// stays within [`gen::MAX_SEARCH_EDGES`].
+    fn added(&self, t: &Tables, r: &gen::Region) -> Option<usize> {
+        if !r.nodes.iter().any(|n| self.nodes.contains(n)) {
+            return None;
+        }
+        let new: usize = r
+            .nodes
+            .iter()
+            .filter(|n| !self.nodes.contains(n))
+            .map(|&n| (t.nodes[n as usize].end - t.nodes[n as usize].first) as usize)
+            .sum();
+        (self.edges + new <= gen::MAX_SEARCH_EDGES).then_some(new)
+    }
 }
 
 /// Rounds of planning writing programs: how deep writing programs may
@@ -127,7 +161,8 @@ pub(crate) fn plan(t: &Tables) -> Plan {
     // Round k plans the writing programs and searches whose nested checks
     // are probes, leaf checks or those planned in earlier rounds: nesting
     // at most `MAX_NESTING` deep, never recursive.
-    for _ in 0..MAX_NESTING {
+    let mut groups: Vec<Group> = Vec::new();
+    for round in 0..MAX_NESTING {
         let before = code.clone();
         let deep = visits.clone();
         let planned = |c2: usize| matches!(before[c2], CheckCode::Writing(..) | CheckCode::Search);
@@ -139,6 +174,7 @@ pub(crate) fn plan(t: &Tables) -> Plan {
             if before[c] != CheckCode::Interpreted {
                 continue;
             }
+            let mut search_nodes = Vec::new();
             let (kind, nests, size, first) = if let Some(p) = gen::writing(t, c, &native) {
                 let nests: Vec<u32> = gen::nested(t, p).collect();
                 let first = writings.find(t, c, p);
@@ -149,7 +185,18 @@ pub(crate) fn plan(t: &Tables) -> Plan {
                     first,
                 )
             } else if let Some(r) = gen::search(t, c, &native) {
-                (CheckCode::Search, r.nested, SEARCH_INS * r.edges, c as u32)
+                let target = t.checks[c].target;
+                let joined = groups
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.round == round && g.target == target)
+                    .find_map(|(k, g)| g.added(t, &r).map(|new| (k, new)));
+                let (size, first) = match joined {
+                    Some((k, new)) => (SEARCH_INS * new, groups[k].leader),
+                    None => (SEARCH_INS * r.edges, c as u32),
+                };
+                search_nodes = r.nodes;
+                (CheckCode::Search, r.nested, size, first)
             } else {
                 continue;
             };
@@ -177,7 +224,7 @@ pub(crate) fn plan(t: &Tables) -> Plan {
                 }
                 continue;
             }
-            if first != c as u32 {
+            if first != c as u32 && kind != CheckCode::Search {
                 // (Its nested checks are the first's.)
                 share[c] = first;
                 code[c] = kind;
@@ -202,6 +249,22 @@ pub(crate) fn plan(t: &Tables) -> Plan {
             }
             writing_ins += size;
             new.iter().for_each(|&c2| forced[c2] = true);
+            if kind == CheckCode::Search {
+                share[c] = first;
+                match groups.iter_mut().find(|g| g.leader == first) {
+                    Some(g) => {
+                        g.edges += size / SEARCH_INS;
+                        g.nodes.extend(search_nodes.iter().copied());
+                    }
+                    None => groups.push(Group {
+                        leader: c as u32,
+                        target: t.checks[c].target,
+                        round,
+                        nodes: search_nodes.iter().copied().collect(),
+                        edges: size / SEARCH_INS,
+                    }),
+                }
+            }
             code[c] = kind;
             visits[c] = visiting || nested_visit;
             starts[c] = inner;

@@ -339,9 +339,13 @@ impl Gen<'_, '_> {
         let r = match (probe, pure) {
             (Some(p), _) => self.probe(&p),
             (None, Some(f)) => {
+                // (A search shared by checks of one target is entered at
+                // the check's start, `gen/search.rs`.)
                 let z = self.b.ins().iconst(I32, 0);
+                let start = self.t.checks[c as usize].start;
+                let start = self.b.ins().iconst(I32, start as i64);
                 let (ws, st) = (self.ws(), self.st());
-                let call = self.b.ins().call(f, &[ws, st, z, z]);
+                let call = self.b.ins().call(f, &[ws, st, start, z]);
                 self.cache = None;
                 let r = self.b.inst_results(call)[0];
                 self.check_failed(r);

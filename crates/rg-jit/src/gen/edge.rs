@@ -157,31 +157,7 @@ impl Gen<'_, '_> {
                 }
                 self.b.ins().jump(self.push_at[n], &[]);
             }
-            Next::Frame => {
-                let info = self.t.nodes[e.to as usize];
-                let node = self.b.ins().iconst(I32, e.to as i64);
-                let base = self.bases[e.to as usize];
-                let r = self.call_imm(rt::first_legal, e.to, 0);
-                self.check_failed(r);
-                let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
-                let f0 = self.b.ins().iconst(I32, info.first as i64);
-                let first = self.b.ins().select(none, f0, r);
-                // Resume block of `r + 1`.
-                let r1 = self
-                    .b
-                    .ins()
-                    .iadd_imm(r, base as i64 + 1 - info.first as i64);
-                let b0 = self.b.ins().iconst(I32, base as i64);
-                let next = self.b.ins().select(none, b0, r1);
-                self.b.ins().jump(
-                    self.push,
-                    &[
-                        BlockArg::Value(first),
-                        BlockArg::Value(next),
-                        BlockArg::Value(node),
-                    ],
-                );
-            }
+            Next::Frame => self.push_disjoint(e.to),
             Next::Dead => {
                 self.b.ins().jump(back, &[]);
             }
@@ -212,6 +188,69 @@ impl Gen<'_, '_> {
             IntCC::NotEqual
         };
         self.b.ins().icmp_imm(cc, r, 0)
+    }
+
+    /// Pushes the frame of `@disjoint` node `n` over its first edge whose
+    /// leading test holds, in file order (`rt::first_legal`; none: a frame
+    /// with no edge left): comparisons and checks as code, each check
+    /// decided as the walk's `? c` edges are (generated where it is);
+    /// nodes with map comparisons call Rust.
+    fn push_disjoint(&mut self, n: u32) {
+        let info = self.t.nodes[n as usize];
+        let node = self.b.ins().iconst(I32, n as i64);
+        let base = self.bases[n as usize];
+        let ops = &self.t.edges[info.first as usize..info.end as usize];
+        if ops.iter().any(|e| matches!(e.op, Op::CmpMap(..))) {
+            let r = self.call_imm(rt::first_legal, n, 0);
+            self.check_failed(r);
+            let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
+            let f0 = self.b.ins().iconst(I32, info.first as i64);
+            let first = self.b.ins().select(none, f0, r);
+            // Resume block of `r + 1`.
+            let r1 = self
+                .b
+                .ins()
+                .iadd_imm(r, base as i64 + 1 - info.first as i64);
+            let b0 = self.b.ins().iconst(I32, base as i64);
+            let next = self.b.ins().select(none, b0, r1);
+            self.b.ins().jump(
+                self.push,
+                &[
+                    BlockArg::Value(first),
+                    BlockArg::Value(next),
+                    BlockArg::Value(node),
+                ],
+            );
+            return;
+        }
+        let push = |g: &mut Self, first: u32, next: u32| {
+            let first = g.b.ins().iconst(I32, first as i64);
+            let next = g.b.ins().iconst(I32, next as i64);
+            g.b.ins().jump(
+                g.push,
+                &[
+                    BlockArg::Value(first),
+                    BlockArg::Value(next),
+                    BlockArg::Value(node),
+                ],
+            );
+        };
+        for i in info.first..info.end {
+            let fails = match self.t.edges[i as usize].op {
+                Op::Cmp(a, b, eq) => self.compare(a, b, eq),
+                Op::Reach(c, positive) => self.reach(c, positive),
+                _ => {
+                    push(self, i, base + 1 + (i - info.first));
+                    return;
+                }
+            };
+            let [next, take] = self.blocks();
+            self.b.ins().brif(fails, next, &[], take, &[]);
+            self.b.switch_to_block(take);
+            push(self, i, base + 1 + (i - info.first));
+            self.b.switch_to_block(next);
+        }
+        push(self, info.first, base);
     }
 
     /// The visited check of node `n` (going `back` where its key was

@@ -16,8 +16,8 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
-use cranelift_frontend::Variable;
-use rg_engine::raw::{Act, Next, Op, Place, Tables, NO_EDGE};
+use cranelift_frontend::{Switch, Variable};
+use rg_engine::raw::{Act, Next, Op, Operand, Place, Tables, NO_EDGE};
 
 use super::check::{finish_leaf, leaf_gen, walked};
 use super::{Func, Gen, FLAGS};
@@ -26,7 +26,7 @@ use crate::rt::{self, Off};
 /// Edges of one search at most.
 pub const MAX_SEARCH_EDGES: usize = 2_000;
 
-/// Check `c`'s search: its nodes (the start first; the target is not
+/// A search's region: its nodes (its starts first; the target is not
 /// one) and per node its first local edge number (edges numbered node by
 /// node, so a node's edges are `local[k] .. local[k] + edges`).
 pub(crate) struct Region {
@@ -38,19 +38,37 @@ pub(crate) struct Region {
     pub edges: usize,
 }
 
-/// If check `c` is one generated code runs as a search, its region:
-/// no probe, program, pure or one-slot search (the interpreter's other
-/// ways), no step counting (`Tables::has_unique`), nodes without
-/// `@disjoint`, edges without map operations, nested
-/// checks that `native` says are generated, at most [`MAX_SEARCH_EDGES`].
+/// If check `c` is one generated code runs as a search, its region
+/// ([`region`] from its start): no probe, program, pure or one-slot search
+/// (the interpreter's other ways), no step counting (`Tables::has_unique`).
 pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<Region> {
     let check = t.checks[c];
     if !walked(t, c) || t.one_slot[c] != rg_engine::raw::NO_SLOT || t.has_unique {
         return None;
     }
+    region(t, &[check.start], check.target, native)
+}
+
+/// The nodes reachable from `starts` without expanding `target`, if a
+/// search can take them: nodes without `@disjoint`, edges without map
+/// operations, nested checks that `native` says are generated, at most
+/// [`MAX_SEARCH_EDGES`]. Checks of one target whose regions meet share
+/// one function over their regions' union (`plan.rs`), entered at the
+/// caller's start.
+pub(crate) fn region(
+    t: &Tables,
+    starts: &[u32],
+    target: u32,
+    native: &dyn Fn(u32) -> bool,
+) -> Option<Region> {
     let mut local = vec![false; t.nodes.len()];
-    let mut nodes = vec![check.start];
-    local[check.start as usize] = true;
+    let mut nodes = Vec::new();
+    for &s in starts {
+        if !local[s as usize] {
+            local[s as usize] = true;
+            nodes.push(s);
+        }
+    }
     let (mut first, mut nested, mut edges) = (Vec::new(), Vec::new(), 0);
     let mut k = 0;
     while k < nodes.len() {
@@ -68,7 +86,7 @@ pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opti
                 Op::Reach(c2, _) => nested.push(c2),
                 _ => {}
             }
-            if e.to != check.target && !local[e.to as usize] {
+            if e.to != target && !local[e.to as usize] {
                 local[e.to as usize] = true;
                 nodes.push(e.to);
             }
@@ -87,27 +105,31 @@ pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Opti
     })
 }
 
-/// Emits check `c`'s search ([`search`]) as a function with the helpers'
-/// signature (`(ws, st, _, _) -> 1 reached, 0 not, FAILED`); `pures` are
-/// the generated checks it nests.
-pub(crate) fn emit_search(t: &Tables, c: usize, f: Func<'_, '_>, pures: &[Option<FuncRef>]) {
-    let check = t.checks[c];
-    let region = search(t, c, &|_| true).expect("a search");
+/// Emits the search of the checks of `target` that start at `starts`
+/// ([`region`]) as one function with the helpers' signature (`(ws, st,
+/// start, _) -> 1 reached, 0 not, FAILED`; a start not among `starts`
+/// is taken as the first); `pures` are the generated checks it nests.
+pub(crate) fn emit_search(
+    t: &Tables,
+    (starts, target): (&[u32], u32),
+    f: Func<'_, '_>,
+    pures: &[Option<FuncRef>],
+) {
+    let region = region(t, starts, target, &|_| true).expect("a search");
     let mut at = vec![u32::MAX; t.nodes.len()];
     for (k, &n) in region.nodes.iter().enumerate() {
         at[n as usize] = k as u32;
     }
     let mut g = leaf_gen(t, f);
     g.pures = pures;
+    let entry = g.b.current_block().expect("the entry block");
+    let start = g.b.block_params(entry)[2];
     let frames = Variable::from_u32(0);
     g.b.declare_var(frames, I64);
     let base = g.ws_load(Off::LOG_LEN);
     let hash = g.ws_load(Off::HASH);
     let version = g.ws_load(Off::VERSION);
     let r = g.call_imm(rt::prog_begin, 0, 0);
-    g.check_failed(r);
-    // The start's key is visited first (its answer does not matter).
-    let r = g.call_imm(rt::prog_visit, check.start, 0);
     g.check_failed(r);
     let zero = g.b.ins().iconst(I64, 0);
     g.b.def_var(frames, zero);
@@ -117,25 +139,62 @@ pub(crate) fn emit_search(t: &Tables, c: usize, f: Func<'_, '_>, pures: &[Option
         at,
         dispatch,
         found,
-        target: check.target,
+        target,
         frames,
     };
-    s.push(&mut g, check.start);
-    g.b.ins().jump(dispatch, &[]);
+    // Per start, its block: its key visited first (its answer does not
+    // matter), its frame pushed.
+    let enter: Vec<Block> = starts.iter().map(|_| g.b.create_block()).collect();
+    match starts {
+        [_] => {
+            g.b.ins().jump(enter[0], &[]);
+        }
+        _ => {
+            let mut switch = Switch::new();
+            for (k, &n) in starts.iter().enumerate().skip(1) {
+                switch.set_entry(n as u128, enter[k]);
+            }
+            switch.emit(&mut g.b, start, enter[0]);
+        }
+    }
+    for (k, &n) in starts.iter().enumerate() {
+        g.b.switch_to_block(enter[k]);
+        let r = g.call_imm(rt::prog_visit, n, 0);
+        g.check_failed(r);
+        s.push(&mut g, n, false);
+        g.b.ins().jump(dispatch, &[]);
+    }
     // Per local edge: its body (parameter: the any-assignment's symbol
     // index), and the block that takes it fresh from a frame.
     let mut body = Vec::with_capacity(region.edges);
     let mut fresh = Vec::with_capacity(region.edges);
-    for &n in &region.nodes {
+    // Per local edge, where a frame takes its next symbol: a filtered
+    // any-assignment's seek block ([`Search::seek`]), else its body.
+    let mut again = Vec::with_capacity(region.edges);
+    let mut seeks = Vec::new();
+    for (k, &n) in region.nodes.iter().enumerate() {
         let info = t.nodes[n as usize];
-        for _ in info.first..info.end {
+        for i in info.first..info.end {
             let blk = g.b.create_block();
             g.b.append_block_param(blk, I32);
             body.push(blk);
             fresh.push(g.b.create_block());
+            match s.seekable(&g, i) {
+                Some(tests) => {
+                    let seek = g.b.create_block();
+                    g.b.append_block_param(seek, I32);
+                    again.push(seek);
+                    seeks.push((seek, blk, tests, (again.len() - 1) as u32, k));
+                }
+                None => again.push(blk),
+            }
         }
     }
-    s.emit_dispatch(&mut g, &body, &fresh, missed);
+    s.emit_dispatch(&mut g, &again, &fresh, missed);
+    for (seek, blk, tests, local, k) in seeks {
+        let first = region.first[k];
+        s.seek(&mut g, (seek, blk), tests, (local, first, &fresh));
+    }
     for (k, &n) in region.nodes.iter().enumerate() {
         let info = t.nodes[n as usize];
         for (j, i) in (info.first..info.end).enumerate() {
@@ -147,21 +206,31 @@ pub(crate) fn emit_search(t: &Tables, c: usize, f: Func<'_, '_>, pures: &[Option
                 Op::AssignAny(_, (_, len)) => Some(len - 1),
                 _ => Some(0),
             };
+            if let Op::Cmp(a, b, eq) = t.edges[i as usize].op {
+                // A failing comparison wrote nothing: the frame's next edge
+                // at once, not through the frames' loop.
+                let fails = g.compare(a, b, eq);
+                let [skip, ok] = g.blocks();
+                g.b.ins().brif(fails, skip, &[], ok, &[]);
+                g.b.switch_to_block(skip);
+                s.next_edge(&mut g, local as u32, region.first[k], &fresh);
+                g.b.switch_to_block(ok);
+            }
             match sub {
                 Some(sub) => {
                     let v = g.b.ins().iconst(I32, sub as i64);
-                    if sub > 0 {
+                    if sub > 0 && again[local] == body[local] {
                         let f = s.top(&mut g);
                         g.b.ins().store(FLAGS, v, f, Off::F_SUB);
                     }
-                    g.b.ins().jump(body[local], &[BlockArg::Value(v)]);
+                    g.b.ins().jump(again[local], &[BlockArg::Value(v)]);
                 }
                 // (No symbol: nothing to try.)
                 None => {
                     g.b.ins().jump(dispatch, &[]);
                 }
             }
-            s.emit_edge(&mut g, i, body[local], &body);
+            s.emit_edge(&mut g, i, body[local], (&body, &fresh));
         }
     }
     // Out: every write undone, the key hash and version back.
@@ -174,6 +243,15 @@ pub(crate) fn emit_search(t: &Tables, c: usize, f: Func<'_, '_>, pures: &[Option
         g.b.ins().jump(to, &[]);
     }
     finish_leaf(g, yes, no);
+}
+
+/// A filtered any-assignment whose symbols a search skips before it
+/// writes them ([`Search::seekable`]).
+struct Seek {
+    slot: u32,
+    start: u32,
+    len: u32,
+    cmps: Vec<(Operand, Operand, bool)>,
 }
 
 /// One search's layout.
@@ -199,12 +277,14 @@ impl Search<'_> {
     }
 
     /// Pushes node `n`'s frame over all its edges (growing the frames,
-    /// or failing past `MAX_FRAMES` as the interpreter).
-    fn push(&self, g: &mut Gen<'_, '_>, n: u32) {
+    /// or failing past `MAX_FRAMES` as the interpreter); `taken`: its last
+    /// edge already taken (the caller goes on at it, as the frames' loop
+    /// would).
+    fn push(&self, g: &mut Gen<'_, '_>, n: u32, taken: bool) {
         let k = self.at[n as usize] as usize;
         let info = g.t.nodes[n as usize];
         let first = self.region.first[k];
-        let next = first + (info.end - info.first);
+        let next = first + (info.end - info.first) - taken as u32;
         let len = g.b.use_var(self.frames);
         let cap = g.ws_load(Off::SFRAMES_CAP);
         let full = g.b.ins().icmp(IntCC::Equal, len, cap);
@@ -295,7 +375,13 @@ impl Search<'_> {
     /// Edge `i`'s body `blk` (its symbol index the parameter): its action,
     /// then the target (found), its visited check, and on: a frame, the
     /// target's single edge's body, or back to the frames.
-    fn emit_edge(&self, g: &mut Gen<'_, '_>, i: u32, blk: Block, body: &[Block]) {
+    fn emit_edge(
+        &self,
+        g: &mut Gen<'_, '_>,
+        i: u32,
+        blk: Block,
+        (body, fresh): (&[Block], &[Block]),
+    ) {
         let t = g.t;
         let e = t.edges[i as usize];
         g.b.switch_to_block(blk);
@@ -358,8 +444,17 @@ impl Search<'_> {
                 g.b.ins().jump(back, &[]);
             }
             Next::Frame => {
-                self.push(g, e.to);
-                g.b.ins().jump(back, &[]);
+                let info = t.nodes[e.to as usize];
+                if info.end > info.first {
+                    // Its last edge at once (nothing to undo or restore).
+                    self.push(g, e.to, true);
+                    let k = self.at[e.to as usize] as usize;
+                    let last = self.region.first[k] + (info.end - info.first) - 1;
+                    g.b.ins().jump(fresh[last as usize], &[]);
+                } else {
+                    self.push(g, e.to, false);
+                    g.b.ins().jump(back, &[]);
+                }
             }
             Next::Inline(j) => {
                 let k = self.at[e.to as usize] as usize;
@@ -368,6 +463,102 @@ impl Search<'_> {
                 g.b.ins()
                     .jump(body[local as usize], &[BlockArg::Value(zero)]);
             }
+        }
+    }
+
+    /// If edge `i` is a filtered any-assignment of several symbols to a
+    /// fixed slot whose comparisons (`Edge::filter`'s, or the target's
+    /// choice's, `Act::AnyTests`) read the slot only directly: the slot,
+    /// the symbols and the comparisons, one of which must hold.
+    fn seekable(&self, g: &Gen<'_, '_>, i: u32) -> Option<Seek> {
+        let t = g.t;
+        let e = t.edges[i as usize];
+        let Op::AssignAny(Place::Slot(slot), (start, len)) = e.op else {
+            return None;
+        };
+        if len < 2 || e.to == self.target {
+            return None;
+        }
+        let ks = match (e.filter, t.acts[i as usize]) {
+            (f, _) if f != NO_EDGE => f..f + 1,
+            (_, Act::AnyTests { first, count }) if count > 0 => first..first + count,
+            _ => return None,
+        };
+        let mut cmps = Vec::new();
+        for k in ks {
+            match t.edges[k as usize].op {
+                Op::Cmp(a, b, eq) if g.reads_directly(a, slot) && g.reads_directly(b, slot) => {
+                    cmps.push((a, b, eq))
+                }
+                _ => return None,
+            }
+        }
+        Some(Seek {
+            slot,
+            start,
+            len,
+            cmps,
+        })
+    }
+
+    /// The seek block `seek` of a filtered any-assignment (parameter: the
+    /// symbol index to try first): the first index from there down whose
+    /// symbol passes ([`Search::seekable`]; the slot read as the symbol,
+    /// nothing written) is the top frame's and goes on at the edge's body
+    /// `blk`; none: the frame goes on at its next edge. The interpreter
+    /// skips the same symbols before it writes them (`shortcut.rs`).
+    fn seek(
+        &self,
+        g: &mut Gen<'_, '_>,
+        (seek, blk): (Block, Block),
+        s: Seek,
+        (local, first, fresh): (u32, u32, &[Block]),
+    ) {
+        g.b.switch_to_block(seek);
+        let sub = g.b.block_params(seek)[0];
+        let [lp, next, found, none] = g.blocks();
+        g.b.ins().jump(lp, &[BlockArg::Value(sub)]);
+        let l = g.b.append_block_param(lp, I32);
+        g.b.switch_to_block(lp);
+        let known = g.known.take();
+        g.at = Some(super::Indexed {
+            slot: s.slot,
+            start: s.start,
+            len: s.len,
+            i: l,
+        });
+        let holds = g.some_holds(&s.cmps);
+        g.at = None;
+        g.known = known;
+        g.b.ins().brif(holds, found, &[], next, &[]);
+        g.b.switch_to_block(next);
+        let l1 = g.b.ins().iadd_imm(l, -1);
+        g.b.ins().brif(l, lp, &[BlockArg::Value(l1)], none, &[]);
+        g.b.switch_to_block(found);
+        let f = self.top(g);
+        g.b.ins().store(FLAGS, l, f, Off::F_SUB);
+        g.b.ins().jump(blk, &[BlockArg::Value(l)]);
+        g.b.switch_to_block(none);
+        let f = self.top(g);
+        let zero = g.b.ins().iconst(I32, 0);
+        g.b.ins().store(FLAGS, zero, f, Off::F_SUB);
+        self.next_edge(g, local, first, fresh);
+    }
+
+    /// The top frame, at local edge `local` of a node whose first is
+    /// `first`, with nothing written since it was resumed and no symbol
+    /// left: its next edge taken fresh, or the frame popped.
+    fn next_edge(&self, g: &mut Gen<'_, '_>, local: u32, first: u32, fresh: &[Block]) {
+        if local > first {
+            let f = self.top(g);
+            let next = g.b.ins().iconst(I32, local as i64 - 1);
+            g.b.ins().store(FLAGS, next, f, Off::F_NEXT);
+            g.b.ins().jump(fresh[local as usize - 1], &[]);
+        } else {
+            let n = g.b.use_var(self.frames);
+            let n1 = g.b.ins().iadd_imm(n, -1);
+            g.b.def_var(self.frames, n1);
+            g.b.ins().jump(self.dispatch, &[]);
         }
     }
 
