@@ -249,13 +249,16 @@ fn inexact_repeat_merges_are_no_mirrors() {
     same_as_every_check(&plain).expect("same counts and playouts");
 }
 
-/// A copy may end (into its target) before an assignment, since that always
-/// passes (`k3, kacc` stands for `m3, m4: s = y` and the `player`
-/// assignment after it, as translated RBG checks end where a move surely
-/// completes): a mirror; before a comparison (`s == y`, false here) it is
-/// none, and `a` has no move although the copy reaches its end.
+/// A copy may end (into its target) anywhere: every move walk from `m1`
+/// is then a copy walk to `kacc`, all a mirror needs (`k3, kacc` stands
+/// for `m3, m4: s = y` and the `player` assignment after it, as translated
+/// RBG checks end where a move surely completes). Before a comparison
+/// (`s == y`, false here) it is a mirror too, though `a` has no move where
+/// the copy reaches its end: the moves generated ahead are none, so the
+/// check is decided by its own walk (it holds) and the play is stuck at
+/// `a`'s turn, as written.
 #[test]
-fn a_copy_may_end_before_an_assignment() {
+fn a_copy_may_end_anywhere() {
     let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
         type S = {x, y};\nvar c: C = 1;\nvar s: S = x;\n\
         begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
@@ -267,10 +270,15 @@ fn a_copy_may_end_before_an_assignment() {
     same_as_every_check(text).expect("same counts and playouts");
     let compared = text.replace("m3, m4: s = y;", "m3, m4: s == y;");
     let game = GameModel::from_text(&compared).expect("loads");
-    assert_eq!(game.mirror_counts(), (0, 0));
+    assert_eq!(game.mirror_counts(), (0, 1));
     same_as_every_check(&compared).expect("same counts and playouts");
     let err = Playouts::new(&game, 1).run_one().unwrap_err();
     assert!(matches!(err, rg_engine::RunError::NoMove(_)), "{err}");
+    // A copy that ends where the original has a different edge is none.
+    let other = text.replace("k2, k3: c == 0;", "k2, k3: c == 1;");
+    let game = GameModel::from_text(&other).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&other).expect("same counts and playouts");
 }
 
 /// `@repeat m4 : c` after a write of `row`, which the key leaves out, as in

@@ -480,8 +480,23 @@
 //!   even when the walk is split), a native hash set for tagged visited
 //!   keys (`rt::visit` -> `Seen::insert`, ~285 instructions), frames only
 //!   at real choices (a node whose edges are exclusive comparisons needs
-//!   none), native local visited stamps, the end-of-turn check speculated
-//!   as the interpreter does.
+//!   none), native local visited stamps.
+//! - End-of-turn checks speculated as the interpreter does (`rt/ahead.rs`,
+//!   issue 13): a walk's `? K` into a `player` assignment whose target `K`
+//!   mirrors calls `rt::speculate`, which generates that target's moves
+//!   with a second walker and keeps them for the next enumeration of that
+//!   state; `K` holds where there are some, else its own code decides
+//!   (memoised either way, so the `! K` edge reads the answer). Translated
+//!   kingCapture chess (its checks' copies end before the pawns' promotion
+//!   rows, mirrors one way only since this change): instructions -2.8%,
+//!   first-level instruction cache misses -13% (chess_kingCapture, 20
+//!   playouts; the checks' 2 x 102 KB of code is no longer run), time
+//!   1.04-1.17x on the six games. Where the time goes there: the move
+//!   walk's code, 326 KB (10.6K blocks) of which ~200 KB runs in a playout,
+//!   93% of the misses (a miss per 35 instructions; `RG_JIT_BIN` with
+//!   callgrind's `--dump-instr=yes`): next, denser code per edge (the
+//!   semistate's address reloaded per block, capacity tests, inline
+//!   records at every ray landing).
 
 mod gen;
 mod plan;

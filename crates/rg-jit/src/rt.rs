@@ -13,6 +13,7 @@ use rg_engine::RunError;
 
 use crate::Code;
 
+mod ahead;
 mod helpers;
 mod walker;
 mod ws;
@@ -195,6 +196,11 @@ pub(crate) struct Ws {
     sink: Option<SinkPtr>,
     want_vis: bool,
     err: Option<RunError>,
+    /// Moves generated ahead by speculated checks (`rt/ahead.rs`).
+    ahead: Option<Box<ahead::Ahead>>,
+    /// Whether this workspace's walks may speculate (the one inside
+    /// [`ahead::Ahead`] does not).
+    speculates: bool,
 }
 
 /// The sink of the running enumeration.

@@ -245,6 +245,59 @@ fn translated_native_moves_equal_the_interpreters() {
     }
 }
 
+/// Speculated checks in native walks (`rt/ahead.rs`): a kingCapture chess
+/// translation's end-of-turn checks (copies cut short before the pawns'
+/// promotion rows: mirrors one way only) are decided by the moves generated
+/// ahead and taken by the next enumeration, with the interpreter's moves
+/// and playouts.
+#[test]
+fn translated_speculated_checks_as_the_interpreter() {
+    let Some((games, _)) = translated() else {
+        return;
+    };
+    let path = games.join("chessSilverman4x5_kingCapture.rbg");
+    assert_eq!(load(&path).mirror_counts(), (3, 2));
+    assert!(same_playouts(&path, 4, 5));
+    assert!(compare(&path, 2, 200, 9, rg_jit::PART_EDGES) > 0);
+}
+
+/// A speculated check whose generated moves are none is decided by its own
+/// code: here it holds (its copy ends before `s == y`, which fails), so
+/// `a` is to move with no move, as written, on both engines.
+#[test]
+fn speculation_without_moves_decides_as_written() {
+    use rg_engine::playout::Playouts;
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        type S = {x, y};\nvar c: C = 1;\nvar s: S = x;\n\
+        begin, y0: ? k1 -> kacc;\ny0, m1: player = a;\nbegin, z0: ! k1 -> kacc;\n\
+        z0, end: player = keeper;\nm1, m2: c = C(*);\nm2, m3: c == 0;\nm3, m4: s == y;\n\
+        m4, t4: $ go;\nt4, end: player = keeper;\n\
+        k1, k2: c = C(*);\nk2, k3: c == 0;\nk3, kacc: ;\n";
+    let interp = GameModel::from_text(text).expect("loads");
+    assert_eq!(interp.mirror_counts(), (0, 1));
+    let native = rg_jit::compile(&interp).expect("native code");
+    for game in [&interp, &native] {
+        let err = Playouts::new(game, 1).run_one().unwrap_err();
+        assert!(matches!(err, rg_engine::RunError::NoMove(_)), "{err}");
+    }
+    // Where the comparison passes, the moves generated ahead are taken.
+    let passing = text.replace("s == y", "s == x");
+    let interp = GameModel::from_text(&passing).expect("loads");
+    let native = rg_jit::compile(&interp).expect("native code");
+    let mut s = native.initial_state();
+    let mut r = native.reasoner();
+    r.complete_keeper(&mut s).expect("the keeper moves");
+    let mut moves = MoveList::default();
+    r.moves(&mut s, &mut moves).expect("a's moves");
+    assert_eq!(moves.len(), 1);
+    for game in [&interp, &native] {
+        assert_eq!(
+            perft(game, 1, Counting::Walks).map(|c| c.leaves).ok(),
+            Some(1)
+        );
+    }
+}
+
 #[test]
 fn perft_of_the_examples_through_native_code() {
     let Some(dir) = testkit::rg_examples() else {

@@ -182,9 +182,10 @@ impl Walker {
 
     /// Decides speculated check `c` of a move enumeration by generating the
     /// moves it mirrors, kept for the state its `player` assignment leads
-    /// to (`mirror.rs`): it holds iff there are some. `None`: not done here
-    /// (not in a move enumeration, generation stopped, or an error, which
-    /// the check's own walk then meets or not as written).
+    /// to (`mirror.rs`): it holds if there are some. `None`: not decided
+    /// here (no moves, which the check's own walk then decides, not in a
+    /// move enumeration, generation stopped, or an error, which the check's
+    /// own walk then meets or not as written).
     #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     pub(super) fn speculate(&mut self, t: &Tables, st: &mut [u16], c: u32) -> Option<bool> {
         let kind = self.sink_kind?;
@@ -227,7 +228,7 @@ impl Walker {
             a.kind = kind;
         }
         st[slot] = old;
-        r.ok().map(|n| n > 0)
+        r.ok().filter(|&n| n > 0).map(|_| true)
     }
 
     /// Decides a pure check (`shortcut.rs`): a search over the nodes, each

@@ -6,7 +6,7 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
-use rg_engine::raw::{Next, Op, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT};
+use rg_engine::raw::{Next, Op, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_NODE, NO_SLOT};
 
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, NO_LEGAL};
@@ -179,6 +179,23 @@ impl Gen<'_, '_> {
         let res = self.load(I32, m, 8);
         self.b.ins().jump(join, &[BlockArg::Value(res)]);
         self.b.switch_to_block(miss);
+        if self.params.is_none() && self.t.speculated[c as usize] != NO_NODE {
+            // A walk's speculated check (`rt/ahead.rs`): the moves it
+            // mirrors generated ahead, else its own code.
+            let r = self.call_imm(rt::speculate, c, 0);
+            let [held, own] = self.blocks();
+            self.b.ins().brif(r, held, &[], own, &[]);
+            self.b.switch_to_block(held);
+            // Memoised as `decide` does (the check's other edge reads it).
+            let memo = self.ws_load(Off::MEMO);
+            let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
+            let ver = self.ws_load(Off::VERSION);
+            self.b.ins().store(FLAGS, ver, m, 0);
+            let r64 = self.b.ins().uextend(I64, r);
+            self.b.ins().store(FLAGS, r64, m, 8);
+            self.b.ins().jump(join, &[BlockArg::Value(r)]);
+            self.b.switch_to_block(own);
+        }
         let res = self.decide(c);
         self.b.ins().jump(join, &[BlockArg::Value(res)]);
         self.b.switch_to_block(join);

@@ -378,6 +378,14 @@ pub(crate) unsafe extern "C" fn check(ws: *mut Ws, st: *mut u16, c: u32, _: u32)
     answer(ws, r)
 }
 
+/// Speculated check `a` of a move walk (`rt/ahead.rs`): 1 holds (the moves
+/// it mirrors, generated and kept, are some), 0 undecided.
+pub(crate) unsafe extern "C" fn speculate(ws: *mut Ws, st: *mut u16, c: u32, _: u32) -> u32 {
+    let ws = &mut *ws;
+    let st = state(ws, st);
+    ws.speculate(st, c) as u32
+}
+
 /// Records a move: `player = a` at node `b`; 0.
 pub(crate) unsafe extern "C" fn record(ws: *mut Ws, st: *mut u16, player: u32, node: u32) -> u32 {
     let ws = &mut *ws;

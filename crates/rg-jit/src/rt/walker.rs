@@ -103,6 +103,11 @@ impl Walker {
         }
     }
 
+    /// The workspace.
+    pub(super) fn ws_mut(&mut self) -> &mut Ws {
+        &mut self.ws
+    }
+
     pub(super) fn run(&mut self, st: &mut [u16], node: u32, entry: Entry) -> Result<(), RunError> {
         let ws = &mut *self.ws;
         let code = &*self.code;
@@ -141,7 +146,10 @@ impl Walker {
 }
 
 impl NativeWalker for Walker {
-    fn moves(&mut self, st: &mut [u16], node: u32, out: SinkMut<'_>) -> Result<(), RunError> {
+    fn moves(&mut self, st: &mut [u16], node: u32, mut out: SinkMut<'_>) -> Result<(), RunError> {
+        if self.ws.take_ahead(st, node, &mut out) {
+            return Ok(());
+        }
         let code = &*self.code;
         let t = code.game.tables();
         // (Not a start: no flags.)

@@ -81,6 +81,8 @@ impl Ws {
             sink: None,
             want_vis: false,
             err: None,
+            ahead: None,
+            speculates: true,
             code,
         });
         ws.log = ws.log_buf.as_mut_ptr();

@@ -1,0 +1,117 @@
+//! Speculated checks in native walks, as the interpreter's
+//! (`rg_engine`'s `mirror.rs`, `walk/check.rs`): a move walk that meets
+//! `? K` into a `player` assignment whose target `b` `K` mirrors generates
+//! the moves of `b` with a second walker and keeps them for the state the
+//! assignment leads to; where there are some, `K` holds (the generated code
+//! then skips `K`'s own function), else `K` is decided as written. The
+//! next enumeration of that state takes the kept moves.
+
+use rg_engine::raw::{self, Op};
+use rg_engine::{Effects, MoveList, NativeWalker, RunError, SinkMut};
+
+use super::walker::Walker;
+use super::Ws;
+
+/// Moves generated ahead, and for which state.
+pub(crate) struct Ahead {
+    /// A walker that does not speculate.
+    walker: Walker,
+    list: MoveList,
+    effects: Effects,
+    slots: Vec<u16>,
+    node: u32,
+    /// Whether the kept moves are of (`slots`, `node`) for sinks with
+    /// visibility (`kind`, a `MoveList`).
+    valid: bool,
+    kind: bool,
+    /// Generations taken, and made: a game whose generated moves are rarely
+    /// taken stops generating (the check's own code stops at the first
+    /// move).
+    hits: u32,
+    made: u32,
+}
+
+impl Ws {
+    /// Decides speculated check `c` (the running walk's, nested in no
+    /// check) by generating the moves it mirrors: true where there are
+    /// some; false where it is left to the check's own code (no moves, an
+    /// error, generation stopped, or a walk that does not speculate).
+    pub(super) fn speculate(&mut self, st: &mut [u16], c: u32) -> bool {
+        if !self.speculates {
+            return false;
+        }
+        let code = self.code.clone();
+        let t = code.game.tables();
+        let y = t.speculated[c as usize];
+        if y == raw::NO_NODE {
+            return false;
+        }
+        let e = t.edges[t.nodes[y as usize].first as usize];
+        let Op::SetPlayer(p) = e.op else {
+            return false;
+        };
+        let kind = self.want_vis;
+        let a = self.ahead.get_or_insert_with(|| {
+            let mut walker = Walker::new(code.clone());
+            walker.ws_mut().speculates = false;
+            Box::new(Ahead {
+                walker,
+                list: MoveList::default(),
+                effects: Effects::default(),
+                slots: Vec::new(),
+                node: 0,
+                valid: false,
+                kind: false,
+                hits: 0,
+                made: 0,
+            })
+        });
+        if a.made > a.hits.saturating_mul(4).saturating_add(16) {
+            return false;
+        }
+        a.made = a.made.saturating_add(1);
+        let slot = t.player_slot as usize;
+        let old = st[slot];
+        st[slot] = raw::read(t, st, p);
+        let r: Result<usize, RunError> = match kind {
+            true => a
+                .walker
+                .moves(st, e.to, SinkMut::List(&mut a.list))
+                .map(|_| a.list.len()),
+            false => a
+                .walker
+                .moves(st, e.to, SinkMut::Effects(&mut a.effects))
+                .map(|_| a.effects.len()),
+        };
+        a.valid = r.is_ok();
+        if a.valid {
+            a.slots.clear();
+            a.slots.extend_from_slice(st);
+            a.node = e.to;
+            a.kind = kind;
+        }
+        st[slot] = old;
+        matches!(r, Ok(n) if n > 0)
+    }
+
+    /// Hands `out` the moves kept for (`st`, `node`) where they are of that
+    /// state and sink; whether it did. Kept moves are offered once.
+    pub(super) fn take_ahead(&mut self, st: &[u16], node: u32, out: &mut SinkMut<'_>) -> bool {
+        let Some(a) = self.ahead.as_deref_mut() else {
+            return false;
+        };
+        if !(std::mem::take(&mut a.valid)
+            && a.kind == matches!(out, SinkMut::List(_))
+            && a.node == node
+            && a.slots[..] == st[..])
+        {
+            return false;
+        }
+        match out {
+            SinkMut::List(l) => std::mem::swap(*l, &mut a.list),
+            SinkMut::Effects(l) => std::mem::swap(*l, &mut a.effects),
+        }
+        a.hits = a.hits.saturating_add(1);
+        true
+    }
+}
