@@ -280,8 +280,17 @@ pub fn is_cmp(kind: Kind) -> bool {
 }
 
 /// The instructions of `edges` (`fast`: how computed reads are evaluated;
-/// `counted`: whether inline edges count steps).
-pub fn lower(edges: &[Edge], fast: &[Fast], counted: bool) -> Result<Vec<Code>, LoadError> {
+/// `counted`: whether inline edges count steps; `identity`: the offset in
+/// `fun` of the identity table over the symbols, if made, which turns a
+/// copy `x = y` into [`Kind::SetTab`] `x = id[y]` instead of
+/// [`Kind::Other`]: `fAt = coord` in a translation's keeper, which a
+/// keeper walk applied in place (`walk/straight.rs`) then takes).
+pub fn lower(
+    edges: &[Edge],
+    fast: &[Fast],
+    counted: bool,
+    identity: Option<u32>,
+) -> Result<Vec<Code>, LoadError> {
     if edges.len() >= RAY as usize {
         return Err(LoadError(format!(
             "{} edges; at most {} are supported",
@@ -298,8 +307,14 @@ pub fn lower(edges: &[Edge], fast: &[Fast], counted: bool) -> Result<Vec<Code>, 
                 Next::Frame => FRAME,
                 Next::Dead => DEAD,
             };
+            let kind = match (e.op, identity) {
+                (Op::Assign(Place::Slot(to), Operand::Slot(slot)), Some(table)) => {
+                    Kind::SetTab { to, slot, table }
+                }
+                (op, _) => kind(&op, fast),
+            };
             Code {
-                kind: kind(&e.op, fast),
+                kind,
                 to: e.to,
                 next: flow | if e.guard { GUARD } else { 0 },
             }

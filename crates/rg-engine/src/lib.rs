@@ -560,7 +560,7 @@ impl Reasoner {
             if self.native.is_none() && t.straight[s.node as usize] {
                 // A walk with no choice, applied in place (`walk/straight.rs`;
                 // not beside native code, whose checks are native).
-                if let Some(node) = self.walker.straight(t, &mut s.slots, s.node) {
+                if let Some(node) = self.walker.straight(t, &mut s.slots, s.node, S::VISIBILITY) {
                     s.node = node;
                     continue;
                 }

@@ -11,7 +11,8 @@ use rg_lang::ast::Pragma;
 use rg_lang::checked::{CLabel, CheckedGame};
 
 use crate::tables::{
-    Act, Edge, Guard, Next, NodeInfo, Op, Tables, NO_DENSE, NO_EDGE, NO_NODE, NO_SLOT, NO_SWITCH,
+    Act, Edge, Guard, Next, NodeInfo, Op, Operand, Place, Tables, NO_DENSE, NO_EDGE, NO_NODE,
+    NO_SLOT, NO_SWITCH,
 };
 use crate::LoadError;
 use crate::{analysis, bits, cycles, local, mirror, program, shortcut, switch};
@@ -353,7 +354,12 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
         Some(a) => crate::walk::MAX_TAGS as u32 - 1 - a,
         None => crate::walk::MAX_TAGS as u32,
     };
-    let mut lowered = crate::code::lower(&edges, &l.fast, has_unique)?;
+    // The identity table of copies `x = y` (`code::lower`), where there are any.
+    let copies = edges
+        .iter()
+        .any(|e| matches!(e.op, Op::Assign(Place::Slot(_), Operand::Slot(_))));
+    let identity = copies.then(|| l.intern((0..g.symbols.len() as u32).collect()));
+    let mut lowered = crate::code::lower(&edges, &l.fast, has_unique, identity)?;
     // Tested against the walk without them (`with_every_check`).
     let pres = match check_all {
         true => vec![crate::code::Pre::NONE; lowered.len()],

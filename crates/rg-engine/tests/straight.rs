@@ -102,3 +102,79 @@ fn a_keeper_walk_with_no_choice_is_applied_in_place() {
 /// The states of [`DROP`] and the keeper's errors along the way.
 const STATES: usize = 20;
 const ERRORS: usize = 7;
+
+/// Four cells; a player picks an empty one. `x`'s keeper marks it, copies
+/// it (`last = coord`), then chooses by comparisons only: `side`, `mid`
+/// or `odd` of the cell (on `b` two hold: two keeper moves, an error; on
+/// `d` none: no move, an error), scores, and passes the turn past `? free`
+/// (a check the next player's moves mirror: speculated). `o`'s keeper
+/// chooses between a comparison and a write (an edge with no test): not
+/// applied in place.
+const CHOICE: &str = "type Player = {x, o};\ntype Score = {0, 50, 100};\n\
+    type Cell = {null, a, b, c, d};\ntype Pick = {a, b, c, d};\n\
+    type Square = {null, e, x, o};\n\
+    const side: Cell -> Bool = { a: 1, b: 1, :0 };\n\
+    const mid: Cell -> Bool = { c: 1, :0 };\n\
+    const odd: Cell -> Bool = { b: 1, :0 };\n\
+    var board: Cell -> Square = { null: null, :e };\n\
+    var coord: Cell = a;\nvar last: Cell = null;\n\
+    begin, s: player = x;\n\
+    s, s1: coord = Pick(*);\ns1, s2: board[coord] == e;\ns2, s3: $$ coord;\n\
+    s3, k: player = keeper;\n\
+    k, k1: board[coord] = x;\nk1, k2: last = coord;\n\
+    k2, ka: side[coord] == 1;\nk2, kb: mid[coord] == 1;\nk2, kc: odd[coord] == 1;\n\
+    ka, kd: goals[x] = 50;\nkb, kd: goals[x] = 100;\nkc, kd: goals[o] = 50;\n\
+    kd, w: ? free -> facc;\nkd, n: ! free -> facc;\n\
+    w, t: player = o;\nn, end: player = keeper;\n\
+    t, t1: coord = Pick(*);\nt1, t2: board[coord] == e;\nt2, t3: $$ coord;\n\
+    t3, ko: player = keeper;\n\
+    ko, ko1: board[coord] = o;\nko1, ko2: last = coord;\n\
+    ko2, kp: side[coord] == 1;\nko2, kq: goals[o] = 0;\n\
+    kp, kr: ? free -> facc;\nkq, kr: mid[coord] == 0;\n\
+    kr, s: player = x;\n\
+    free, f1: coord = Pick(*);\nf1, f2: board[coord] == e;\nf2, facc: ;\n\
+    @unique k k1 k2 ka kb kc kd w n ko ko1 ko2 kp kq kr;\n";
+
+#[test]
+fn a_keeper_walk_through_a_choice_of_comparisons_is_applied_in_place() {
+    let g = GameModel::from_text(CHOICE).unwrap();
+    let every = GameModel::with_every_check(rg_lang::parse_str(CHOICE).unwrap().1).unwrap();
+    let t = g.tables();
+    let straight: Vec<_> = (0..t.nodes.len() as u32)
+        .filter(|&n| t.straight[n as usize])
+        .map(|n| g.node_name(n).to_string())
+        .collect();
+    // `ko`'s choice has a write's edge: the walk as written.
+    assert_eq!(straight, ["begin", "k"]);
+    assert_eq!(g.mirror_counts().1, 1, "`? free` is speculated");
+    let (states, errors) = completions(&g, &every);
+    assert_eq!((states, errors), (CHOICE_STATES, CHOICE_ERRORS));
+    // The moves after a keeper's walk in place (speculated there) are the
+    // moves as written.
+    let (mut r, mut e) = (g.reasoner(), every.reasoner());
+    let (mut s, mut u) = (g.initial_state(), every.initial_state());
+    r.complete_keeper(&mut s).unwrap();
+    e.complete_keeper(&mut u).unwrap();
+    let (mut list, mut want) = (MoveList::default(), MoveList::default());
+    let texts = |g: &GameModel, l: &MoveList| -> Vec<String> {
+        (0..l.len()).map(|i| g.move_text(l, i)).collect()
+    };
+    for pick in ["a", "d", "c"] {
+        r.moves(&mut s, &mut list).unwrap();
+        e.moves(&mut u, &mut want).unwrap();
+        let got = texts(&g, &list);
+        assert_eq!(got, texts(&every, &want));
+        let i = got.iter().position(|m| m == pick).unwrap();
+        r.apply(&mut s, &list, i);
+        e.apply(&mut u, &want, i);
+        r.complete_keeper(&mut s).unwrap();
+        e.complete_keeper(&mut u).unwrap();
+        assert_eq!(s, u);
+    }
+    r.moves(&mut s, &mut list).unwrap();
+    assert_eq!(texts(&g, &list), ["b"]);
+}
+
+/// The states of [`CHOICE`] and the keeper's errors along the way.
+const CHOICE_STATES: usize = 9;
+const CHOICE_ERRORS: usize = 8;
