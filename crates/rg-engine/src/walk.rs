@@ -120,6 +120,18 @@ struct Held {
     kept: u32,
 }
 
+impl Held {
+    /// Whether the check still keeps its semistates (and looks them up):
+    /// while they were taken often enough. Once it stops, the last one
+    /// kept is stale and no longer looked up, nor the key hash summed for
+    /// it (issue 13: foxAndHounds' end-of-turn checks, ~100 instructions
+    /// a decision).
+    #[inline(always)]
+    fn keeps(&self) -> bool {
+        self.kept <= self.hits.saturating_mul(4).saturating_add(16)
+    }
+}
+
 /// The nodes one pure check has reached (stamped with its generation).
 #[derive(Clone, Default)]
 struct Marks {
@@ -581,5 +593,25 @@ impl Walker {
         }
         self.counted_tags += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Held;
+
+    #[test]
+    fn a_check_keeps_its_semistates_while_they_are_taken() {
+        let held = |kept, hits| Held {
+            kept,
+            hits,
+            ..Held::default()
+        };
+        assert!(held(0, 0).keeps());
+        assert!(held(16, 0).keeps());
+        assert!(!held(17, 0).keeps(), "17 kept, none taken: stops");
+        assert!(held(20, 1).keeps());
+        assert!(!held(21, 1).keeps());
+        assert!(held(u32::MAX, u32::MAX).keeps(), "saturated");
     }
 }

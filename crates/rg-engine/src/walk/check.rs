@@ -137,9 +137,16 @@ impl Walker {
         if self.active.len() >= MAX_CHECK_DEPTH {
             return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
         }
-        let hash = self.key_hash(t, st);
+        // A kept semistate is looked up, and the key hash summed for it,
+        // only while the check keeps them (a stale one seldom recurs).
         let held = &self.held[c as usize];
-        if held.hash == hash && !held.slots.is_empty() && held.slots[..] == st[..] {
+        let keeps = held.keeps();
+        let hash = match keeps {
+            true => self.key_hash(t, st),
+            false => 0,
+        };
+        let held = &self.held[c as usize];
+        if keeps && held.hash == hash && !held.slots.is_empty() && held.slots[..] == st[..] {
             let r = held.result;
             let h = &mut self.held[c as usize].hits;
             *h = h.saturating_add(1);
@@ -170,7 +177,7 @@ impl Walker {
         self.active.pop();
         self.memo[c as usize] = (self.version, r);
         let held = &mut self.held[c as usize];
-        if held.kept <= held.hits.saturating_mul(4).saturating_add(16) {
+        if keeps {
             held.kept = held.kept.saturating_add(1);
             held.hash = hash;
             held.result = r;
