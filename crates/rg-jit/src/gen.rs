@@ -107,6 +107,9 @@ struct Gen<'a, 'b> {
     fail: Block,
     /// Per check, its generated function (leaf pure checks).
     pures: &'a [Option<FuncRef>],
+    /// Per check, whether a walk's `? c` speculates ([`Parts::speculate`];
+    /// empty outside walks).
+    speculate: &'a [bool],
     /// Per edge, what it runs on relative to the top frame
     /// ([`parts::frames`]).
     chain: Vec<Option<Chain>>,
@@ -252,6 +255,7 @@ pub(crate) fn emit(
         push_at: vec![Block::reserved_value(); t.nodes.len()],
         fail,
         pures,
+        speculate: &parts.speculate,
         chain,
         parent,
         early,

@@ -486,7 +486,10 @@
 //!   mirrors calls `rt::speculate`, which generates that target's moves
 //!   with a second walker and keeps them for the next enumeration of that
 //!   state; `K` holds where there are some, else its own code decides
-//!   (memoised either way, so the `! K` edge reads the answer). Translated
+//!   (memoised either way, so the `! K` edge reads the answer); not where
+//!   a probe or a program under 32 instructions decides `K` (`plan.rs`
+//!   `speculates`: ticTacToe, connect4, hex, foxAndHounds lost 9-24% of
+//!   their instructions to handing over moves). Translated
 //!   kingCapture chess (its checks' copies end before the pawns' promotion
 //!   rows, mirrors one way only since this change): instructions -2.8%,
 //!   first-level instruction cache misses -13% (chess_kingCapture, 20
@@ -515,7 +518,7 @@ use jit_support::Memory;
 use rg_engine::{GameModel, Native, NativeWalker};
 
 pub use gen::PART_EDGES;
-pub use plan::{check_codes, check_functions, CheckCode};
+pub use plan::{check_codes, check_functions, native_speculated, CheckCode};
 use rt::WalkFn;
 
 /// Edges beyond this are left to the interpreter: code generation time

@@ -261,9 +261,34 @@ fn translated_speculated_checks_as_the_interpreter() {
     assert!(compare(&path, 2, 200, 9, rg_jit::PART_EDGES) > 0);
 }
 
+/// Which speculated checks native walks speculate (`plan::speculates`):
+/// not those a probe (ticTacToe, connect4) or a short program
+/// (foxAndHounds' 9 instructions) decides, which cost less than handing
+/// over the moves; a kingCapture chess translation's long programs (242
+/// instructions) are.
+#[test]
+fn native_walks_speculate_only_costly_checks() {
+    let Some((games, _)) = translated() else {
+        return;
+    };
+    let count = |name: &str| {
+        let game = load(&games.join(format!("{name}.rbg")));
+        let mirrored = game.tables().speculated.iter();
+        let mirrored = mirrored.filter(|&&y| y != rg_engine::raw::NO_NODE).count();
+        let native = rg_jit::native_speculated(&game);
+        (mirrored, native.iter().filter(|&&b| b).count())
+    };
+    assert_eq!(count("ticTacToe"), (2, 0));
+    assert_eq!(count("connect4"), (2, 0));
+    assert_eq!(count("foxAndHounds"), (3, 0));
+    assert_eq!(count("chessSilverman4x5_kingCapture"), (2, 2));
+}
+
 /// A speculated check whose generated moves are none is decided by its own
 /// code: here it holds (its copy ends before `s == y`, which fails), so
-/// `a` is to move with no move, as written, on both engines.
+/// `a` is to move with no move, as written, on both engines (the native
+/// walk decides this probe itself, `native_speculated`; the interpreter
+/// speculates).
 #[test]
 fn speculation_without_moves_decides_as_written() {
     use rg_engine::playout::Playouts;
@@ -275,6 +300,7 @@ fn speculation_without_moves_decides_as_written() {
         k1, k2: c = C(*);\nk2, k3: c == 0;\nk3, kacc: ;\n";
     let interp = GameModel::from_text(text).expect("loads");
     assert_eq!(interp.mirror_counts(), (0, 1));
+    assert_eq!(rg_jit::native_speculated(&interp), [false]);
     let native = rg_jit::compile(&interp).expect("native code");
     for game in [&interp, &native] {
         let err = Playouts::new(game, 1).run_one().unwrap_err();

@@ -171,6 +171,7 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         push_at: Vec::new(),
         fail,
         pures: &[],
+        speculate: &[],
         chain: Vec::new(),
         parent: Vec::new(),
         early: Vec::new(),

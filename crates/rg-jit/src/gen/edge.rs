@@ -6,7 +6,7 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
-use rg_engine::raw::{Next, Op, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_NODE, NO_SLOT};
+use rg_engine::raw::{Next, Op, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT};
 
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, NO_LEGAL};
@@ -179,7 +179,7 @@ impl Gen<'_, '_> {
         let res = self.load(I32, m, 8);
         self.b.ins().jump(join, &[BlockArg::Value(res)]);
         self.b.switch_to_block(miss);
-        if self.params.is_none() && self.t.speculated[c as usize] != NO_NODE {
+        if self.params.is_none() && self.speculate[c as usize] {
             // A walk's speculated check (`rt/ahead.rs`): the moves it
             // mirrors generated ahead, else its own code.
             let r = self.call_imm(rt::speculate, c, 0);

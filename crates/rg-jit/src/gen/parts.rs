@@ -120,6 +120,9 @@ pub(crate) struct Parts {
     /// (or at their edge, pushing no frame), in order: target `edges +
     /// resumes + k` starts at the `k`th ([`direct_starts`]).
     pub direct: Vec<u32>,
+    /// Per check, whether a walk's `? c` speculates
+    /// ([`crate::plan::speculates`]).
+    pub speculate: Vec<bool>,
 }
 
 impl Parts {
@@ -177,6 +180,7 @@ impl Parts {
             locals: super::local::native_locals(t),
             starts,
             direct,
+            speculate: crate::plan::speculates(t, checks),
         }
     }
 }
