@@ -28,24 +28,34 @@ fn mask_game(n: usize, board: &str) -> String {
     )
 }
 
+/// `n` squares, each a piece of `pieces` drawn by xorshift from `seed`.
+fn random_cells(seed: &mut u64, n: usize, pieces: &[char]) -> Vec<char> {
+    (0..n)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            pieces[(*seed % pieces.len() as u64) as usize]
+        })
+        .collect()
+}
+
+/// The map literal of `cells` (`:e` beyond).
+fn board_literal(cells: &[char]) -> String {
+    let board: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{i}: {c}"))
+        .collect();
+    format!("{{ {}, :e }}", board.join(", "))
+}
+
 #[test]
 fn a_kept_mask_gives_every_square_from_the_highest() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     for n in (1..=64).chain([9, 17, 33, 63]) {
-        let cells: Vec<char> = (0..n)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                ['e', 'w', 'b', 'w', 'e'][(seed % 5) as usize]
-            })
-            .collect();
-        let board: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{i}: {c}"))
-            .collect();
-        let board = format!("{{ {}, :e }}", board.join(", "));
+        let cells = random_cells(&mut seed, n, &['e', 'w', 'b', 'w', 'e']);
+        let board = board_literal(&cells);
         let text = mask_game(n, &board);
         let g = GameModel::from_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(g.tables().code.mask_filters(), 1, "{text}");
@@ -96,20 +106,8 @@ fn ind_game(n: usize, board: &str) -> String {
 fn a_one_comparison_filter_takes_its_squares_from_a_mask_up_to_64() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for n in [1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100] {
-        let cells: Vec<char> = (0..n)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                ['e', 'w', 'b'][(seed % 3) as usize]
-            })
-            .collect();
-        let board: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{i}: {c}"))
-            .collect();
-        let text = ind_game(n, &format!("{{ {}, :e }}", board.join(", ")));
+        let cells = random_cells(&mut seed, n, &['e', 'w', 'b']);
+        let text = ind_game(n, &board_literal(&cells));
         let g = GameModel::from_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         // A mask holds at most 64 squares: beyond, the filter reads them.
         let masks = usize::from(n <= 64);

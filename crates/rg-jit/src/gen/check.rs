@@ -359,13 +359,19 @@ impl Gen<'_, '_> {
                 return r;
             }
         };
+        self.memoise(c, r);
+        r
+    }
+
+    /// Memoises `r` (I32) as check `c`'s answer for the semistate's
+    /// version (what `reach` reads back).
+    pub(super) fn memoise(&mut self, c: u32, r: Value) {
         let memo = self.ws_load(Off::MEMO);
         let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
         let ver = self.ws_load(Off::VERSION);
         self.b.ins().store(FLAGS, ver, m, 0);
         let r64 = self.b.ins().uextend(I64, r);
         self.b.ins().store(FLAGS, r64, m, 8);
-        r
     }
 
     /// A probe: some symbol of its any-assignment (written in place, then

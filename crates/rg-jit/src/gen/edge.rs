@@ -187,12 +187,7 @@ impl Gen<'_, '_> {
             self.b.ins().brif(r, held, &[], own, &[]);
             self.b.switch_to_block(held);
             // Memoised as `decide` does (the check's other edge reads it).
-            let memo = self.ws_load(Off::MEMO);
-            let m = self.b.ins().iadd_imm(memo, 16 * c as i64);
-            let ver = self.ws_load(Off::VERSION);
-            self.b.ins().store(FLAGS, ver, m, 0);
-            let r64 = self.b.ins().uextend(I64, r);
-            self.b.ins().store(FLAGS, r64, m, 8);
+            self.memoise(c, r);
             self.b.ins().jump(join, &[BlockArg::Value(r)]);
             self.b.switch_to_block(own);
         }
