@@ -60,8 +60,8 @@ pub mod raw {
     pub use crate::seen::{Seen, SeenEntry, MAX_ARENA, MAX_KEYS, MAX_MOVE_KEYS};
     pub use crate::tables::*;
     pub use crate::walk::{
-        mix, place, read, tag_step, too_long, Walker, FAN_ROOT, MAX_FRAMES, MAX_LOG, MAX_RECORDED,
-        MAX_STEPS, MAX_TAGS,
+        mix, place, read, tag_step, too_long, AheadOf, Walker, FAN_ROOT, MAX_FRAMES, MAX_LOG,
+        MAX_RECORDED, MAX_STEPS, MAX_TAGS,
     };
 }
 

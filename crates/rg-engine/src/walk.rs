@@ -39,6 +39,7 @@
 //! medians of 16 alternated 1 s runs): 1.018 and 1.021. Which lines meet
 //! depends on the layout, so the counts move with unrelated changes.
 
+mod ahead;
 mod check;
 mod filter;
 mod program;
@@ -56,6 +57,7 @@ use crate::shortcut::SlotSearch;
 use crate::tables::{Tables, NO_EDGE, NO_NODE, NO_SLOT};
 use crate::RunError;
 
+pub use ahead::AheadOf;
 pub(crate) use filter::switch_range;
 pub(crate) use read::{compares, offset, place_access, read_computed};
 pub use read::{mix, place, read, tag_step};
@@ -147,17 +149,8 @@ struct Ahead {
     /// A walker that does not speculate.
     walker: Walker,
     kept: Kept,
-    slots: Vec<u16>,
-    node: u32,
-    /// Whether the kept moves are of (`slots`, `node`) for sinks with
-    /// visibility (`kind`).
-    valid: bool,
-    kind: bool,
-    /// Generations taken, and made: a game whose generated moves are rarely
-    /// taken stops generating (the check's own walk stops at the first
-    /// move).
-    hits: u32,
-    made: u32,
+    /// Which state `kept` is of.
+    of: AheadOf,
 }
 
 /// The target of a move enumeration (none).
@@ -306,13 +299,8 @@ impl Walker {
         out: &mut S,
     ) -> Result<(), RunError> {
         if let Some(a) = self.ahead.as_deref_mut() {
-            if std::mem::take(&mut a.valid)
-                && a.kind == S::VISIBILITY
-                && a.node == node
-                && a.slots[..] == st[..]
-            {
+            if a.of.take(st, node, S::VISIBILITY) {
                 std::mem::swap(out, S::kept(&mut a.kept));
-                a.hits = a.hits.saturating_add(1);
                 return Ok(());
             }
         }

@@ -210,10 +210,9 @@ impl Walker {
                 ..Ahead::default()
             })
         });
-        if a.made > a.hits.saturating_mul(4).saturating_add(16) {
+        if !a.of.start() {
             return None;
         }
-        a.made = a.made.saturating_add(1);
         let slot = t.player_slot as usize;
         let old = st[slot];
         st[slot] = read(t, st, p);
@@ -227,13 +226,7 @@ impl Walker {
                 .moves(t, st, e.to, &mut a.kept.effects)
                 .map(|_| a.kept.effects.len()),
         };
-        a.valid = r.is_ok();
-        if a.valid {
-            a.slots.clear();
-            a.slots.extend_from_slice(st);
-            a.node = e.to;
-            a.kind = kind;
-        }
+        a.of.made(r.is_ok(), st, e.to, kind);
         st[slot] = old;
         r.ok().filter(|&n| n > 0).map(|_| true)
     }

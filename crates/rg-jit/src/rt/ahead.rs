@@ -6,7 +6,7 @@
 //! then skips `K`'s own function), else `K` is decided as written. The
 //! next enumeration of that state takes the kept moves.
 
-use rg_engine::raw::{self, Op};
+use rg_engine::raw::{self, AheadOf, Op};
 use rg_engine::{Effects, MoveList, NativeWalker, RunError, SinkMut};
 
 use super::walker::Walker;
@@ -18,17 +18,8 @@ pub(crate) struct Ahead {
     walker: Walker,
     list: MoveList,
     effects: Effects,
-    slots: Vec<u16>,
-    node: u32,
-    /// Whether the kept moves are of (`slots`, `node`) for sinks with
-    /// visibility (`kind`, a `MoveList`).
-    valid: bool,
-    kind: bool,
-    /// Generations taken, and made: a game whose generated moves are rarely
-    /// taken stops generating (the check's own code stops at the first
-    /// move).
-    hits: u32,
-    made: u32,
+    /// Which state the kept moves are of (`kind`: in `list`).
+    of: AheadOf,
 }
 
 impl Ws {
@@ -58,18 +49,12 @@ impl Ws {
                 walker,
                 list: MoveList::default(),
                 effects: Effects::default(),
-                slots: Vec::new(),
-                node: 0,
-                valid: false,
-                kind: false,
-                hits: 0,
-                made: 0,
+                of: AheadOf::default(),
             })
         });
-        if a.made > a.hits.saturating_mul(4).saturating_add(16) {
+        if !a.of.start() {
             return false;
         }
-        a.made = a.made.saturating_add(1);
         let slot = t.player_slot as usize;
         let old = st[slot];
         st[slot] = raw::read(t, st, p);
@@ -83,13 +68,7 @@ impl Ws {
                 .moves(st, e.to, SinkMut::Effects(&mut a.effects))
                 .map(|_| a.effects.len()),
         };
-        a.valid = r.is_ok();
-        if a.valid {
-            a.slots.clear();
-            a.slots.extend_from_slice(st);
-            a.node = e.to;
-            a.kind = kind;
-        }
+        a.of.made(r.is_ok(), st, e.to, kind);
         st[slot] = old;
         matches!(r, Ok(n) if n > 0)
     }
@@ -100,18 +79,13 @@ impl Ws {
         let Some(a) = self.ahead.as_deref_mut() else {
             return false;
         };
-        if !(std::mem::take(&mut a.valid)
-            && a.kind == matches!(out, SinkMut::List(_))
-            && a.node == node
-            && a.slots[..] == st[..])
-        {
+        if !a.of.take(st, node, matches!(out, SinkMut::List(_))) {
             return false;
         }
         match out {
             SinkMut::List(l) => std::mem::swap(*l, &mut a.list),
             SinkMut::Effects(l) => std::mem::swap(*l, &mut a.effects),
         }
-        a.hits = a.hits.saturating_add(1);
         true
     }
 }
