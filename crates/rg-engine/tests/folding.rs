@@ -59,6 +59,10 @@ fn a_check_through_a_known_square_is_a_leaf_check_and_scanned() {
         assert_eq!(leaves.count(), 4, "{board}");
         assert_eq!(t.code.scanned_edges(), 4);
         assert_eq!(every.tables().code.scanned_edges(), 0);
+        // All four at `s` (rg-jit's walks call the scan there).
+        let s = g.description().nodes.iter().position(|n| n == "s");
+        assert_eq!(t.code.scanned(s.expect("node s") as u32), 4);
+        assert_eq!(t.code.scanned(0), 0);
     }
 }
 

@@ -73,6 +73,14 @@ impl Sealed {
         self.scans.len()
     }
 
+    /// How many of `@disjoint` node `node`'s leading edges [`Sealed::scan`]
+    /// tests in its loop.
+    pub fn scanned(&self, node: u32) -> u32 {
+        self.scan_ranges
+            .get(node as usize)
+            .map_or(0, |&(first, end)| end - first)
+    }
+
     /// Of `@disjoint` node `node`'s leading leaf-check edges, the first
     /// legal one in `st` (its index among the node's edges) and how many
     /// there are: the edges from there on are tested as written. For a

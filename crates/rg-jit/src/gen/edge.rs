@@ -206,13 +206,16 @@ impl Gen<'_, '_> {
     /// leading test holds, in file order (`rt::first_legal`; none: a frame
     /// with no edge left): comparisons and checks as code, each check
     /// decided as the walk's `? c` edges are (generated where it is);
-    /// nodes with map comparisons call Rust.
+    /// nodes with map comparisons call Rust, and so do nodes whose leading
+    /// leaf checks rg-engine tests in one loop (`sealed/scan.rs`: go's
+    /// `anySquare` searches, one edge per square, ran 1.4x slower as
+    /// generated checks, each memoised).
     fn push_disjoint(&mut self, n: u32) {
         let info = self.t.nodes[n as usize];
         let node = self.b.ins().iconst(I32, n as i64);
         let base = self.bases[n as usize];
         let ops = &self.t.edges[info.first as usize..info.end as usize];
-        if ops.iter().any(|e| matches!(e.op, Op::CmpMap(..))) {
+        if self.t.code.scanned(n) > 0 || ops.iter().any(|e| matches!(e.op, Op::CmpMap(..))) {
             let r = self.call_imm(rt::first_legal, n, 0);
             self.check_failed(r);
             let none = self.b.ins().icmp_imm(IntCC::Equal, r, NO_LEGAL as i64);
