@@ -177,26 +177,20 @@ fn tested_choice(info: &NodeInfo, code: &Sealed) -> bool {
 
 /// The one edge of choice node `node` whose test passes, if exactly one
 /// does (the others would fail at once: the walk's only way goes on
-/// through it); `None` otherwise, or when the node is not a
-/// [`tested_choice`] (not resolved here).
+/// through it); `None` otherwise. `node` is a [`tested_choice`]:
+/// [`straight_roots`] admits no root whose walk meets another.
 /// Out of line: the chain's loop keeps its registers (inline, ticTacToe's
 /// keeper walks, which pass no choice, cost 1.9% more instructions).
 #[inline(never)]
 fn straight_choice(t: &Tables, st: &[u16], node: u32) -> Option<u32> {
-    let info = t.nodes.get(node as usize).filter(|i| !i.disjoint)?;
+    let info = &t.nodes[node as usize];
+    debug_assert!(tested_choice(info, &t.code));
     let mut found = None;
     for e in info.first..info.end {
-        let p = t.code.pre(e);
-        if t.code.pick(e).len != 0 || !is_cmp(p.kind) {
-            return None;
-        }
         // SAFETY: a test of `t.code` (`Sealed::pre`); `st` checked where
         // the walk starts.
-        if unsafe { t.code.holds(st, p.kind) } {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(e);
+        if unsafe { t.code.holds(st, t.code.pre(e).kind) } && found.replace(e).is_some() {
+            return None;
         }
     }
     found
