@@ -515,7 +515,7 @@ impl Gen<'_, '_> {
 
     /// Undoes the newest `logs` log entries (newest first: a slot written
     /// twice gets its oldest value).
-    fn undo_log(&mut self, logs: u32) {
+    pub(super) fn undo_log(&mut self, logs: u32) {
         if logs == 0 {
             return;
         }

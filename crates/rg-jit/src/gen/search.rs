@@ -16,94 +16,20 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, FuncRef, InstBuilder, Value};
-use cranelift_frontend::{Switch, Variable};
-use rg_engine::raw::{Act, Next, Op, Operand, Place, Tables, NO_EDGE};
+use std::cell::RefCell;
 
-use super::check::{finish_leaf, leaf_gen, walked};
-use super::{Func, Gen, FLAGS};
+use cranelift_frontend::{Switch, Variable};
+use rg_engine::raw::{Next, Op, Place, Tables, NO_EDGE};
+
+use super::check::{finish_leaf, leaf_gen};
+use super::{Func, Gen, Keep, FLAGS};
 use crate::rt::{self, Off};
 
-/// Edges of one search at most.
-pub const MAX_SEARCH_EDGES: usize = 2_000;
+mod region;
+mod resume;
+mod seek;
 
-/// A search's region: its nodes (its starts first; the target is not
-/// one) and per node its first local edge number (edges numbered node by
-/// node, so a node's edges are `local[k] .. local[k] + edges`).
-pub(crate) struct Region {
-    pub nodes: Vec<u32>,
-    pub first: Vec<u32>,
-    /// The checks its edges nest.
-    pub nested: Vec<u32>,
-    /// Its edges.
-    pub edges: usize,
-}
-
-/// If check `c` is one generated code runs as a search, its region
-/// ([`region`] from its start): no probe, program, pure or one-slot search
-/// (the interpreter's other ways), no step counting (`Tables::has_unique`).
-pub(crate) fn search(t: &Tables, c: usize, native: &dyn Fn(u32) -> bool) -> Option<Region> {
-    let check = t.checks[c];
-    if !walked(t, c) || t.one_slot[c] != rg_engine::raw::NO_SLOT || t.has_unique {
-        return None;
-    }
-    region(t, &[check.start], check.target, native)
-}
-
-/// The nodes reachable from `starts` without expanding `target`, if a
-/// search can take them: nodes without `@disjoint`, edges without map
-/// operations, nested checks that `native` says are generated, at most
-/// [`MAX_SEARCH_EDGES`]. Checks of one target whose regions meet share
-/// one function over their regions' union (`plan.rs`), entered at the
-/// caller's start.
-pub(crate) fn region(
-    t: &Tables,
-    starts: &[u32],
-    target: u32,
-    native: &dyn Fn(u32) -> bool,
-) -> Option<Region> {
-    let mut local = vec![false; t.nodes.len()];
-    let mut nodes = Vec::new();
-    for &s in starts {
-        if !local[s as usize] {
-            local[s as usize] = true;
-            nodes.push(s);
-        }
-    }
-    let (mut first, mut nested, mut edges) = (Vec::new(), Vec::new(), 0);
-    let mut k = 0;
-    while k < nodes.len() {
-        let info = t.nodes[nodes[k] as usize];
-        k += 1;
-        if info.disjoint {
-            return None;
-        }
-        first.push(edges as u32);
-        for e in &t.edges[info.first as usize..info.end as usize] {
-            edges += 1;
-            match e.op {
-                Op::CmpMap(..) | Op::AssignMap(_) => return None,
-                Op::Reach(c2, _) if !native(c2) => return None,
-                Op::Reach(c2, _) => nested.push(c2),
-                _ => {}
-            }
-            if e.to != target && !local[e.to as usize] {
-                local[e.to as usize] = true;
-                nodes.push(e.to);
-            }
-        }
-        if edges > MAX_SEARCH_EDGES {
-            return None;
-        }
-    }
-    nested.sort_unstable();
-    nested.dedup();
-    Some(Region {
-        nodes,
-        first,
-        nested,
-        edges,
-    })
-}
+pub(crate) use region::{region, search, Region, MAX_SEARCH_EDGES};
 
 /// Emits the search of the checks of `target` that start at `starts`
 /// ([`region`]) as one function with the helpers' signature (`(ws, st,
@@ -122,6 +48,21 @@ pub(crate) fn emit_search(
     }
     let mut g = leaf_gen(t, f);
     g.pures = pures;
+    // The key hash only for visited checks and nested checks, the version
+    // only for nested checks (their memo).
+    let guards = region.nodes.iter().any(|&n| {
+        let info = t.nodes[n as usize];
+        t.edges[info.first as usize..info.end as usize]
+            .iter()
+            .any(|e| e.guard && e.to != target)
+    });
+    let nests = !region.nested.is_empty();
+    g.here = Keep {
+        hash: guards || nests,
+        version: nests,
+        tags: true,
+    };
+    let flow = resume::flow(t, &region, &at, starts, target);
     let entry = g.b.current_block().expect("the entry block");
     let start = g.b.block_params(entry)[2];
     let frames = Variable::from_u32(0);
@@ -141,6 +82,8 @@ pub(crate) fn emit_search(
         found,
         target,
         frames,
+        flow,
+        resumes: RefCell::default(),
     };
     // Per start, its block: its key visited first (its answer does not
     // matter), its frame pushed.
@@ -193,7 +136,12 @@ pub(crate) fn emit_search(
     s.emit_dispatch(&mut g, &again, &fresh, missed);
     for (seek, blk, tests, local, k) in seeks {
         let first = region.first[k];
-        s.seek(&mut g, (seek, blk), tests, (local, first, &fresh));
+        s.seek(
+            &mut g,
+            (seek, blk),
+            tests,
+            ((k as u32, local), first, &fresh),
+        );
     }
     for (k, &n) in region.nodes.iter().enumerate() {
         let info = t.nodes[n as usize];
@@ -213,7 +161,7 @@ pub(crate) fn emit_search(
                 let [skip, ok] = g.blocks();
                 g.b.ins().brif(fails, skip, &[], ok, &[]);
                 g.b.switch_to_block(skip);
-                s.next_edge(&mut g, local as u32, region.first[k], &fresh);
+                s.next_edge(&mut g, (k as u32, local as u32), region.first[k], &fresh);
                 g.b.switch_to_block(ok);
             }
             match sub {
@@ -226,13 +174,12 @@ pub(crate) fn emit_search(
                     g.b.ins().jump(again[local], &[BlockArg::Value(v)]);
                 }
                 // (No symbol: nothing to try.)
-                None => {
-                    g.b.ins().jump(dispatch, &[]);
-                }
+                None => s.next_edge(&mut g, (k as u32, local as u32), region.first[k], &fresh),
             }
-            s.emit_edge(&mut g, i, body[local], (&body, &fresh));
+            s.emit_edge(&mut g, (i, local as u32), body[local], (&body, &fresh));
         }
     }
+    s.emit_resumes(&mut g, (&again, &fresh));
     // Out: every write undone, the key hash and version back.
     let [yes, no] = g.blocks();
     for (from, to) in [(found, yes), (missed, no)] {
@@ -245,15 +192,6 @@ pub(crate) fn emit_search(
     finish_leaf(g, yes, no);
 }
 
-/// A filtered any-assignment whose symbols a search skips before it
-/// writes them ([`Search::seekable`]).
-struct Seek {
-    slot: u32,
-    start: u32,
-    len: u32,
-    cmps: Vec<(Operand, Operand, bool)>,
-}
-
 /// One search's layout.
 struct Search<'r> {
     region: &'r Region,
@@ -264,6 +202,9 @@ struct Search<'r> {
     target: u32,
     /// The frames' number (a variable of the function).
     frames: Variable,
+    /// What is known of the frames where edges fail ([`resume::flow`]).
+    flow: resume::Flow,
+    resumes: RefCell<resume::Resumes>,
 }
 
 impl Search<'_> {
@@ -302,10 +243,26 @@ impl Search<'_> {
         let log = g.ws_load(Off::LOG_LEN);
         let log = g.b.ins().ireduce(I32, log);
         g.b.ins().store(FLAGS, log, f, Off::F_LOG);
-        let hash = g.ws_load(Off::HASH);
-        g.b.ins().store(FLAGS, hash, f, Off::F_HASH);
-        let version = g.ws_load(Off::VERSION);
-        g.b.ins().store(FLAGS, version, f, Off::F_VERSION);
+        if g.here.hash {
+            let hash = g.ws_load(Off::HASH);
+            g.b.ins().store(FLAGS, hash, f, Off::F_HASH);
+        }
+        if g.here.version {
+            let version = g.ws_load(Off::VERSION);
+            g.b.ins().store(FLAGS, version, f, Off::F_VERSION);
+        }
+    }
+
+    /// The key hash and version back from frame `f`, where kept.
+    fn restore_keys(&self, g: &mut Gen<'_, '_>, f: Value) {
+        if g.here.hash {
+            let hash = g.load(I64, f, Off::F_HASH);
+            g.ws_store(hash, Off::HASH);
+        }
+        if g.here.version {
+            let version = g.load(I64, f, Off::F_VERSION);
+            g.ws_store(version, Off::VERSION);
+        }
     }
 
     /// Undoes the log down to `len` entries (I64), newest first.
@@ -342,10 +299,7 @@ impl Search<'_> {
         let log = g.b.ins().uextend(I64, log);
         self.rollback(g, log);
         let f = self.top(g);
-        let hash = g.load(I64, f, Off::F_HASH);
-        g.ws_store(hash, Off::HASH);
-        let version = g.load(I64, f, Off::F_VERSION);
-        g.ws_store(version, Off::VERSION);
+        self.restore_keys(g, f);
         let sub = g.b.ins().load(I32, FLAGS, f, Off::F_SUB);
         let next = g.b.ins().load(I32, FLAGS, f, Off::F_NEXT);
         let [again, other] = g.blocks();
@@ -378,15 +332,15 @@ impl Search<'_> {
     fn emit_edge(
         &self,
         g: &mut Gen<'_, '_>,
-        i: u32,
+        (i, local): (u32, u32),
         blk: Block,
         (body, fresh): (&[Block], &[Block]),
     ) {
         let t = g.t;
         let e = t.edges[i as usize];
+        let back = self.fail(g, local, e.op);
         g.b.switch_to_block(blk);
         let sub = g.b.block_params(blk)[0];
-        let back = self.dispatch;
         match e.op {
             Op::Skip | Op::Tag(_) | Op::TagVar(_) => {}
             Op::Cmp(a, b, eq) => {
@@ -408,7 +362,7 @@ impl Search<'_> {
                 g.write(slot, sym);
                 if e.to != self.target {
                     if let Place::Slot(_) = p {
-                        self.any_filter(g, i);
+                        self.any_filter(g, i, back);
                     }
                 }
             }
@@ -453,7 +407,7 @@ impl Search<'_> {
                     g.b.ins().jump(fresh[last as usize], &[]);
                 } else {
                     self.push(g, e.to, false);
-                    g.b.ins().jump(back, &[]);
+                    g.b.ins().jump(self.dispatch, &[]);
                 }
             }
             Next::Inline(j) => {
@@ -466,89 +420,11 @@ impl Search<'_> {
         }
     }
 
-    /// If edge `i` is a filtered any-assignment of several symbols to a
-    /// fixed slot whose comparisons (`Edge::filter`'s, or the target's
-    /// choice's, `Act::AnyTests`) read the slot only directly: the slot,
-    /// the symbols and the comparisons, one of which must hold.
-    fn seekable(&self, g: &Gen<'_, '_>, i: u32) -> Option<Seek> {
-        let t = g.t;
-        let e = t.edges[i as usize];
-        let Op::AssignAny(Place::Slot(slot), (start, len)) = e.op else {
-            return None;
-        };
-        if len < 2 || e.to == self.target {
-            return None;
-        }
-        let ks = match (e.filter, t.acts[i as usize]) {
-            (f, _) if f != NO_EDGE => f..f + 1,
-            (_, Act::AnyTests { first, count }) if count > 0 => first..first + count,
-            _ => return None,
-        };
-        let mut cmps = Vec::new();
-        for k in ks {
-            match t.edges[k as usize].op {
-                Op::Cmp(a, b, eq) if g.reads_directly(a, slot) && g.reads_directly(b, slot) => {
-                    cmps.push((a, b, eq))
-                }
-                _ => return None,
-            }
-        }
-        Some(Seek {
-            slot,
-            start,
-            len,
-            cmps,
-        })
-    }
-
-    /// The seek block `seek` of a filtered any-assignment (parameter: the
-    /// symbol index to try first): the first index from there down whose
-    /// symbol passes ([`Search::seekable`]; the slot read as the symbol,
-    /// nothing written) is the top frame's and goes on at the edge's body
-    /// `blk`; none: the frame goes on at its next edge. The interpreter
-    /// skips the same symbols before it writes them (`shortcut.rs`).
-    fn seek(
-        &self,
-        g: &mut Gen<'_, '_>,
-        (seek, blk): (Block, Block),
-        s: Seek,
-        (local, first, fresh): (u32, u32, &[Block]),
-    ) {
-        g.b.switch_to_block(seek);
-        let sub = g.b.block_params(seek)[0];
-        let [lp, next, found, none] = g.blocks();
-        g.b.ins().jump(lp, &[BlockArg::Value(sub)]);
-        let l = g.b.append_block_param(lp, I32);
-        g.b.switch_to_block(lp);
-        let known = g.known.take();
-        g.at = Some(super::Indexed {
-            slot: s.slot,
-            start: s.start,
-            len: s.len,
-            i: l,
-        });
-        let holds = g.some_holds(&s.cmps);
-        g.at = None;
-        g.known = known;
-        g.b.ins().brif(holds, found, &[], next, &[]);
-        g.b.switch_to_block(next);
-        let l1 = g.b.ins().iadd_imm(l, -1);
-        g.b.ins().brif(l, lp, &[BlockArg::Value(l1)], none, &[]);
-        g.b.switch_to_block(found);
-        let f = self.top(g);
-        g.b.ins().store(FLAGS, l, f, Off::F_SUB);
-        g.b.ins().jump(blk, &[BlockArg::Value(l)]);
-        g.b.switch_to_block(none);
-        let f = self.top(g);
-        let zero = g.b.ins().iconst(I32, 0);
-        g.b.ins().store(FLAGS, zero, f, Off::F_SUB);
-        self.next_edge(g, local, first, fresh);
-    }
-
-    /// The top frame, at local edge `local` of a node whose first is
-    /// `first`, with nothing written since it was resumed and no symbol
-    /// left: its next edge taken fresh, or the frame popped.
-    fn next_edge(&self, g: &mut Gen<'_, '_>, local: u32, first: u32, fresh: &[Block]) {
+    /// The top frame, region node `k`'s at its local edge `local` (the
+    /// node's first `first`), with nothing written since it was resumed
+    /// and no symbol left: its next edge taken fresh, or the frame popped
+    /// (the frame below resumed directly where known).
+    fn next_edge(&self, g: &mut Gen<'_, '_>, (k, local): (u32, u32), first: u32, fresh: &[Block]) {
         if local > first {
             let f = self.top(g);
             let next = g.b.ins().iconst(I32, local as i64 - 1);
@@ -558,39 +434,11 @@ impl Search<'_> {
             let n = g.b.use_var(self.frames);
             let n1 = g.b.ins().iadd_imm(n, -1);
             g.b.def_var(self.frames, n1);
-            g.b.ins().jump(self.dispatch, &[]);
-        }
-    }
-
-    /// A symbol just written by any-assignment edge `i` (to a fixed slot)
-    /// that the interpreter skips before it is taken goes back to the
-    /// frames: one failing its filter comparison (`Edge::filter`), or one
-    /// for which none of the target's comparisons holds (`Act::AnyTests`).
-    fn any_filter(&self, g: &mut Gen<'_, '_>, i: u32) {
-        let t = g.t;
-        let e = t.edges[i as usize];
-        if e.filter != NO_EDGE {
-            if let Op::Cmp(a, b, eq) = t.edges[e.filter as usize].op {
-                let fails = g.compare(a, b, eq);
-                g.exit_if(fails, self.dispatch);
-            }
-        } else if let Act::AnyTests { first, count } = t.acts[i as usize] {
-            let passes = g.b.create_block();
-            for k in first..first + count {
-                if let Op::Cmp(a, b, eq) = t.edges[k as usize].op {
-                    let fails = g.compare(a, b, eq);
-                    let next = g.b.create_block();
-                    g.b.ins().brif(fails, next, &[], passes, &[]);
-                    g.b.switch_to_block(next);
-                } else {
-                    // (Not a comparison: the symbol is not skipped.)
-                    g.b.ins().jump(passes, &[]);
-                    let next = g.b.create_block();
-                    g.b.switch_to_block(next);
-                }
-            }
-            g.b.ins().jump(self.dispatch, &[]);
-            g.b.switch_to_block(passes);
+            let below = match self.flow.below[k as usize] {
+                Some(a) => self.resume(g, a),
+                None => self.dispatch,
+            };
+            g.b.ins().jump(below, &[]);
         }
     }
 }
