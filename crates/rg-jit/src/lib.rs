@@ -475,6 +475,20 @@
 //!   table), and take a pushed frame's last edge at once. Alternated
 //!   (2 x 5 s, native) against the session's base: 638 -> 765
 //!   playouts per CPU second (1.20x).
+//! - Searches resume known frames directly (`gen/search/resume.rs`): an
+//!   edge whose top frame (node, edge taken) and log entries written
+//!   since are known on every inline chain into it undoes those entries
+//!   and goes on at the frame's next symbol or edge itself; an exhausted
+//!   frame resumes the frame below where every push agrees; the key hash
+//!   is kept only with visited or nested checks, the version only with
+//!   nested checks. internationalDraughts.rg (20 playouts, seed 7):
+//!   233.6M -> 212.0M instructions (canCaptureMore's searches -17%; the
+//!   frames' jump table 268K -> 13K passes); time about equal (native
+//!   RG/RBG 0.25-0.27 before and after: its 400-800 KB search functions).
+//!   Where its instructions go now: canCaptureMore searches 45%, the
+//!   keeper's committed checks 23% (~7.6 searches a move, each of the
+//!   keeper's remaining walk: quadratic in the path), the walk's tagged
+//!   visited checks in Rust (`rt::visit`, ~260 each) 14%.
 //! - Next: code size for chess.hrg (leaf checks that differ only in
 //!   constants, beyond equal ones, as one function over a table; the optimiser for checks
 //!   even when the walk is split), a native hash set for tagged visited
