@@ -4,10 +4,14 @@
 //! The walk is the interpreter's (`rg-engine/src/walk.rs`), with the
 //! dispatch done at generation time: every edge is a block `E[i]` whose
 //! action is specialised (operands by kind, constants as immediates, table
-//! addresses embedded, assignments with their undo-log push and key-hash
-//! update inline) and which jumps straight to its successor: the next edge
-//! block (a node with one edge), the frame push (a choice), or the
-//! backtrack block. Frames live in the workspace as in the interpreter;
+//! reads at displacements from the table base, assignments with their
+//! undo-log push and key-hash update inline) and which jumps straight to
+//! its successor: the next edge block (a node with one edge), the frame
+//! push (a choice), or the backtrack block (or a block shared by the edges
+//! that undo the same known chain). Only an any-assignment's block takes a
+//! parameter (its symbol). The code is kept dense: the workspace's fields
+//! that blocks read most lie below offset 128 and the semistate's address
+//! is biased ([`ST_BIAS`]), so that their displacements take one byte. Frames live in the workspace as in the interpreter;
 //! `R[j]` resumes a frame whose edges `first .. j` are left, so the
 //! backtrack block restores the frame's state and jumps through a table
 //! on `j` (a resume block of another function returns its number to the
@@ -21,6 +25,8 @@
 //! the entry, frame pushes, backtrack and resume blocks, and
 //! `gen/operand.rs` operands, places and writes.
 
+use std::collections::HashMap;
+
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -30,9 +36,9 @@ use cranelift_codegen::ir::{
     ValueDef,
 };
 use cranelift_frontend::FunctionBuilder;
-use rg_engine::raw::Tables;
+use rg_engine::raw::{Op, Tables};
 
-use crate::rt::{Helper, Off, FAILED};
+use crate::rt::{Helper, Off, FAILED, ST_BIAS};
 
 mod check;
 mod edge;
@@ -64,9 +70,11 @@ struct Gen<'a, 'b> {
     sig: SigRef,
     /// The build's constant tables ([`Gen::byte_table`]).
     store: &'a mut Store,
-    /// The workspace and the semistate pointer of the current block
-    /// ([`Gen::ws`], [`Gen::st`]).
+    /// The workspace and the semistate pointer (biased: [`ST_BIAS`]) of
+    /// the current block ([`Gen::ws`], [`Gen::stb`]).
     cache: Option<(Block, Value, Option<Value>)>,
+    /// The table base of the current block ([`Gen::fun_base`]).
+    fun_cache: Option<(Block, Value)>,
     /// A walk function's caller's pinned register, restored at its
     /// returns; `None` in leaf checks, whose workspace and semistate are
     /// the parameters `params`.
@@ -98,6 +106,9 @@ struct Gen<'a, 'b> {
     edge_node: Vec<u32>,
     /// Backtrack.
     back: Block,
+    /// Per chain and bookkeeping, the block that undoes the chain and
+    /// resumes its frame (`Gen::emit_edge_in`).
+    undos: HashMap<(Chain, Keep), Block>,
     /// Push a frame (parameters: first, next, node).
     push: Block,
     /// Per node, the push of its frame over all its edges, which resumes
@@ -192,7 +203,8 @@ pub(crate) fn emit(
     // restored at the returns), the semistate pointer in the workspace.
     let saved = b.ins().get_pinned_reg(I64);
     b.ins().set_pinned_reg(ws);
-    b.ins().store(FLAGS, st, ws, Off::ST);
+    let stb = b.ins().iadd_imm(st, ST_BIAS);
+    b.ins().store(FLAGS, stb, ws, Off::ST);
     let mine = |n: u32| parts.node[n as usize] == part;
     let mut rnode = Vec::new();
     let edge_node = edge_nodes(t);
@@ -240,6 +252,7 @@ pub(crate) fn emit(
         sig,
         store,
         cache: None,
+        fun_cache: None,
         saved: Some(saved),
         params: None,
         after: vec![Block::reserved_value(); t.edges.len()],
@@ -251,6 +264,7 @@ pub(crate) fn emit(
         bases,
         edge_node,
         back,
+        undos: HashMap::new(),
         push,
         push_at: vec![Block::reserved_value(); t.nodes.len()],
         fail,
@@ -434,13 +448,23 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// The arguments of a jump to edge `k`'s block: only an
+    /// any-assignment's takes one, its symbol (`sym`, else 0).
+    fn edge_args(&mut self, k: usize, sym: Option<Value>) -> Vec<BlockArg> {
+        match self.t.edges[k].op {
+            Op::AssignAny(..) => {
+                let sym = sym.unwrap_or_else(|| self.b.ins().iconst(I32, 0));
+                vec![BlockArg::Value(sym)]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Goes on at edge `k` with no symbol (inline).
     fn jump_edge(&mut self, k: u32) {
         if self.mine(self.edge_node[k as usize]) {
-            let zero = self.b.ins().iconst(I32, 0);
-            self.b
-                .ins()
-                .jump(self.edges[k as usize], &[BlockArg::Value(zero)]);
+            let args = self.edge_args(k as usize, None);
+            self.b.ins().jump(self.edges[k as usize], &args);
         } else {
             let id = self.b.ins().iconst(I32, k as i64);
             self.b.ins().jump(self.exit, &[BlockArg::Value(id)]);
@@ -452,8 +476,8 @@ impl Gen<'_, '_> {
     fn jump_inline(&mut self, i: usize, k: u32) {
         match self.run_entry.get(i).copied().flatten() {
             Some(blk) => {
-                let zero = self.b.ins().iconst(I32, 0);
-                self.b.ins().jump(blk, &[BlockArg::Value(zero)]);
+                let args = self.edge_args(k as usize, None);
+                self.b.ins().jump(blk, &args);
             }
             None => self.jump_edge(k),
         }
@@ -527,11 +551,28 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// The semistate's address, read from the workspace once per block.
+    /// The semistate's address: in walk functions [`Gen::stb`] less the
+    /// bias, which the uses as an address fold into their displacements.
     fn st(&mut self) -> Value {
         if let Some((_, st)) = self.params {
             return st;
         }
+        let stb = self.stb();
+        self.b.ins().iadd_imm(stb, -ST_BIAS)
+    }
+
+    /// The base and displacement of constant slot `s`: from [`Gen::stb`] in
+    /// walk functions (one-byte displacements for slots below 128).
+    fn slot_ref(&mut self, s: u32) -> (Value, i32) {
+        match self.params {
+            Some((_, st)) => (st, 2 * s as i32),
+            None => (self.stb(), 2 * s as i32 - ST_BIAS as i32),
+        }
+    }
+
+    /// In walk functions, the semistate's address plus [`ST_BIAS`], read
+    /// from the workspace once per block.
+    fn stb(&mut self) -> Value {
         let ws = self.ws();
         if let Some((_, _, Some(st))) = self.cache {
             return st;
@@ -541,6 +582,28 @@ impl Gen<'_, '_> {
             c.2 = Some(st);
         }
         st
+    }
+
+    /// The base of the game's table `fun` (`Ws::fun`), read from the
+    /// workspace once per block: a table read is then one load at a
+    /// displacement from it, not an absolute address and a load.
+    fn fun_base(&mut self) -> Value {
+        let here = self.b.current_block();
+        match self.fun_cache {
+            Some((blk, f)) if Some(blk) == here => f,
+            _ => {
+                let f = self.ws_load(Off::FUN);
+                self.fun_cache = here.map(|blk| (blk, f));
+                f
+            }
+        }
+    }
+
+    /// Forgets the values read in the current block (after a call: kept
+    /// across it, they would be saved around it).
+    fn forget(&mut self) {
+        self.cache = None;
+        self.fun_cache = None;
     }
 
     /// A do-while loop over an I64 counter, entered only where `enter`
@@ -558,12 +621,12 @@ impl Gen<'_, '_> {
         let [pre, body, done] = self.blocks();
         self.b.ins().brif(enter, pre, &[], done, &[]);
         self.continue_in(pre);
-        let held = (self.ws(), self.st());
+        let held = (self.ws(), self.params.is_none().then(|| self.stb()));
         let i = self.b.append_block_param(body, I64);
         self.b.ins().jump(body, &[BlockArg::Value(start)]);
         self.b.switch_to_block(body);
         if self.params.is_none() {
-            self.cache = Some((body, held.0, Some(held.1)));
+            self.cache = Some((body, held.0, held.1));
         }
         let (next, more) = step(self, i);
         self.b
@@ -578,6 +641,11 @@ impl Gen<'_, '_> {
         let here = self.b.current_block();
         self.b.switch_to_block(cont);
         if let Some(c) = &mut self.cache {
+            if Some(c.0) == here {
+                c.0 = cont;
+            }
+        }
+        if let Some(c) = &mut self.fun_cache {
             if Some(c.0) == here {
                 c.0 = cont;
             }
@@ -647,8 +715,7 @@ impl Gen<'_, '_> {
         let f = self.b.ins().iconst(I64, f as *const () as i64);
         let (ws, st) = (self.ws(), self.st());
         let call = self.b.ins().call_indirect(self.sig, f, &[ws, st, a, b]);
-        // (Values kept across the call would be saved around it.)
-        self.cache = None;
+        self.forget();
         self.b.inst_results(call)[0]
     }
 
@@ -663,6 +730,43 @@ impl Gen<'_, '_> {
         let cont = self.b.create_block();
         self.b.ins().brif(cond, target, &[], cont, &[]);
         self.continue_in(cont);
+    }
+
+    /// When `cond`, calls helper `f(a, 0)` (`a` 0 if `None`) in a cold
+    /// block (it grows a buffer, or fails the walk), then starts again at
+    /// `retry` (with `args`), which must have done nothing the retry would
+    /// do twice; goes on otherwise. Nothing lives across the call but `a`
+    /// and `args`.
+    fn grow_and_retry(
+        &mut self,
+        cond: Value,
+        f: Helper,
+        a: Option<Value>,
+        retry: Block,
+        args: &[Value],
+    ) {
+        let kept = self.kept();
+        let [grow, cont] = self.blocks();
+        self.b.set_cold_block(grow);
+        self.b.ins().brif(cond, grow, &[], cont, &[]);
+        self.b.switch_to_block(grow);
+        let zero = self.b.ins().iconst(I32, 0);
+        let r = self.call(f, a.unwrap_or(zero), zero);
+        self.check_failed(r);
+        let args: Vec<BlockArg> = args.iter().map(|&v| BlockArg::Value(v)).collect();
+        self.b.ins().jump(retry, &args);
+        self.enter_keeping(cont, kept);
+    }
+
+    /// Makes room for one entry of the undo log in an edge's code, which
+    /// has written nothing yet: its block `blk` (parameters `args`) is run
+    /// again after the log grows. Gives the log's length.
+    fn log_room(&mut self, blk: Block, args: &[Value]) -> Value {
+        let len = self.ws_load(Off::LOG_LEN);
+        let cap = self.ws_load(Off::LOG_CAP);
+        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+        self.grow_and_retry(full, crate::rt::grow_log, None, blk, args);
+        len
     }
 
     /// When `cond`, calls helper `f(a, 0)` in a cold block (it grows a
@@ -690,7 +794,7 @@ impl Gen<'_, '_> {
         let fresh: Vec<BlockArg> = match held.len() {
             0 => Vec::new(),
             1 => vec![BlockArg::Value(self.ws())],
-            _ => vec![BlockArg::Value(self.ws()), BlockArg::Value(self.st())],
+            _ => vec![BlockArg::Value(self.ws()), BlockArg::Value(self.stb())],
         };
         self.b.ins().jump(cont, &fresh);
         let kept = kept.map(|_| (cont, params[0], params.get(1).copied()));
@@ -758,8 +862,8 @@ mod tests {
             let v = g.slot(0);
             let wide = g.widen(v);
             assert_eq!(g.widen(v), wide, "widened once");
-            let a = g.st_addr(v);
-            let w = g.b.ins().uload16(I32, FLAGS, a, 0);
+            let (a, at) = g.st_addr(v);
+            let w = g.b.ins().uload16(I32, FLAGS, a, at);
             let r = g.b.ins().iadd(v, w);
             g.b.ins().return_(&[r]);
             vec![v, wide]
@@ -791,11 +895,11 @@ mod tests {
         let (func, values) = generated(|g| {
             // A walk's function: the workspace in the pinned register.
             g.params = None;
-            let (ws, st) = (g.ws(), g.st());
+            let (ws, st) = (g.ws(), g.stb());
             let no = g.b.ins().iconst(I8, 0);
             let zero = g.b.ins().iconst(I32, 0);
             g.grow_if(no, crate::rt::grow_log, zero);
-            let (ws2, st2) = (g.ws(), g.st());
+            let (ws2, st2) = (g.ws(), g.stb());
             let v = g.slot(0);
             g.b.ins().return_(&[v]);
             vec![ws, st, ws2, st2]

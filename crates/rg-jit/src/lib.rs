@@ -514,6 +514,27 @@
 //!   callgrind's `--dump-instr=yes`): next, denser code per edge (the
 //!   semistate's address reloaded per block, capacity tests, inline
 //!   records at every ray landing).
+//! - Denser code (issue 13): the workspace's hot fields first (one-byte
+//!   displacements), the semistate's address biased by 128 (`rt::ST_BIAS`:
+//!   slots below 128 one-byte displacements), table reads from a base
+//!   read once per block (`Ws::fun`) where the tables lie above 2 GB (every
+//!   native run: a 10-byte absolute address per read before), the log's
+//!   capacity tested before an assignment's write with the edge run again
+//!   after a grow (`Gen::log_room`: no block parameters, no values kept
+//!   across the call), only any-assignments' blocks with a parameter, and
+//!   one undo block per known chain shared by the edges that fail onto it.
+//!   Callgrind per playout (native, seed 7, against cf23477), instructions
+//!   and first-level instruction cache misses: chess_kingCapture -2.5% and
+//!   -21% (39.9K -> 31.7K), chessSilverman4x5_kingCapture -3.1% / -78%,
+//!   chessQuick5x6_kingCapture -2.9% / -26%, chessLosAlamos6x6 -3.5% /
+//!   -61%, chessGardner5x5 -2.9% / -44%; chess -1.1% / -15%, amazons -0.7%
+//!   / -26%, reversi -1.6% / -34%, englishDraughts -2.0% / -37%,
+//!   breakthrough -1.5%, connect4 -1.1%, ticTacToe -0.2%, hex -0.1%. The
+//!   walk of chess_kingCapture 326 -> 297 KB. Yet native time is unchanged
+//!   within noise (alternated 2-3 s runs, 0.99-1.03x): on this machine
+//!   instruction cache misses are not what keeps translated chess at half
+//!   the RBG engine's speed, though rbg-jit runs as many instructions with
+//!   1/25 of the misses.
 
 mod gen;
 mod plan;

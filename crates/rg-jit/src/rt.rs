@@ -104,24 +104,42 @@ pub(crate) struct Frame {
 /// fields).
 #[repr(C)]
 pub(crate) struct Ws {
+    // The fields generated code reads most come first: offsets below 128
+    // are one-byte displacements.
+    /// The semistate of the running walk (set by the walk functions'
+    /// entry; generated code reads it from here once per block), plus
+    /// [`ST_BIAS`] bytes: slots below 128 are one-byte displacements from it.
+    pub st: *mut u16,
+    /// 1 when the generated code records the moves itself (an `Effects`
+    /// sink): every move's changes, then per move the end of its changes
+    /// and its end node (`[end, node]`).
+    pub rec_inline: u64,
+    /// The game's `Tables::fun` (constant), the base of the generated
+    /// code's table reads (`gen/operand.rs`).
+    pub fun: *const u32,
     pub log: *mut LogEntry,
     pub log_len: u64,
     pub log_cap: u64,
     pub frames: *mut Frame,
     pub frames_len: u64,
     pub frames_cap: u64,
-    /// `MAX_TAGS` entries.
-    pub tags: *mut u16,
-    pub tags_len: u64,
-    /// How many of `tag_ids` are valid (at most `tags_len`).
-    pub tag_ids_len: u64,
-    /// Per check: `[version, result]`.
-    pub memo: *mut [u64; 2],
     /// The visited key's hash of the user slots (as the interpreter's).
     pub hash: u64,
-    pub tag_hash: u64,
     pub version: u64,
     pub next_version: u64,
+    pub tags_len: u64,
+    pub tag_hash: u64,
+    /// Per check: `[version, result]`.
+    pub memo: *mut [u64; 2],
+    /// The move walks' dense visited stamps (one per key of the nodes
+    /// whose key is one slot and no tags, `NodeInfo::dense`) and the
+    /// running walk's stamp (below `u32::MAX`; wraps by clearing them).
+    pub dense: *mut u32,
+    pub dense_gen: u64,
+    /// `MAX_TAGS` entries.
+    pub tags: *mut u16,
+    /// How many of `tag_ids` are valid (at most `tags_len`).
+    pub tag_ids_len: u64,
     /// Inline edges followed (bounded only in games with `@unique`).
     pub steps: u64,
     /// Generated pure checks' node stamps (one per node) and stamp.
@@ -129,10 +147,6 @@ pub(crate) struct Ws {
     pub mark_gen: u64,
     /// Their pending nodes (one per node).
     pub pending: *mut u32,
-    /// 1 when the generated code records the moves itself (an `Effects`
-    /// sink): every move's changes, then per move the end of its changes
-    /// and its end node (`[end, node]`).
-    pub rec_inline: u64,
     pub changes: *mut Change,
     pub changes_len: u64,
     pub changes_cap: u64,
@@ -142,14 +156,6 @@ pub(crate) struct Ws {
     pub slot_at: *mut u32,
     pub slot_pending: *mut [u32; 2],
     pub slot_gen: u64,
-    /// The semistate of the running walk (set by the walk functions'
-    /// entry; generated code reads it from here once per block).
-    pub st: *mut u16,
-    /// The move walks' dense visited stamps (one per key of the nodes
-    /// whose key is one slot and no tags, `NodeInfo::dense`) and the
-    /// running walk's stamp (below `u32::MAX`; wraps by clearing them).
-    pub dense: *mut u32,
-    pub dense_gen: u64,
     /// The move walks' local visited stamps (`gen/local.rs`: one per key
     /// of rg-engine's local checks), per node the number of its latest
     /// visit as a local check's frame node, and the last number given.
@@ -221,6 +227,9 @@ pub(crate) fn key_hash(h: u64, node: u32) -> u64 {
 pub(crate) const NODE_MUL: u64 = 0x9e37_79b9_7f4a_7c15;
 pub(crate) const MIX_MUL: u64 = 0xbf58_476d_1ce4_e5b9;
 
+/// What [`Ws::st`] adds to the semistate's address.
+pub(crate) const ST_BIAS: i64 = 128;
+
 /// Field offsets for the generator.
 pub(crate) struct Off;
 
@@ -258,6 +267,7 @@ impl Off {
     pub const SLOT_PENDING: i32 = offset_of!(Ws, slot_pending) as i32;
     pub const SLOT_GEN: i32 = offset_of!(Ws, slot_gen) as i32;
     pub const ST: i32 = offset_of!(Ws, st) as i32;
+    pub const FUN: i32 = offset_of!(Ws, fun) as i32;
     pub const DENSE: i32 = offset_of!(Ws, dense) as i32;
     pub const DENSE_GEN: i32 = offset_of!(Ws, dense_gen) as i32;
     pub const LOCAL: i32 = offset_of!(Ws, local) as i32;

@@ -156,6 +156,8 @@ pub(super) fn leaf_gen<'a, 'b>(t: &'a Tables, f: Func<'b, 'a>) -> Gen<'a, 'b> {
         sig,
         store,
         cache: None,
+        fun_cache: None,
+        undos: Default::default(),
         saved: None,
         params: Some((params[0], params[1])),
         edges: Vec::new(),
@@ -347,7 +349,7 @@ impl Gen<'_, '_> {
                 let start = self.b.ins().iconst(I32, start as i64);
                 let (ws, st) = (self.ws(), self.st());
                 let call = self.b.ins().call(f, &[ws, st, start, z]);
-                self.cache = None;
+                self.forget();
                 let r = self.b.inst_results(call)[0];
                 self.check_failed(r);
                 r
@@ -412,8 +414,8 @@ impl Gen<'_, '_> {
         self.b.switch_to_block(body);
         let sym = self.any_sym_at(start, i);
         let sym16 = self.b.ins().ireduce(I16, sym);
-        let st = self.st();
-        self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+        let (base, off) = self.slot_ref(slot);
+        self.b.ins().store(FLAGS, sym16, base, off);
         for &(a, b, eq) in conds {
             let fails = self.compare(a, b, eq);
             self.exit_if(fails, next);
@@ -425,8 +427,8 @@ impl Gen<'_, '_> {
         self.b.ins().jump(lp, &[BlockArg::Value(i1)]);
         self.b.switch_to_block(done);
         let old16 = self.b.ins().ireduce(I16, old);
-        let st = self.st();
-        self.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+        let (base, off) = self.slot_ref(slot);
+        self.b.ins().store(FLAGS, old16, base, off);
         self.b.ins().jump(join, &[BlockArg::Value(res)]);
         self.b.switch_to_block(join);
         r

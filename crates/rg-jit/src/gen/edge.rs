@@ -31,11 +31,23 @@ impl Gen<'_, '_> {
                 Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
             );
         let undo = match self.chain[i].and_then(|c| c.after(e.op)) {
-            Some(c) if exits => Some((self.b.create_block(), c)),
+            Some(c) if exits => {
+                // (One block per chain and bookkeeping, shared by the
+                // edges that fail onto it.)
+                let key = (c, self.here);
+                match self.undos.get(&key) {
+                    Some(&blk) => Some((blk, None)),
+                    None => {
+                        let blk = self.b.create_block();
+                        self.undos.insert(key, blk);
+                        Some((blk, Some(c)))
+                    }
+                }
+            }
             _ => None,
         };
         self.emit_edge_body(i, blk, undo.map_or(self.back, |(blk, _)| blk));
-        if let Some((blk, c)) = undo {
+        if let Some((blk, Some(c))) = undo {
             self.b.switch_to_block(blk);
             self.undo(c);
         }
@@ -43,9 +55,14 @@ impl Gen<'_, '_> {
 
     /// Edge `i`'s code in block `blk`; `back` backtracks.
     pub(super) fn emit_edge_body(&mut self, i: usize, blk: Block, back: Block) {
-        let sym = self.b.append_block_param(blk, I32);
-        self.b.switch_to_block(blk);
         let e = self.t.edges[i];
+        // (Only an any-assignment's block takes its symbol:
+        // `Gen::edge_args`.)
+        let sym = match e.op {
+            Op::AssignAny(..) => self.b.append_block_param(blk, I32),
+            _ => Value::reserved_value(),
+        };
+        self.b.switch_to_block(blk);
         match e.op {
             Op::Skip => {}
             Op::Tag(s) => {
@@ -84,14 +101,16 @@ impl Gen<'_, '_> {
                 if let Some(tail) = self.tail(i) {
                     self.defer(i, tail, v);
                 }
-                self.write(slot, v);
+                let len = self.log_room(blk, &[]);
+                self.write(slot, v, Some(len));
             }
             Op::AssignAny(p, _) => {
                 let slot = self.place(p);
                 if let Some(tail) = self.tail(i) {
                     self.defer(i, tail, sym);
                 }
-                self.write(slot, sym);
+                let len = self.log_room(blk, &[sym]);
+                self.write(slot, sym, Some(len));
             }
             Op::SetPlayer(v) => {
                 let v = self.operand(v);

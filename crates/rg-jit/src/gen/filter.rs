@@ -378,9 +378,9 @@ impl Gen<'_, '_> {
         }
         // (Eight slots from `base` lie in the semistate.)
         let base = s0.min(slots - 8);
-        let st = self.st();
+        let (st, at) = self.slot_ref(base);
         let flags = cranelift_codegen::ir::MemFlags::new().with_notrap();
-        let v = self.b.ins().load(I16X8, flags, st, 2 * base as i32);
+        let v = self.b.ins().load(I16X8, flags, st, at);
         let mut pass = None;
         for &(c, eq) in consts {
             let c = self.b.ins().iconst(I16, c as i64);
@@ -466,7 +466,7 @@ impl Gen<'_, '_> {
             true => None,
             false => Some(self.slot(slot)),
         };
-        let st = self.st();
+        let (st, at) = self.slot_ref(slot);
         let kept = self.cache;
         let [more, next, pass, none] = self.blocks();
         // (A loop tested at its end.)
@@ -482,7 +482,7 @@ impl Gen<'_, '_> {
             Some(_) => {
                 let sym = self.any_sym(start, sub1);
                 let sym16 = self.b.ins().ireduce(I16, sym);
-                self.b.ins().store(FLAGS, sym16, st, 2 * slot as i32);
+                self.b.ins().store(FLAGS, sym16, st, at);
                 Some(sym)
             }
             None => {
@@ -513,7 +513,7 @@ impl Gen<'_, '_> {
         let restore = |g: &mut Self| {
             if let Some(old) = old {
                 let old16 = g.b.ins().ireduce(I16, old);
-                g.b.ins().store(FLAGS, old16, st, 2 * slot as i32);
+                g.b.ins().store(FLAGS, old16, st, at);
             }
         };
         restore(self);

@@ -51,11 +51,10 @@ impl Gen<'_, '_> {
         let zero = self.b.ins().iconst(I32, 0);
         let calls: Vec<_> = (e0..e1)
             .map(|k| match entered[k] {
-                true => self
-                    .b
-                    .func
-                    .dfg
-                    .block_call(self.edges[k], &[BlockArg::Value(zero)]),
+                true => {
+                    let args = self.edge_args(k, Some(zero));
+                    self.b.func.dfg.block_call(self.edges[k], &args)
+                }
                 false => self.b.func.dfg.block_call(self.fail, &[]),
             })
             .collect();
@@ -272,9 +271,9 @@ impl Gen<'_, '_> {
     pub(super) fn undo_entry(&mut self, e: Value, off: i32) {
         let slot = self.load(I32, e, off);
         let old = self.load(I32, e, off + 4);
-        let a = self.st_addr(slot);
+        let (a, at) = self.st_addr(slot);
         let old16 = self.b.ins().ireduce(I16, old);
-        self.b.ins().store(FLAGS, old16, a, 0);
+        self.b.ins().store(FLAGS, old16, a, at);
     }
 
     /// The tags of frame `f`: their number (and how many have numbers) and
@@ -428,14 +427,13 @@ impl Gen<'_, '_> {
                 Op::AssignAny(_, (start, len)) => {
                     let sub = self.b.ins().iconst(I32, len as i64 - 1);
                     self.b.ins().store(FLAGS, sub, f, Off::F_SUB);
-                    self.t.any_syms[(start + len - 1) as usize]
+                    let sym = self.t.any_syms[(start + len - 1) as usize];
+                    Some(self.b.ins().iconst(I32, sym as i64))
                 }
-                _ => 0,
+                _ => None,
             };
-            let sym = self.b.ins().iconst(I32, sym as i64);
-            self.b
-                .ins()
-                .jump(self.edges[i as usize], &[BlockArg::Value(sym)]);
+            let args = self.edge_args(i as usize, sym);
+            self.b.ins().jump(self.edges[i as usize], &args);
         } else {
             self.b.ins().jump(pop, &[]);
         }

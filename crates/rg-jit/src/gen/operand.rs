@@ -11,12 +11,22 @@ use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
 
 impl Gen<'_, '_> {
-    /// The address of `fun[index]` for a constant table offset and a value.
+    /// The address of `fun[index]` for a constant table offset and a value:
+    /// from the table base ([`Gen::fun_base`]) unless the table's address
+    /// is a 32-bit displacement (where the heap lies low), which needs no
+    /// base.
     pub(super) fn fun_at(&mut self, table: u32, index: Value) -> Value {
-        let base = self.t.fun.as_ptr() as i64 + 4 * table as i64;
         let i = self.widen(index);
         let off = self.b.ins().ishl_imm(i, 2);
-        self.b.ins().iadd_imm(off, base)
+        let fun = &self.t.fun;
+        let end = fun.as_ptr() as usize + 4 * fun.len();
+        if end <= i32::MAX as usize {
+            let base = fun.as_ptr() as i64 + 4 * table as i64;
+            return self.b.ins().iadd_imm(off, base);
+        }
+        let base = self.fun_base();
+        let at = self.b.ins().iadd(base, off);
+        self.b.ins().iadd_imm(at, 4 * table as i64)
     }
 
     pub(super) fn fun(&mut self, table: u32, index: Value) -> Value {
@@ -73,8 +83,8 @@ impl Gen<'_, '_> {
                 return v;
             }
         }
-        let st = self.st();
-        self.b.ins().uload16(I32, FLAGS, st, 2 * s as i32)
+        let (base, off) = self.slot_ref(s);
+        self.b.ins().uload16(I32, FLAGS, base, off)
     }
 
     /// `st[slot]` for a computed slot.
@@ -82,15 +92,17 @@ impl Gen<'_, '_> {
         if let Some(k) = self.konst(s) {
             return self.slot(k);
         }
-        let a = self.st_addr(s);
-        self.b.ins().uload16(I32, FLAGS, a, 0)
+        let (a, at) = self.st_addr(s);
+        self.b.ins().uload16(I32, FLAGS, a, at)
     }
 
-    pub(super) fn st_addr(&mut self, s: Value) -> Value {
+    /// The address of slot `s` (a value) as a base and a displacement
+    /// ([`Gen::slot_ref`]'s, the bias of walk functions folded into it).
+    pub(super) fn st_addr(&mut self, s: Value) -> (Value, i32) {
         let i = self.widen(s);
         let off = self.b.ins().ishl_imm(i, 1);
-        let st = self.st();
-        self.b.ins().iadd(st, off)
+        let (st, at) = self.slot_ref(0);
+        (self.b.ins().iadd(st, off), at)
     }
 
     /// `fun[table + st[s]]` (I32): over a loop's index where `s` is its
@@ -178,16 +190,18 @@ impl Gen<'_, '_> {
                 Some(o) => self.b.ins().iadd(o, x),
             });
         }
-        let mem = match a.mem {
-            Mem::State => self.st(),
-            Mem::Const => self.b.ins().iconst(I64, t.consts.as_ptr() as i64),
+        let (mem, base) = match a.mem {
+            Mem::State => self.slot_ref(a.base),
+            Mem::Const => {
+                let c = self.b.ins().iconst(I64, t.consts.as_ptr() as i64);
+                (c, 2 * a.base as i32)
+            }
         };
         let at = match off {
             Some(o) => self.b.ins().iadd(mem, o),
             None => mem,
         };
-        let at = self.b.ins().iadd_imm(at, 2 * a.base as i64);
-        self.b.ins().uload16(I32, FLAGS, at, 0)
+        self.b.ins().uload16(I32, FLAGS, at, base)
     }
 
     /// The slot a place denotes: a constant, or a value (a key outside the
@@ -226,23 +240,27 @@ impl Gen<'_, '_> {
         Err(slot)
     }
 
-    /// `st[slot] = v`, logged, hashed and versioned.
-    pub(super) fn write(&mut self, slot: Result<u32, Value>, v: Value) {
-        let (addr, slot_v) = match slot {
-            Ok(s) => {
-                let st = self.st();
-                let a = self.b.ins().iadd_imm(st, 2 * s as i64);
-                (a, self.b.ins().iconst(I32, s as i64))
-            }
+    /// `st[slot] = v`, logged, hashed and versioned; `room`: the log's
+    /// length where it has room for the entry ([`Gen::log_room`]), else
+    /// the room is made here.
+    pub(super) fn write(&mut self, slot: Result<u32, Value>, v: Value, room: Option<Value>) {
+        let ((addr, at), slot_v) = match slot {
+            Ok(s) => (self.slot_ref(s), self.b.ins().iconst(I32, s as i64)),
             Err(s) => (self.st_addr(s), s),
         };
-        let old = self.b.ins().uload16(I32, FLAGS, addr, 0);
+        let old = self.b.ins().uload16(I32, FLAGS, addr, at);
         // Log push.
-        let len = self.ws_load(Off::LOG_LEN);
-        let cap = self.ws_load(Off::LOG_CAP);
-        let full = self.b.ins().icmp(IntCC::Equal, len, cap);
-        let zero = self.b.ins().iconst(I32, 0);
-        self.grow_if(full, rt::grow_log, zero);
+        let len = match room {
+            Some(len) => len,
+            None => {
+                let len = self.ws_load(Off::LOG_LEN);
+                let cap = self.ws_load(Off::LOG_CAP);
+                let full = self.b.ins().icmp(IntCC::Equal, len, cap);
+                let zero = self.b.ins().iconst(I32, 0);
+                self.grow_if(full, rt::grow_log, zero);
+                len
+            }
+        };
         let log = self.ws_load(Off::LOG);
         let off = self.b.ins().ishl_imm(len, 3);
         let e = self.b.ins().iadd(log, off);
@@ -251,7 +269,7 @@ impl Gen<'_, '_> {
         let len1 = self.b.ins().iadd_imm(len, 1);
         self.ws_store(len1, Off::LOG_LEN);
         let v16 = self.b.ins().ireduce(I16, v);
-        self.b.ins().store(FLAGS, v16, addr, 0);
+        self.b.ins().store(FLAGS, v16, addr, at);
         // Key hash: `hash += mul[slot] * (v - old)`.
         // (Only where something reads the key hash.)
         if let Some(m) = self.here.hash.then(|| self.hash_mul(slot)).flatten() {

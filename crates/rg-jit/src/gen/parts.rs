@@ -10,7 +10,7 @@ use rg_engine::raw::{self, Next, Op, Place, Tables, NO_SLOT};
 /// An edge that runs on the top frame's state changed by a known path: the
 /// frame's resume block, and the log entries and tags pushed since it was
 /// pushed or resumed.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Chain {
     /// The frame's resume block ([`ANY_RESUME`]: the paths that meet here
     /// run on different ones, read from the frame).
@@ -551,7 +551,7 @@ fn starts(t: &Tables, bases: &[u32]) -> Vec<bool> {
 /// checks; `Effects` sinks record none, so only their number, for the
 /// bound, is kept). A game whose walks never read one skips its update at
 /// every write, tag, frame push and backtrack.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Keep {
     pub hash: bool,
     pub version: bool,

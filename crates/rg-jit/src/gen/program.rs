@@ -280,9 +280,9 @@ pub(crate) fn emit_writing(
                 g.b.switch_to_block(adv);
                 let (into, past) = (target(&mut g, hold), target(&mut g, fail.expect("a skip")));
                 let s = g.b.use_var(slot);
-                let addr = g.st_addr(s);
+                let (addr, at) = g.st_addr(s);
                 let [body, next, found, none] = g.blocks();
-                let old = g.b.ins().uload16(I32, FLAGS, addr, 0);
+                let old = g.b.ins().uload16(I32, FLAGS, addr, at);
                 let l0 = g.b.use_var(left);
                 // (A loop tested at its end: a symbol that fails goes on
                 // at the next, or past the subtree.)
@@ -339,10 +339,10 @@ pub(crate) fn emit_writing(
                             let v = g.any_sym(s0, l1);
                             sym = Some(v);
                             let sym16 = g.b.ins().ireduce(I16, v);
-                            g.b.ins().store(FLAGS, sym16, addr, 0);
+                            g.b.ins().store(FLAGS, sym16, addr, at);
                             let holds = g.some_holds(&cmps);
                             let old16 = g.b.ins().ireduce(I16, old);
-                            g.b.ins().store(FLAGS, old16, addr, 0);
+                            g.b.ins().store(FLAGS, old16, addr, at);
                             holds
                         }
                     };
@@ -357,7 +357,7 @@ pub(crate) fn emit_writing(
                 g.b.def_var(left, l1);
                 match shadow {
                     Some(_) => g.b.def_var(symv, sym),
-                    None => g.write(Err(s), sym),
+                    None => g.write(Err(s), sym, None),
                 }
                 g.b.ins().jump(into, &[]);
                 values.push(Shadow::Var(symv));
@@ -385,7 +385,7 @@ pub(crate) fn emit_writing(
                     Some(_) => values.push(Shadow::Value(v)),
                     None => {
                         let slot = g.place(p);
-                        g.write(slot, v);
+                        g.write(slot, v, None);
                     }
                 }
                 None
@@ -465,9 +465,9 @@ fn undo(g: &mut super::Gen<'_, '_>, n: u32, hashed: bool) {
     for j in 1..=n as i32 {
         let slot = g.load(I32, end, -8 * j);
         let old = g.load(I32, end, -8 * j + 4);
-        let a = g.st_addr(slot);
+        let (a, at) = g.st_addr(slot);
         if let Some(hv) = h {
-            let cur = g.b.ins().uload16(I32, FLAGS, a, 0);
+            let cur = g.b.ins().uload16(I32, FLAGS, a, at);
             let i = g.widen(slot);
             let off = g.b.ins().ishl_imm(i, 3);
             let ma = g.b.ins().iadd_imm(off, g.t.hash_mul.as_ptr() as i64);
@@ -479,7 +479,7 @@ fn undo(g: &mut super::Gen<'_, '_>, n: u32, hashed: bool) {
             h = Some(g.b.ins().isub(hv, d));
         }
         let old16 = g.b.ins().ireduce(I16, old);
-        g.b.ins().store(FLAGS, old16, a, 0);
+        g.b.ins().store(FLAGS, old16, a, at);
     }
     let len = g.b.ins().iadd_imm(len, -(n as i64));
     g.ws_store(len, Off::LOG_LEN);

@@ -354,12 +354,12 @@ impl Search<'_> {
             Op::Assign(p, v) => {
                 let v = g.operand(v);
                 let slot = g.place(p);
-                g.write(slot, v);
+                g.write(slot, v, None);
             }
             Op::AssignAny(p, (start, _)) => {
                 let slot = g.place(p);
                 let sym = g.any_sym(start, sub);
-                g.write(slot, sym);
+                g.write(slot, sym, None);
                 if e.to != self.target {
                     if let Place::Slot(_) = p {
                         self.any_filter(g, i, back);
@@ -368,7 +368,7 @@ impl Search<'_> {
             }
             Op::SetPlayer(v) => {
                 let v = g.operand(v);
-                g.write(Ok(t.player_slot), v);
+                g.write(Ok(t.player_slot), v, None);
             }
             Op::CmpMap(..) | Op::AssignMap(_) => unreachable!("not in searches"),
         }

@@ -213,8 +213,8 @@ impl SlotGen {
     fn store(&self, g: &mut Gen<'_, '_>, v: Value) {
         if !self.direct {
             let v16 = g.b.ins().ireduce(I16, v);
-            let st = g.st();
-            g.b.ins().store(FLAGS, v16, st, 2 * self.slot as i32);
+            let (st, at) = g.slot_ref(self.slot);
+            g.b.ins().store(FLAGS, v16, st, at);
         }
         g.known = Some((self.slot, v));
     }

@@ -88,11 +88,11 @@ impl Gen<'_, '_> {
         let at = self.b.ins().ishl_imm(at, 1);
         let arena = self.ws_load(Off::prog(Seen::OFF_ARENA));
         let a = self.b.ins().iadd(arena, at);
-        let st = self.st();
+        let (st, at) = self.slot_ref(lo);
         let mut diff = None;
         for (k, ty) in chunks(hi - lo) {
             let x = self.b.ins().load(ty, unaligned, a, k);
-            let y = self.b.ins().load(ty, unaligned, st, 2 * lo as i32 + k);
+            let y = self.b.ins().load(ty, unaligned, st, at + k);
             let d = self.b.ins().bxor(x, y);
             let d = match ty {
                 I64 => d,
@@ -139,9 +139,9 @@ impl Gen<'_, '_> {
         let arena = self.ws_load(Off::prog(Seen::OFF_ARENA));
         let off = self.b.ins().ishl_imm(len, 1);
         let a = self.b.ins().iadd(arena, off);
-        let st = self.st();
+        let (st, at) = self.slot_ref(lo);
         for (k, ty) in chunks(hi - lo) {
-            let x = self.b.ins().load(ty, unaligned, st, 2 * lo as i32 + k);
+            let x = self.b.ins().load(ty, unaligned, st, at + k);
             self.b.ins().store(unaligned, x, a, k);
         }
         self.ws_store(end, Off::prog(Seen::OFF_ARENA_LEN));

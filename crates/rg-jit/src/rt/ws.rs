@@ -46,6 +46,7 @@ impl Ws {
             slot_pending: std::ptr::null_mut(),
             slot_gen: 0,
             st: std::ptr::null_mut(),
+            fun: t.fun.as_ptr(),
             dense: std::ptr::null_mut(),
             dense_gen: 0,
             local: std::ptr::null_mut(),
