@@ -383,6 +383,7 @@ fn landing(code: &Sealed, e: u32) -> Option<(Shape, u32, u32)> {
 
 #[cfg(test)]
 mod tests {
+    use crate::code::Kind;
     use crate::moves::tests::after;
     use crate::{Effects, GameModel, MoveList};
 
@@ -523,5 +524,25 @@ mod tests {
         let (found, states, moves) = recorded_at_once(FAN);
         assert_eq!(found, (0, 1), "a fan at f");
         assert_eq!((states, moves), (87, 206), "states and moves of the fan");
+    }
+
+    #[test]
+    fn a_fan_guarded_by_other_comparisons_is_recorded_at_once() {
+        // Steps guarded by `f[x] == c` of a constant map (a comparison the
+        // ray's loop tests out of line, `walk/ray.rs`), not `board[x] == c`.
+        let far = "const far: C -> B = { c3: 1, c4: 1, :0 };\n";
+        let fan = FAN
+            .replace("const bad", &format!("{far}const bad"))
+            .replace(
+                "f, l2: board[go1[coord]] == e;",
+                "f, l2: far[go1[coord]] == 0;",
+            );
+        let g = GameModel::from_text(&fan).unwrap();
+        let steps = &g.tables().rays.steps;
+        let other = steps.iter().any(|s| matches!(s.test, Kind::CmpTab { .. }));
+        assert!(other, "a step's test `f[x] == c`");
+        let (found, states, moves) = recorded_at_once(&fan);
+        assert_eq!(found, (0, 1), "a fan at f");
+        assert_eq!((states, moves), (24, 54), "states and moves of the fan");
     }
 }

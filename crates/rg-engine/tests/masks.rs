@@ -105,13 +105,15 @@ fn ind_game(n: usize, board: &str) -> String {
 #[test]
 fn a_one_comparison_filter_takes_its_squares_from_a_mask_up_to_64() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for n in [1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100] {
+    for n in [1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 72, 100, 128, 300] {
         let cells = random_cells(&mut seed, n, &['e', 'w', 'b']);
         let text = ind_game(n, &board_literal(&cells));
         let g = GameModel::from_text(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        // A mask holds at most 64 squares: beyond, the filter reads them.
+        // A mask holds at most 64 squares: beyond, the filter scans them
+        // eight a step (`Filter::Run`).
         let masks = usize::from(n <= 64);
         assert_eq!(g.tables().code.mask_filters(), masks, "{text}");
+        assert_eq!(g.tables().code.run_filters(), 1 - masks, "{text}");
         let mut r = g.reasoner();
         let mut s = g.initial_state();
         let mut list = MoveList::default();

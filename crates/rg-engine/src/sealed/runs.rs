@@ -49,8 +49,9 @@ pub(crate) struct Run {
     slot: u32,
     /// Index in [`Sealed`]'s `passes`.
     pass: u32,
-    /// The passing values as one range, for a run of at most
-    /// [`MAX_LEN`] symbols: scanned as a mask ([`Range::mask`]).
+    /// The passing values as one range: scanned eight values a step
+    /// ([`Range::last`]) and, for a run of at most [`MAX_LEN`] symbols,
+    /// as a mask ([`Range::mask`]).
     range: Option<Range>,
 }
 
@@ -111,7 +112,7 @@ impl Runs {
         (start, slot): (u32, u32),
         pass: PassTable,
     ) -> Option<u32> {
-        let range = Range::of(&pass).filter(|_| len as usize <= MAX_LEN);
+        let range = Range::of(&pass);
         let pass = match self.passes.iter().position(|p| p[..] == pass[..]) {
             Some(i) => i as u32,
             None if self.passes.len() < MAX_PASS_TABLES => {
@@ -134,6 +135,12 @@ impl Runs {
     /// Whether run `run`'s passing values are one [`Range`] (a mask).
     pub(super) fn has_range(&self, run: u32) -> bool {
         self.runs[run as usize].range.is_some()
+    }
+
+    /// Whether run `run` has a [`Range`] and at most [`MAX_LEN`] symbols
+    /// (one mask).
+    pub(super) fn has_mask(&self, run: u32) -> bool {
+        self.has_range(run) && self.runs[run as usize].len as usize <= MAX_LEN
     }
 }
 
@@ -338,11 +345,11 @@ impl Sealed {
     }
 
     /// Run `run`'s passing symbols as a mask (bit `i`: symbol `i`), if it
-    /// has a [`Range`] (checked).
+    /// has a [`Range`] and at most [`MAX_LEN`] symbols (checked).
     #[inline(always)]
     pub(crate) fn run_mask(&self, st: &[u16], run: u32) -> Option<u64> {
         let r = &self.runs[run as usize];
-        let range = r.range?;
+        let range = r.range.filter(|_| r.len as usize <= MAX_LEN)?;
         Some(range.mask(&st[r.base as usize..][..r.len as usize]))
     }
 
