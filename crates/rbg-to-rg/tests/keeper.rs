@@ -43,3 +43,28 @@ fn a_keepers_search_for_a_tracked_piece_is_no_choice() {
     assert!(!text.contains("@disjoint"), "{text}");
     assert!(text.contains("coord = kAt;"), "{text}");
 }
+
+#[test]
+fn a_keepers_ray_is_not_committed() {
+    // The keeper walks left from the mark to `y` (`left*` again and
+    // again, or stop where `{y}` or `{x}` holds): one way on, one walk per
+    // stop, so no `@disjoint` choice searching the rest of the ray at
+    // every step. (On a shorter row `left*` is one shift of a few maps.)
+    let text = checked::translated(
+        "#players = p(1)
+#pieces = e, m, x, y
+#variables =
+#board = rectangle(up, down, left, right,
+    [y, e, e, e, e, e, e, e, e, e, e, e, e, e, e, e])
+#rules = ->p (left* + right*) {e} [m]
+    ->> left* ({y} [x] + {x} [e]) right* {! right} [y]
+    ->p (left* + right*) {e} [m] ->> {}",
+        2,
+    );
+    assert!(!text.contains("@disjoint"), "{text}");
+    let rg = rg_engine::GameModel::from_text(&text).unwrap();
+    // Depth 2: after a mark on one of the 14 inner squares 13 are empty
+    // (the mark, `x` on the first, `y` on the last); after one on the
+    // last, 14 (its `m` under the keeper's `y`).
+    assert_eq!(perft(&rg, 2).unwrap().leaves, 14 * 13 + 14);
+}
