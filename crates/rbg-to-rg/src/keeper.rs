@@ -30,10 +30,12 @@
 //! of the rest of the ray (and of the keeper's walk after it) at each
 //! step: internationalDraughts' keeper, walking from a move's landing
 //! back to its start (`cleaningNeighborMove`, four rays), searched the
-//! rest of each ray at its every square. Callgrind
-//! instructions per playout (seed 1, 2 playouts, in `play_random`) against
-//! committing rays: internationalDraughts interp 20.11M -> 19.19M (-4.6%),
-//! native 11.98M -> 10.99M (-8.3%). No other suite translation changes.
+//! rest of each ray at its every square. Callgrind instructions per
+//! playout (seed 1, in `play_random`) against committing rays, on main at
+//! 0fa5dac: internationalDraughts interp 19.82M -> 18.96M (-4.3%, 4
+//! playouts), native 10.48M -> 10.46M (-0.2%, 10 playouts; the first two
+//! playouts alone gave -8.3%, later ones lose it, not looked into). No
+//! other suite translation changes.
 
 use rg_lang::ast::{Expr, Label, Name};
 
