@@ -50,6 +50,7 @@ mod parts;
 mod program;
 mod search;
 mod slot;
+mod switch;
 mod tail;
 mod visit;
 
@@ -297,6 +298,27 @@ pub(crate) fn emit(
             && g.edges[k] != Block::reserved_value()
         {
             g.after[k] = g.b.create_block();
+        }
+    }
+    // Exclusive comparisons' edges are entered past their tests
+    // (`switch.rs`), where they are this function's and no run copies them.
+    let mut in_runs = vec![false; t.edges.len()];
+    for &k in g.runs.iter().flat_map(|(run, _)| &run.edges) {
+        in_runs[k] = true;
+    }
+    for n in 0..t.nodes.len() as u32 {
+        let info = t.nodes[n as usize];
+        let edges = info.first as usize..info.end as usize;
+        if edges
+            .clone()
+            .all(|k| g.edges[k] != Block::reserved_value() && !in_runs[k])
+            && switch::exclusive(t, n).is_some()
+        {
+            for k in edges {
+                if g.after[k] == Block::reserved_value() {
+                    g.after[k] = g.b.create_block();
+                }
+            }
         }
     }
     g.emit_entry(target, arg);

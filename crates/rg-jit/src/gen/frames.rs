@@ -387,9 +387,18 @@ impl Gen<'_, '_> {
             }
         }
         let pop = self.b.create_block();
+        let switched = j > info.first && self.switched(n);
+        if switched && j == info.end {
+            self.emit_switch(r, n, f, pop);
+            self.b.switch_to_block(pop);
+            self.pop(n, f);
+            return;
+        }
         if j > info.first {
             let take = self.b.create_block();
-            if info.disjoint {
+            if switched {
+                self.pass_left(n, j, take, pop);
+            } else if info.disjoint {
                 // The first edge left is the frame's.
                 let first = self.load(I32, f, Off::F_FIRST);
                 let left = self
@@ -409,6 +418,10 @@ impl Gen<'_, '_> {
                 let len = self.b.ins().iadd_imm(len, -1);
                 self.ws_store(len, Off::FRAMES_LEN);
                 self.jump_edge(i);
+                if switched {
+                    self.b.switch_to_block(pop);
+                    self.pop(n, f);
+                }
                 return;
             }
             let prev = self.b.ins().iconst(I32, r as i64 - 1);
