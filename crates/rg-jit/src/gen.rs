@@ -831,7 +831,7 @@ impl Gen<'_, '_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use cranelift_codegen::ir::types::I8;
     use cranelift_codegen::ir::{AbiParam, Function, Signature, UserFuncName};
     use cranelift_codegen::isa::CallConv;
@@ -933,5 +933,19 @@ mod tests {
                 "parameter {k}"
             );
         }
+    }
+
+    /// The numbers of moves the interpreter and the native code list in
+    /// `game`'s first player's first state.
+    pub(crate) fn moves_both(game: &rg_engine::GameModel) -> [usize; 2] {
+        let native = crate::compile(game).unwrap();
+        [game, &native].map(|g| {
+            let mut list = rg_engine::MoveList::default();
+            let mut r = g.reasoner();
+            let mut s = g.initial_state();
+            r.complete_keeper(&mut s).unwrap();
+            r.moves(&mut s, &mut list).unwrap();
+            list.len()
+        })
     }
 }

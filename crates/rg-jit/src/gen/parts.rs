@@ -753,20 +753,7 @@ pub(crate) fn frame_bases(t: &Tables) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The numbers of moves the interpreter and the native code list in
-    /// `game`'s first player's first state.
-    fn moves_both(game: &rg_engine::GameModel) -> [usize; 2] {
-        let native = crate::compile(game).unwrap();
-        [game, &native].map(|g| {
-            let mut list = rg_engine::MoveList::default();
-            let mut r = g.reasoner();
-            let mut s = g.initial_state();
-            r.complete_keeper(&mut s).unwrap();
-            r.moves(&mut s, &mut list).unwrap();
-            list.len()
-        })
-    }
+    use crate::gen::tests::moves_both;
 
     /// `text`'s game, its edges' and nodes' chains ([`frames`]) and its
     /// first comparison edge.

@@ -161,15 +161,6 @@ mod tests {
         let bad = rg_engine::GameModel::from_text(&bad).unwrap();
         let t = bad.tables();
         assert!((0..t.nodes.len() as u32).all(|n| exclusive(t, n).is_none()));
-        let native = crate::compile(&game).unwrap();
-        let moves = [&game, &native].map(|g| {
-            let mut list = rg_engine::MoveList::default();
-            let mut r = g.reasoner();
-            let mut s = g.initial_state();
-            r.complete_keeper(&mut s).unwrap();
-            r.moves(&mut s, &mut list).unwrap();
-            list.len()
-        });
-        assert_eq!(moves, [2, 2]);
+        assert_eq!(crate::gen::tests::moves_both(&game), [2, 2]);
     }
 }
