@@ -32,7 +32,7 @@ mod seek;
 pub(crate) use region::{region, search, Region, MAX_SEARCH_EDGES};
 
 /// Emits the search of the checks of `target` that start at `starts`
-/// ([`region`]) as one function with the helpers' signature (`(ws, st,
+/// ([`region()`]) as one function with the helpers' signature (`(ws, st,
 /// start, _) -> 1 reached, 0 not, FAILED`; a start not among `starts`
 /// is taken as the first); `pures` are the generated checks it nests.
 pub(crate) fn emit_search(
