@@ -362,3 +362,35 @@ fn a_bound_in_the_every_check_model_only() {
     assert!(matches!(b, Err(RunError::TooManyStates { .. })), "{b:?}");
     assert!(agree(&a, &b) && !agree(&b, &a));
 }
+
+/// A keeper's committed choice (`rbg-to-rg`'s `keeper.rs`): `@disjoint m2`
+/// takes the first alternative whose check, on a copy of the rest, holds.
+/// The check `k2` of the keeper's whole walk, at `m1k` after `a`'s move,
+/// pairs `m2` with `k2`: each alternative's check starts by an edge of
+/// `k2`, so a walk past `m2` shows `k2` reaching `kacc` and `m1k` is a
+/// lazy root (`a` picks `d`; the keeper sets `c` to it unless `d` is 0,
+/// which ends the play). An alternative's check that starts otherwise
+/// (`c = 0`), or a `@repeat` node after `k2`, makes no mirror.
+#[test]
+fn a_committed_choice_is_paired_by_its_checks() {
+    let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {0, 1, 2};\n\
+        var c: C = 0;\nvar d: C = 1;\n\
+        begin, m1: player = a;\nm1, t1: d = C(*);\nt1, t2: $$ d;\nt2, m1k: player = keeper;\n\
+        m1k, m2: ? k2 -> kacc;\nm1k, m1z: ! k2 -> kacc;\nm1z, end: player = keeper;\n\
+        m2, m2a0: ? k2a0 -> kacc;\nm2a0, m3: c = 1;\nm2, m2a1: ? k2a1 -> kacc;\n\
+        m2a1, m3: c = 2;\nm3, m4: c == d;\nm4, m1: player = a;\n\
+        k2, k3: c = 1;\nk2, k3: c = 2;\nk2a0, k3: c = 1;\nk2a1, k3: c = 2;\n\
+        k3, k4: c == d;\nk4, kacc: ;\n@disjoint m2 : m2a0 m2a1;\n";
+    let game = GameModel::from_text(text).expect("loads");
+    assert_eq!(game.mirror_counts(), (1, 0));
+    same_as_every_check(text).expect("same counts and playouts");
+    assert_eq!(perft(&game, 2, Counting::Walks).map(|c| c.leaves), Ok(6));
+    let other = text.replace("k2a0, k3: c = 1;", "k2a0, k3: c = 0;");
+    let game = GameModel::from_text(&other).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&other).expect("same counts and playouts");
+    let repeat = format!("{text}@repeat k3 : c;\n");
+    let game = GameModel::from_text(&repeat).expect("loads");
+    assert_eq!(game.mirror_counts(), (0, 0));
+    same_as_every_check(&repeat).expect("same counts and playouts");
+}
