@@ -499,7 +499,11 @@
 //!   edge through a byte table (past its test) and pops its frame at once
 //!   when resumed. 15puzzle (its 15 `board[coord] == X` per candidate
 //!   tile): native instructions per playout -20.4% (345K -> 275K); bar
-//!   games -0.05% (hex) to -2.0% (englishDraughts).
+//!   games -0.05% (hex) to -2.0% (englishDraughts). Only from four edges:
+//!   paperSoccer's three-edge nodes (`board[goN[coord]] == whiteGoal /
+//!   blackGoal / empty`) ran as many instructions through the table but
+//!   7% slower (alternated 1,000-playout runs, median of 16: the
+//!   dependent table load and the indirect jump).
 //! - End-of-turn checks speculated as the interpreter does (`rt/ahead.rs`,
 //!   issue 13): a walk's `? K` into a `player` assignment whose target `K`
 //!   mirrors calls `rt::speculate`, which generates that target's moves
