@@ -77,6 +77,7 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
             untagged: false,
             local: NO_DENSE,
             local_slot: NO_SLOT,
+            local_logged: false,
             relay: false,
             owner: false,
             switch: NO_SWITCH,

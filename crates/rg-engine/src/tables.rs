@@ -243,6 +243,10 @@ pub struct NodeInfo {
     pub local: u32,
     /// The slot a local check keys on ([`NO_SLOT`]: none, one stamp).
     pub local_slot: u32,
+    /// Whether a local check's stamps are logged, to be restored when its
+    /// frame node's frame is popped: where a visit of the frame node may
+    /// nest in another (`local.rs`).
+    pub local_logged: bool,
     /// A choice between a local check's frame node and its node
     /// (`local.rs`): its frames carry the number of the frame below.
     pub relay: bool,

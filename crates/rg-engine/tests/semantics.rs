@@ -1021,11 +1021,40 @@ fn checked_nodes_on_a_jump_cycle_get_local_checks() {
     for name in ["j", "q2"] {
         assert_ne!(node(name).local, u32::MAX, "{name}: a local check");
         assert!(node(name).relay, "{name}: a relay");
+        // p lies on no cycle and no check reaches it: no visit of p nests
+        // in another, so nothing restores the stamps.
+        assert!(!node(name).local_logged, "{name}: stamps not logged");
     }
     assert!(node("p").owner, "p: the frame node");
     let want = perft1(&every);
     assert_eq!(perft1(&g), want);
     assert_eq!(want, 6);
+    assert_eq!(
+        perft(&g, 3, Counting::Walks).unwrap().leaves,
+        perft(&every, 3, Counting::Walks).unwrap().leaves
+    );
+}
+
+#[test]
+fn a_local_check_logs_its_stamps_where_a_check_reaches_its_frame_node() {
+    // JUMPS with a second move `$ any` when a check from b (through p and
+    // the jump chain) reaches r: a check's walk may visit p nested in a
+    // move walk's visit of it, so j's and q2's stamps are logged, and
+    // the counts stay the reference's.
+    let text = format!("{JUMPS}s, t: ? b -> r;\nt, u: $ any;\nu, k: player = keeper;\n");
+    let (g, every) = with_every_check_of(&text);
+    let t = g.tables();
+    let node = |name: &str| {
+        let i = g.description().nodes.iter().position(|n| n == name);
+        t.nodes[i.expect("a node")]
+    };
+    for name in ["j", "q2"] {
+        assert_ne!(node(name).local, u32::MAX, "{name}: a local check");
+        assert!(node(name).local_logged, "{name}: stamps logged");
+    }
+    let want = perft1(&every);
+    assert_eq!(perft1(&g), want);
+    assert_eq!(want, 7);
     assert_eq!(
         perft(&g, 3, Counting::Walks).unwrap().leaves,
         perft(&every, 3, Counting::Walks).unwrap().leaves

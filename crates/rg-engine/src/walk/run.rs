@@ -807,7 +807,7 @@ impl Walker {
                         let new = if info.local != NO_DENSE {
                             // Frame `top` is the choice node before `c.to`.
                             let number = self.frames[top].number;
-                            self.stamp(st, info.local, info.local_slot, number)
+                            self.stamp(st, info, number)
                         } else {
                             self.visit::<MOVES>(t, st, c.to, depth)?
                         };

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::prefixes::EMPTY;
-use crate::tables::{Guard, Tables, NO_DENSE, NO_SLOT};
+use crate::tables::{Guard, NodeInfo, Tables, NO_DENSE, NO_SLOT};
 use crate::RunError;
 
 impl Walker {
@@ -60,21 +60,25 @@ impl Walker {
         }
     }
 
-    /// A local visited check (`local.rs`): whether the key is new under
-    /// the frame numbered `number` (and records it).
+    /// A local visited check (`local.rs`) of node `info`: whether the key
+    /// is new under the frame numbered `number` (and records it, the old
+    /// stamp logged where [`NodeInfo::local_logged`] says).
     #[inline]
-    pub(super) fn stamp(&mut self, st: &[u16], base: u32, slot: u32, number: u64) -> bool {
-        let key = match slot {
+    pub(super) fn stamp(&mut self, st: &[u16], info: &NodeInfo, number: u64) -> bool {
+        let key = match info.local_slot {
             NO_SLOT => 0,
             s => st[s as usize] as u32,
         };
-        let at = &mut self.stamps[(base + key) as usize];
+        let i = info.local + key;
+        let at = &mut self.stamps[i as usize];
         let old = *at;
         if old == number {
             return false;
         }
         *at = number;
-        self.stamp_log.push((base + key, old));
+        if info.local_logged {
+            self.stamp_log.push((i, old));
+        }
         true
     }
 
