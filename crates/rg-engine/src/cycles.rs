@@ -276,6 +276,27 @@ pub fn components(nodes: &[NodeInfo], edges: &[Edge]) -> Vec<u32> {
     comp
 }
 
+/// Per node, whether it lies on a cycle of the graph without `player`
+/// assignments ([`components`]): its component has another node, or it
+/// has an edge to itself that is not a `player` assignment.
+pub fn on_cycle(nodes: &[NodeInfo], edges: &[Edge]) -> Vec<bool> {
+    let comp = components(nodes, edges);
+    let mut size = vec![0u32; nodes.len()];
+    for &c in &comp {
+        size[c as usize] += 1;
+    }
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(v, info)| {
+            size[comp[v] as usize] > 1
+                || edges[info.first as usize..info.end as usize]
+                    .iter()
+                    .any(|e| e.to as usize == v && !matches!(e.op, Op::SetPlayer(_)))
+        })
+        .collect()
+}
+
 /// Whether single edges followed inline ([`Next::Inline`]) can lead back
 /// to an edge: only then can a walk go on without frames forever (at
 /// `@unique` nodes, which have no visited check), so only then does it

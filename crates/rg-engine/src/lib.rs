@@ -52,7 +52,7 @@ mod walk;
 #[doc(hidden)]
 pub mod raw {
     pub use crate::code::{Code, Kind};
-    pub use crate::cycles::{components, few_tags, FEW_TAGS};
+    pub use crate::cycles::{components, few_tags, on_cycle, FEW_TAGS};
     pub use crate::maps::{assign, equal, MapPlan};
     pub use crate::prefixes::{Prefixes, EMPTY};
     pub use crate::program::{Ins, Program, Step};

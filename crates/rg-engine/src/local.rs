@@ -234,20 +234,7 @@ pub fn local_checks(nodes: &mut [NodeInfo], edges: &[Edge], facts: &LocalFacts) 
 /// walk) or a check's walk reaches it (a check nested in a walk past it
 /// may visit it, `player` assignments followed).
 fn nesting(nodes: &[NodeInfo], edges: &[Edge], checks: &[Check]) -> Vec<bool> {
-    let comp = crate::cycles::components(nodes, edges);
-    let mut size = vec![0u32; nodes.len()];
-    for &c in &comp {
-        size[c as usize] += 1;
-    }
-    let mut nests: Vec<bool> = (0..nodes.len())
-        .map(|v| {
-            let info = &nodes[v];
-            size[comp[v] as usize] > 1
-                || edges[info.first as usize..info.end as usize]
-                    .iter()
-                    .any(|e| e.to as usize == v && !matches!(e.op, Op::SetPlayer(_)))
-        })
-        .collect();
+    let mut nests = crate::cycles::on_cycle(nodes, edges);
     let mut reached = vec![false; nodes.len()];
     let mut stack: Vec<u32> = checks.iter().map(|c| c.start).collect();
     while let Some(v) = stack.pop() {

@@ -29,11 +29,7 @@ use crate::rt::Off;
 /// [`NO_NODE`]), and per node whether it is such a frame node.
 pub(crate) fn native_locals(t: &Tables) -> (Vec<u32>, Vec<bool>) {
     let n = t.nodes.len();
-    let comp = raw::components(&t.nodes, &t.edges);
-    let mut size = vec![0u32; n];
-    for &c in &comp {
-        size[c as usize] += 1;
-    }
+    let cyclic = raw::on_cycle(&t.nodes, &t.edges);
     // Where move walks start: `begin` and the targets of `player`
     // assignments.
     let mut start = vec![false; n];
@@ -45,13 +41,6 @@ pub(crate) fn native_locals(t: &Tables) -> (Vec<u32>, Vec<bool>) {
             start[e.to as usize] = true;
         }
     }
-    let acyclic = |p: usize| {
-        let info = t.nodes[p];
-        size[comp[p] as usize] == 1
-            && !t.edges[info.first as usize..info.end as usize]
-                .iter()
-                .any(|e| e.to as usize == p && !matches!(e.op, Op::SetPlayer(_)))
-    };
     let mut locals = vec![NO_NODE; n];
     let mut owners = vec![false; n];
     for (q, local) in locals.iter_mut().enumerate() {
@@ -59,7 +48,7 @@ pub(crate) fn native_locals(t: &Tables) -> (Vec<u32>, Vec<bool>) {
         if t.nodes[q].local == NO_DENSE || p == NO_NODE || start[p as usize] {
             continue;
         }
-        if acyclic(p as usize) {
+        if !cyclic[p as usize] {
             *local = p;
             owners[p as usize] = true;
         }
