@@ -119,6 +119,8 @@ pub struct Program {
     pub visits: bool,
     /// Whether it writes (else nothing is ever undone).
     pub writes: bool,
+    /// Whether it has any-assignments (`Any`, `Retry`: choices kept).
+    pub choices: bool,
 }
 
 /// No instruction (a placeholder while laying out).
@@ -404,10 +406,14 @@ pub fn programs(
             let writes = out[start..]
                 .iter()
                 .any(|i| matches!(i.step, Step::Assign(..) | Step::Any(..)));
+            let choices = out[start..]
+                .iter()
+                .any(|i| matches!(i.step, Step::Any(..) | Step::Retry));
             Some(Program {
                 start: start as u32,
                 visits,
                 writes,
+                choices,
             })
         })
         .collect()
@@ -603,6 +609,7 @@ mod tests {
                 start,
                 visits: false,
                 writes: false,
+                choices: false,
             })
         };
         let (leaves, ranges, _) = leaves(&program, &[p(1), None], &[NO_NODE; 2], &[]);

@@ -207,6 +207,9 @@ pub struct Walker {
     /// search (no probe, no program, never speculated), [`LEAF`] for a
     /// leaf check (`program::leaves`), else [`NO_SLOT`].
     direct: Vec<u32>,
+    /// Per check: whether its one-slot search tries the root's edges
+    /// straight to the target first ([`crate::shortcut::root_first`]).
+    root_first: Vec<bool>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
@@ -280,6 +283,12 @@ impl Walker {
                     }
                     _ => NO_SLOT,
                 })
+                .collect(),
+            root_first: t
+                .checks
+                .iter()
+                .zip(&t.one_slot)
+                .map(|(&c, &s)| s != NO_SLOT && crate::shortcut::root_first(t, c))
                 .collect(),
             next_version: 1,
             speculates: true,

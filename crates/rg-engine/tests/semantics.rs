@@ -415,6 +415,26 @@ fn one_slot_checks_search_node_and_value_pairs() {
     );
 }
 
+#[test]
+fn a_one_slot_check_tries_its_roots_edges_to_the_target_first() {
+    // "This block of `b`s has a liberty" along the cycle: the root's two
+    // comparisons straight to `racc` (`shortcut::root_first`) end most
+    // searches; the others search on over the `b`s (square 0 of the
+    // first board), or fail.
+    on_four_squares(
+        "begin, s: player = x;\ns, s1: pos = V(*);\ns1, t: board[pos] == b;\n\
+         t, u: ? r0 -> racc;\nu, v: $$ pos;\nv, k: player = keeper;\nk, end: ;\n\
+         r0, r1: board[next[pos]] == b;\nr1, r0: pos = next[pos];\n\
+         r0, racc: board[pos] == e;\nr0, racc: board[next[pos]] == e;\n",
+        &[
+            ("{ 0: b, 1: b, 2: e, :w }", 2),
+            ("{ 0: b, 1: b, :w }", 0),
+            ("{ 0: b, 1: w, 2: b, :e }", 1),
+        ],
+        a_one_slot_check,
+    );
+}
+
 /// Boards where some square holds `b`, followed by `w`s and an empty one
 /// (once) or not, with the moves of a check for that.
 const SOME_B_THEN_W_THEN_E: [(&str, u64); 3] = [

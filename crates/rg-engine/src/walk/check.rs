@@ -73,7 +73,51 @@ impl Walker {
         if version == self.version {
             return Ok(result);
         }
+        // A one-slot check straight to its search, without the call of
+        // `decide` (go's liberty checks nested in its placement check).
+        let slot = self.direct[c as usize];
+        if slot < LEAF {
+            return self.slot_check(t, st, c, slot);
+        }
         self.decide(t, st, c)
+    }
+
+    /// The errors of entering a check that starts at `start`: the same
+    /// check already being evaluated, or too many nested.
+    #[inline(always)]
+    #[allow(clippy::manual_contains)]
+    fn may_enter(&self, start: u32) -> Result<(), RunError> {
+        // A plain loop: the stack is short (a vectorised `contains` spent
+        // ~25 instructions on its setup).
+        if self.active.iter().any(|&a| a == start) {
+            return Err(RunError::RecursiveCheck(start));
+        }
+        if self.active.len() >= MAX_CHECK_DEPTH {
+            return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
+        }
+        Ok(())
+    }
+
+    /// A one-slot check that goes straight to its search (`direct`): the
+    /// same errors as [`Walker::decide`]'s walk, then its search (which
+    /// nests no check: no `active` entry), without the kept semistate (a
+    /// cache of the same result).
+    #[inline(always)]
+    fn slot_check(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        c: u32,
+        slot: u32,
+    ) -> Result<bool, RunError> {
+        let check = t.checks[c as usize];
+        self.may_enter(check.start)?;
+        let first = self.root_first[c as usize];
+        let r = self
+            .slot_search
+            .reach(t, st, (check.start, check.target), slot, first);
+        self.memo[c as usize] = (self.version, r);
+        Ok(r)
     }
 
     /// Runs leaf check `c`'s instructions and memoises the answer (its
@@ -94,31 +138,11 @@ impl Walker {
         if slot == LEAF {
             // Comparisons only: the same errors, then its instructions,
             // without the kept semistate (a cache of the same result).
-            let start = t.checks[c as usize].start;
-            if self.active.contains(&start) {
-                return Err(RunError::RecursiveCheck(start));
-            }
-            if self.active.len() >= MAX_CHECK_DEPTH {
-                return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
-            }
+            self.may_enter(t.checks[c as usize].start)?;
             return Ok(self.leaf(t, st, c));
         }
         if slot != NO_SLOT {
-            // A one-slot check: the same errors as below, then its search
-            // (which nests no check: no `active` entry), without the kept
-            // semistate (a cache of the same result).
-            let check = t.checks[c as usize];
-            if self.active.contains(&check.start) {
-                return Err(RunError::RecursiveCheck(check.start));
-            }
-            if self.active.len() >= MAX_CHECK_DEPTH {
-                return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
-            }
-            let r = self
-                .slot_search
-                .reach(t, st, check.start, check.target, slot);
-            self.memo[c as usize] = (self.version, r);
-            return Ok(r);
+            return self.slot_check(t, st, c, slot);
         }
         if let Some(p) = t.probes[c as usize] {
             // Its symbols read consecutive slots: scanned in the
@@ -131,12 +155,7 @@ impl Walker {
             return Ok(r);
         }
         let check = t.checks[c as usize];
-        if self.active.contains(&check.start) {
-            return Err(RunError::RecursiveCheck(check.start));
-        }
-        if self.active.len() >= MAX_CHECK_DEPTH {
-            return Err(RunError::ChecksTooDeep(MAX_CHECK_DEPTH));
-        }
+        self.may_enter(check.start)?;
         // A kept semistate is looked up, and the key hash summed for it,
         // only while the check keeps them (a stale one seldom recurs).
         let held = &self.held[c as usize];
@@ -161,16 +180,20 @@ impl Walker {
         }
         self.active.push(check.start);
         let r = if let Some(p) = t.programs[c as usize] {
-            match p.writes {
-                true => self.program::<true>(t, st, p)?,
-                false => self.program::<false>(t, st, p)?,
+            // A program with no any-assignment runs a loop without their
+            // arms (nor the tables they read, which its entry would load).
+            match (p.writes, p.choices) {
+                (true, true) => self.program::<true, true>(t, st, p)?,
+                (true, false) => self.program::<true, false>(t, st, p)?,
+                (false, _) => self.program::<false, false>(t, st, p)?,
             }
         } else if t.pure[c as usize] {
             self.pure_reach(t, st, check.start, check.target)?
         } else if t.one_slot[c as usize] != NO_SLOT {
             let slot = t.one_slot[c as usize];
+            let first = self.root_first[c as usize];
             self.slot_search
-                .reach(t, st, check.start, check.target, slot)
+                .reach(t, st, (check.start, check.target), slot, first)
         } else {
             self.run::<false, MoveList>(t, st, check.start, check.target, None)?
         };

@@ -100,9 +100,10 @@ fn next_symbol(t: &Tables, st: &mut [u16], at: usize, slot: u32, left: u32) -> O
 }
 
 impl Walker {
-    /// Decides a check by its program (`program.rs`).
+    /// Decides a check by its program (`program.rs`); `CHOICES`: it may
+    /// have any-assignments (a program without writes has none).
     #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
-    pub(super) fn program<const WRITES: bool>(
+    pub(super) fn program<const WRITES: bool, const CHOICES: bool>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
@@ -139,6 +140,9 @@ impl Walker {
                     let slot = place(t, st, p)?;
                     self.write(t, st, slot, v);
                     true
+                }
+                Step::Any(..) | Step::Retry if !CHOICES => {
+                    unreachable!("a program without any-assignments")
                 }
                 Step::Any(p, ..) => {
                     let slot = place(t, st, p)?;
