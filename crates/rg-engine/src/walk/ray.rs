@@ -128,7 +128,9 @@ impl Walker {
                 break;
             }
         }
-        self.rollback(st, log);
+        // The slot restored after each landing, or here after an error.
+        st[slot as usize] = old;
+        self.log.truncate(log);
         r
     }
 }
