@@ -230,6 +230,9 @@ pub(crate) fn emit(
     let r0 = rnode.iter().position(|&(n, _)| mine(n)).unwrap_or(0) as u32;
     let (back, push, fail) = (b.create_block(), b.create_block(), b.create_block());
     let exit = b.create_block();
+    // Errors are cold: the edges into `fail` (each a split edge restoring
+    // the caller's pinned register) are laid out past the hot code.
+    b.set_cold_block(fail);
     let early = early_pops(t, bases);
     let (chain, parent) = frames(t, bases, &edge_node, &early);
     let budget = t.edges.len() / 8 + 64;
@@ -747,9 +750,18 @@ impl Gen<'_, '_> {
         self.call(f, a, b)
     }
 
-    /// Goes on in a fresh block when `cond` is zero, else to `target`.
+    /// Goes on in a fresh block when `cond` is zero, else to `target`;
+    /// the fresh block is cold where the current one is (a grow's call
+    /// and rejoin stay out of the hot code).
     fn exit_if(&mut self, cond: Value, target: Block) {
         let cont = self.b.create_block();
+        if self
+            .b
+            .current_block()
+            .is_some_and(|c| self.b.func.layout.is_cold(c))
+        {
+            self.b.set_cold_block(cont);
+        }
         self.b.ins().brif(cond, target, &[], cont, &[]);
         self.continue_in(cont);
     }

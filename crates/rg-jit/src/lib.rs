@@ -544,6 +544,32 @@
 //!   instruction cache misses are not what keeps translated chess at half
 //!   the RBG engine's speed, though rbg-jit runs as many instructions with
 //!   1/25 of the misses.
+//! - Cold code out of the hot path (issue 13): the error block `fail` and
+//!   the continuations of cold blocks (a grow's call, its failure test
+//!   and rejoin) are cold, so the 1,180 split edges into `fail` (a stack
+//!   reload of the caller's pinned register and a jump, 10 bytes each)
+//!   and the rejoins leave the edges' code, and the 251 jumps over them
+//!   go (chess_kingCapture's walk). Callgrind native instructions per
+//!   playout (seed 1, 20 playouts) amazons -2.0%, hex -1.5%, breakthrough
+//!   -1.0%, ticTacToe -0.6%, connect4 -0.6%, englishDraughts -0.4%, chess
+//!   -0.25%, reversi -0.2%, the kingCapture family -0.4 to -0.5%;
+//!   chess_kingCapture's first-level instruction cache misses -3.4%. Time
+//!   within the noise of a loaded machine (alternated 1 s runs, medians
+//!   0.98-1.05). Where the family's time goes (perf cpu-clock samples,
+//!   chess_kingCapture): the walk 82%, of it the generic backtrack 14%
+//!   (its undo loop ~9%: ~2.9 entries a backtrack, 45 backtracks a
+//!   state, most after a record) and the records' copies of unknown logs
+//!   ~5% (~6.6 entries a move: a ray's `coord` writes each logged); the
+//!   rest spread over ~110 KB of hot code. The translation runs about
+//!   as many instructions per state as rbg-jit on the original (16.0K
+//!   vs 15.3K, 200 playouts) with 2x the instruction cache misses and
+//!   +30% data accesses. Tried, not landed: constant
+//!   slots' values carried across single-predecessor blocks (a pass over
+//!   the walk's IR: a read after a write or read of the slot takes the
+//!   value, stores to the workspace's other buffers keep what is known):
+//!   674 of 3,191 16-bit loads go, but instructions +0.6% (breakthrough)
+//!   to -0.3% (reversi), and the ray's `coord` reload stays (the frame
+//!   push's capacity test rejoins between).
 
 mod gen;
 mod plan;
