@@ -58,6 +58,9 @@ impl Entry {
     pub const GUARD: u8 = 4;
     /// It is `@disjoint`.
     pub const DISJOINT: u8 = 8;
+    /// A lazy root taken natively (`gen::Parts::lazy`; no [`Entry::START`],
+    /// so `moves` leaves its hot path for it): its target's walks first.
+    pub const LAZY: u8 = 16;
 }
 
 /// A helper's answer: an error is in [`Ws::err`].

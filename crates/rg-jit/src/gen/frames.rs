@@ -46,6 +46,13 @@ impl Gen<'_, '_> {
                 entered[k as usize] |= part(self.edge_node[k as usize]) == self.part;
             }
         }
+        // A direct start holding no frame (a lazy root's target) is
+        // entered at its edge, from the first function's start.
+        for &n in self.direct {
+            if self.bases[n as usize] == u32::MAX && part(n) == self.part && self.part != 0 {
+                entered[self.t.nodes[n as usize].first as usize] = true;
+            }
+        }
         let e0 = entered.iter().position(|&x| x).unwrap_or(0);
         let e1 = entered.iter().rposition(|&x| x).map_or(0, |k| k + 1);
         let zero = self.b.ins().iconst(I32, 0);
@@ -81,7 +88,10 @@ impl Gen<'_, '_> {
         for (&n, &blk) in direct.iter().zip(&blocks) {
             self.b.switch_to_block(blk);
             let info = self.t.nodes[n as usize];
-            if self.early[n as usize] && info.end == info.first + 1 && self.mine(n) {
+            if self.bases[n as usize] == u32::MAX {
+                // It holds no frame (its only edge is inline).
+                self.jump_edge(info.first);
+            } else if self.early[n as usize] && info.end == info.first + 1 && self.mine(n) {
                 // Its frame would be popped before its only edge: none.
                 self.jump_edge(info.first);
             } else {

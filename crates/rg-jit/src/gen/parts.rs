@@ -123,6 +123,9 @@ pub(crate) struct Parts {
     /// Per check, whether a walk's `? c` speculates
     /// ([`crate::plan::speculates`]).
     pub speculate: Vec<bool>,
+    /// Per node, the node whose walks `moves` takes first (a lazy root's,
+    /// [`lazy_roots`]), or [`raw::NO_NODE`].
+    pub lazy: Vec<u32>,
 }
 
 impl Parts {
@@ -168,16 +171,23 @@ impl Parts {
         }
         target.extend(resumes);
         let roots = roots(t, bases);
-        let starts = starts(t, bases);
-        let direct = direct_starts(t, bases, &starts);
+        let mut starts = starts(t, bases);
+        let log_at = log_lengths(t, &starts);
+        let locals = super::local::native_locals(t);
+        let lazy = lazy_roots(t, bases, (&starts, &log_at), &locals.1);
+        for &b in lazy.iter().filter(|&&b| b != raw::NO_NODE) {
+            starts[b as usize] = true;
+        }
+        let direct = direct_starts(t, &starts);
         Parts {
             node,
             target,
             count: part + 1,
             keep: keep(t, checks, &roots),
-            log_at: log_lengths(t, &starts),
+            log_at,
             few_tags: raw::few_tags(&t.nodes, &t.edges, &roots),
-            locals: super::local::native_locals(t),
+            locals,
+            lazy,
             starts,
             direct,
             speculate: crate::plan::speculates(t, checks),
@@ -185,20 +195,65 @@ impl Parts {
     }
 }
 
-/// The start nodes ([`starts`]) that hold frames, have edges and are not
-/// `@disjoint` (whose first edge `moves` picks per walk): the entry
-/// starts their walks at a block of their own (`Gen::emit_entry`), with
-/// the frame's edges and resume block constants, not through the shared
-/// push and its jump table; where the node's frame is popped before its
-/// only edge ([`early_pops`]), at that edge, with no frame.
-pub(super) fn direct_starts(t: &Tables, bases: &[u32], starts: &[bool]) -> Vec<u32> {
+/// The start nodes ([`starts`], which hold frames, and the targets of
+/// [`lazy_roots`]) that have edges and are not `@disjoint` (whose first
+/// edge `moves` picks per walk): the entry starts their walks at a block
+/// of their own (`Gen::emit_entry`), with the frame's edges and resume
+/// block constants, not through the shared push and its jump table;
+/// where the node's frame is popped before its only edge
+/// ([`early_pops`]), or it holds none, at that edge, with no frame.
+pub(super) fn direct_starts(t: &Tables, starts: &[bool]) -> Vec<u32> {
     (0..t.nodes.len() as u32)
         .filter(|&n| {
             let info = t.nodes[n as usize];
-            starts[n as usize]
-                && bases[n as usize] != u32::MAX
+            starts[n as usize] && !info.disjoint && info.end > info.first
+        })
+        .collect()
+}
+
+/// Per node `a`, the node `b` whose walks `moves` takes first: rg-engine's
+/// lazy root (`mirror.rs`: `a`'s moves are `b`'s where there are any, else
+/// the walk from `a` as written), where `a` is a start and the code at
+/// `b` knows what a walk started there has: entered inline on no frame
+/// (its edge's chain, or its frame's parent chain, is [`NO_FRAME`] with
+/// nothing pushed since), with an empty log where the log is known, not
+/// `@disjoint`, not a native local check's frame node (numbered as it is
+/// entered: `gen/local.rs`). Else [`raw::NO_NODE`]: the check's walk is
+/// run as written.
+fn lazy_roots(
+    t: &Tables,
+    bases: &[u32],
+    (starts, log_at): (&[bool], &[Option<Vec<u32>>]),
+    owners: &[bool],
+) -> Vec<u32> {
+    let edge_node = edge_nodes(t);
+    let (chain, parent) = frames(t, bases, &edge_node, &early_pops(t, bases));
+    let fresh = Some(Chain {
+        resume: NO_FRAME,
+        logs: 0,
+        tags: 0,
+    });
+    t.lazy
+        .iter()
+        .enumerate()
+        .map(|(a, &b)| {
+            if b == raw::NO_NODE || !starts[a] {
+                return raw::NO_NODE;
+            }
+            let (n, info) = (b as usize, t.nodes[b as usize]);
+            let known = match bases[n] {
+                u32::MAX => chain[info.first as usize],
+                _ => parent[n],
+            };
+            let taken = info.end > info.first
                 && !info.disjoint
-                && info.end > info.first
+                && !owners[n]
+                && known == fresh
+                && log_at[n].as_ref().is_none_or(Vec::is_empty);
+            match taken {
+                true => b,
+                false => raw::NO_NODE,
+            }
         })
         .collect()
 }
