@@ -155,12 +155,9 @@ impl NativeWalker for Walker {
         if self.ws.take_ahead(st, node, &mut out) {
             return Ok(());
         }
-        let code = &*self.code;
         // (Not a start: no flags.)
         let entry = self.entry.get(node as usize).copied().unwrap_or_default();
-        let valid = st.len() == self.ws.st_len
-            && entry.flags & Entry::START != 0
-            && ((self.max_value)(st) as usize) < code.symbols;
+        let valid = entry.flags & Entry::START != 0 && self.of_game(st);
         if !valid {
             return self.moves_aside(st, node, entry, out);
         }
@@ -173,6 +170,14 @@ impl NativeWalker for Walker {
 }
 
 impl Walker {
+    /// Whether `st` is a semistate of this game: its length, and every
+    /// slot's value a symbol (what the generated code's unchecked reads
+    /// rely on).
+    #[inline(always)]
+    fn of_game(&self, st: &[u16]) -> bool {
+        st.len() == self.ws.st_len && ((self.max_value)(st) as usize) < self.code.symbols
+    }
+
     /// [`NativeWalker::moves`] off its hot path: a lazy root's, as the
     /// interpreter's `Walker::moves` (its target's walks where there are
     /// any, else its own as written, made a start for the while), or not
@@ -193,9 +198,7 @@ impl Walker {
         let t = self.code.game.tables();
         // (A lazy root made a start gets here only for a state not of
         // this game.)
-        let valid = st.len() == self.ws.st_len
-            && ((self.max_value)(st) as usize) < self.code.symbols
-            && entry.flags & Entry::START == 0;
+        let valid = entry.flags & Entry::START == 0 && self.of_game(st);
         if valid && entry.flags & Entry::LAZY != 0 {
             let b = t.lazy[node as usize];
             let found = match &mut out {
