@@ -41,8 +41,12 @@ const MAX_PROGRAM: usize = 1 << 12;
 /// Instructions of all programs at most.
 const MAX_PROGRAMS: usize = 1 << 20;
 
-/// What an instruction does.
+/// What an instruction does. A plain byte tag (`repr(u8)`): the
+/// interpreter's step loop (`walk/program.rs`) dispatches on it with one
+/// load and a jump table, where the tag folded into [`Operand`]'s (a
+/// niche) took a subtraction, a compare and a conditional move first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Step {
     /// Holds if the symbols are equal (`true`) or differ.
     Cmp(Operand, Operand, bool),

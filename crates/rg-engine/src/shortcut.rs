@@ -589,19 +589,19 @@ enum Other {
     Any((u32, u32)),
 }
 
-/// Whether edge code `kind` leads straight on when it holds: a
-/// specialised comparison, a no-op or a tag.
-fn direct_kind(kind: &Kind) -> bool {
-    matches!(
-        kind,
+/// Whether edge code `kind` leads straight on when it holds: `Some(true)`
+/// for a specialised comparison (tested), `Some(false)` for a no-op or a
+/// tag (untested), `None` for the others.
+#[inline(always)]
+fn direct_kind(kind: &Kind) -> Option<bool> {
+    match kind {
         Kind::CmpInd { .. }
-            | Kind::CmpSlot { .. }
-            | Kind::CmpTab { .. }
-            | Kind::CmpTabInd { .. }
-            | Kind::Skip
-            | Kind::Tag(_)
-            | Kind::TagVar(_)
-    )
+        | Kind::CmpSlot { .. }
+        | Kind::CmpTab { .. }
+        | Kind::CmpTabInd { .. } => Some(true),
+        Kind::Skip | Kind::Tag(_) | Kind::TagVar(_) => Some(false),
+        _ => None,
+    }
 }
 
 /// Whether one-slot check `c`'s search first tries its root's edges
@@ -617,7 +617,7 @@ pub fn root_first(t: &Tables, c: Check) -> bool {
     let info = &t.nodes[c.start as usize];
     t.code.code()[info.first as usize..info.end as usize]
         .iter()
-        .filter(|e| e.to == c.target && direct_kind(&e.kind))
+        .filter(|e| e.to == c.target && direct_kind(&e.kind).is_some())
         .count()
         >= 2
 }
@@ -632,17 +632,12 @@ fn root_reaches(t: &Tables, st: &[u16], root: u32, target: u32) -> bool {
     let codes = &t.code.code()[info.first as usize..info.end as usize];
     codes.iter().rev().any(|c| {
         c.to == target
-            && match c.kind {
-                k @ (Kind::CmpInd { .. }
-                | Kind::CmpSlot { .. }
-                | Kind::CmpTab { .. }
-                | Kind::CmpTabInd { .. }) => {
-                    // SAFETY: an instruction's comparison; `st` checked in
-                    // `reach`.
-                    unsafe { t.code.holds(st, k) }
-                }
-                Kind::Skip | Kind::Tag(_) | Kind::TagVar(_) => true,
-                _ => false,
+            && match direct_kind(&c.kind) {
+                // SAFETY: an instruction's comparison; `st` checked in
+                // `reach`.
+                Some(true) => unsafe { t.code.holds(st, c.kind) },
+                Some(false) => true,
+                None => false,
             }
     })
 }

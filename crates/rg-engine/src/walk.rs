@@ -161,6 +161,30 @@ const NO_TARGET: u32 = u32::MAX;
 const LEAF: u32 = NO_SLOT - 1;
 const _: () = assert!(crate::layout::MAX_SLOTS < LEAF as usize);
 
+/// How [`Walker::decide`] decides a check, per check (one byte read and
+/// one dispatch, where the probe, program and speculation tables were
+/// each looked up in turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum How {
+    /// A leaf check (`program::leaves`): comparisons only.
+    Leaf,
+    /// A one-slot check that goes straight to its search (no probe, no
+    /// program, never speculated): its slot, and whether the search tries
+    /// the root's edges straight to the target first
+    /// ([`crate::shortcut::root_first`]).
+    Slot(u32, bool),
+    /// A program (no probe, never speculated) that writes and has
+    /// any-assignments.
+    ProgramChoices,
+    /// A program (the same) that writes and has no any-assignment.
+    ProgramWrites,
+    /// A program (the same) that does not write (nor choose).
+    ProgramReads,
+    /// Any other check: a probe, a speculated one, a pure or one-slot
+    /// search (whether root first, as in [`How::Slot`]), or the walk.
+    Other(bool),
+}
+
 /// A reusable walk workspace (one per thread).
 #[derive(Clone, Default)]
 pub struct Walker {
@@ -204,12 +228,13 @@ pub struct Walker {
     /// another (a cycle back to it) leaves the outer visit's stamps intact.
     stamp_log: Vec<(u32, u64)>,
     /// Per check: the slot of a one-slot check that goes straight to its
-    /// search (no probe, no program, never speculated), [`LEAF`] for a
-    /// leaf check (`program::leaves`), else [`NO_SLOT`].
+    /// search ([`How::Slot`]), [`LEAF`] for a leaf check, else [`NO_SLOT`]
+    /// (read by the walk's inline check, [`Walker::check`]: through
+    /// [`Walker::how`] instead, the walk's loop was compiled anew,
+    /// translated breakthrough +1.5% interpreted instructions).
     direct: Vec<u32>,
-    /// Per check: whether its one-slot search tries the root's edges
-    /// straight to the target first ([`crate::shortcut::root_first`]).
-    root_first: Vec<bool>,
+    /// Per check: how it is decided.
+    how: Vec<How>,
     /// Programs' any-assignments being enumerated: instruction, symbols
     /// left, slot (nested programs above their callers').
     choices: Vec<(u32, u32, u32)>,
@@ -265,6 +290,24 @@ fn too_many_frames(node: u32) -> RunError {
     }
 }
 
+impl How {
+    /// How check `c` of `t` is decided.
+    fn of(t: &Tables, c: usize) -> How {
+        let plain = t.probes[c].is_none() && t.speculated[c] == NO_NODE;
+        let first = t.one_slot[c] != NO_SLOT && crate::shortcut::root_first(t, t.checks[c]);
+        match (t.one_slot[c], t.programs[c]) {
+            _ if t.code.leaf_range(c as u32).is_some() => How::Leaf,
+            (_, Some(p)) if plain => match (p.writes, p.choices) {
+                (true, true) => How::ProgramChoices,
+                (true, false) => How::ProgramWrites,
+                (false, _) => How::ProgramReads,
+            },
+            (s, None) if plain && s != NO_SLOT => How::Slot(s, first),
+            _ => How::Other(first),
+        }
+    }
+}
+
 impl Walker {
     /// A workspace for `t`.
     pub fn new(t: &Tables) -> Walker {
@@ -272,23 +315,13 @@ impl Walker {
             memo: vec![(0, false); t.checks.len()],
             held: vec![Held::default(); t.checks.len()],
             stamps: vec![0; t.local_size as usize],
+            how: (0..t.checks.len()).map(|c| How::of(t, c)).collect(),
             direct: (0..t.checks.len())
-                .map(|c| match t.one_slot[c] {
-                    _ if t.code.leaf_range(c as u32).is_some() => LEAF,
-                    s if t.probes[c].is_none()
-                        && t.programs[c].is_none()
-                        && t.speculated[c] == NO_NODE =>
-                    {
-                        s
-                    }
+                .map(|c| match How::of(t, c) {
+                    How::Leaf => LEAF,
+                    How::Slot(s, _) => s,
                     _ => NO_SLOT,
                 })
-                .collect(),
-            root_first: t
-                .checks
-                .iter()
-                .zip(&t.one_slot)
-                .map(|(&c, &s)| s != NO_SLOT && crate::shortcut::root_first(t, c))
                 .collect(),
             next_version: 1,
             speculates: true,
@@ -492,16 +525,22 @@ impl Walker {
     fn key_hash(&mut self, t: &Tables, st: &[u16]) -> u64 {
         let base = match self.hash_base {
             Some(b) => b,
-            None => {
-                // The sum now, less the changes made since the start.
-                let now = st[..t.user_slots]
-                    .iter()
-                    .zip(&t.hash_mul)
-                    .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
-                *self.hash_base.insert(now.wrapping_sub(self.hash))
-            }
+            None => self.sum_hash_base(t, st),
         };
         base.wrapping_add(self.hash)
+    }
+
+    /// Sums [`Walker::hash_base`] (once an enumeration). Out of line: its
+    /// loop took registers from its callers' (`Walker::decide`'s kept
+    /// semistates, three spills a slot on translated breakthrough).
+    #[inline(never)]
+    fn sum_hash_base(&mut self, t: &Tables, st: &[u16]) -> u64 {
+        // The sum now, less the changes made since the start.
+        let now = st[..t.user_slots]
+            .iter()
+            .zip(&t.hash_mul)
+            .fold(0u64, |h, (&v, &m)| h.wrapping_add(m.wrapping_mul(v as u64)));
+        *self.hash_base.insert(now.wrapping_sub(self.hash))
     }
 
     fn fresh_version(&mut self) -> u64 {

@@ -101,9 +101,23 @@ fn next_symbol(t: &Tables, st: &mut [u16], at: usize, slot: u32, left: u32) -> O
 
 impl Walker {
     /// Decides a check by its program (`program.rs`); `CHOICES`: it may
-    /// have any-assignments (a program without writes has none).
+    /// have any-assignments (a program without writes has none). Out of
+    /// line: for a speculated check's program (`How::Other`); the others'
+    /// loop is inlined into `Walker::by_program`.
+    #[inline(never)]
     #[cfg_attr(target_os = "linux", link_section = ".text.hot.rg_walk")]
     pub(super) fn program<const WRITES: bool, const CHOICES: bool>(
+        &mut self,
+        t: &Tables,
+        st: &mut [u16],
+        p: Program,
+    ) -> Result<bool, RunError> {
+        self.program_loop::<WRITES, CHOICES>(t, st, p)
+    }
+
+    /// [`Walker::program`] inline.
+    #[inline(always)]
+    pub(super) fn program_loop<const WRITES: bool, const CHOICES: bool>(
         &mut self,
         t: &Tables,
         st: &mut [u16],
