@@ -56,8 +56,8 @@ mod visit;
 
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;
-use parts::{early_pops, edge_nodes, frames, runs, Chain, Run};
 pub(crate) use parts::{frame_bases, Keep, Parts};
+use parts::{runs, Chain, Run};
 pub(crate) use program::{emit_writing, nested, writing};
 pub(crate) use search::{emit_search, region, search, Region, MAX_SEARCH_EDGES};
 pub(crate) use slot::{emit_slot, leaf_slot};
@@ -104,7 +104,7 @@ struct Gen<'a, 'b> {
     /// Per node, its first resume block (`u32::MAX`: never holds a frame).
     bases: &'a [u32],
     /// Per edge, its node.
-    edge_node: Vec<u32>,
+    edge_node: &'a [u32],
     /// Backtrack.
     back: Block,
     /// Per chain and bookkeeping, the block that undoes the chain and
@@ -127,10 +127,10 @@ struct Gen<'a, 'b> {
     chain: Vec<Option<Chain>>,
     /// Per node, what its frames run on relative to the frame below
     /// ([`parts::frames`]).
-    parent: Vec<Option<Chain>>,
+    parent: &'a [Option<Chain>],
     /// Per node, whether its frame is popped before its last edge
-    /// ([`early_pops`]).
-    early: Vec<bool>,
+    /// ([`parts::early_pops`]).
+    early: &'a [bool],
     /// The start nodes the entry starts at their own blocks
     /// ([`Parts::direct`]).
     direct: &'a [u32],
@@ -208,7 +208,7 @@ pub(crate) fn emit(
     b.ins().store(FLAGS, stb, ws, Off::ST);
     let mine = |n: u32| parts.node[n as usize] == part;
     let mut rnode = Vec::new();
-    let edge_node = edge_nodes(t);
+    let edge_node = &parts.edge_node[..];
     let mut edges = vec![Block::reserved_value(); t.edges.len()];
     for (n, info) in t.nodes.iter().enumerate() {
         for i in info.first..info.end {
@@ -233,11 +233,11 @@ pub(crate) fn emit(
     // Errors are cold: the edges into `fail` (each a split edge restoring
     // the caller's pinned register) are laid out past the hot code.
     b.set_cold_block(fail);
-    let early = early_pops(t, bases);
-    let (chain, parent) = frames(t, bases, &edge_node, &early);
+    // (`emit_run` sets the chains of a run's edges for the while.)
+    let chain = parts.frames.0.clone();
     let budget = t.edges.len() / 8 + 64;
     let entered = |e: usize| edges[e] != Block::reserved_value();
-    let runs: Vec<(Run, Vec<Block>)> = runs(t, bases, &edge_node, &chain, entered, budget)
+    let runs: Vec<(Run, Vec<Block>)> = runs(t, bases, edge_node, &chain, entered, budget)
         .into_iter()
         .map(|r| {
             let blocks = r.edges.iter().map(|_| b.create_block()).collect();
@@ -275,8 +275,8 @@ pub(crate) fn emit(
         pures,
         speculate: &parts.speculate,
         chain,
-        parent,
-        early,
+        parent: &parts.frames.1,
+        early: &parts.early,
         direct: &parts.direct,
         runs,
         run_entry,

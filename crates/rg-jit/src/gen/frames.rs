@@ -154,7 +154,7 @@ impl Gen<'_, '_> {
     }
 
     /// Where node `n` has two edges, its frame is popped before its first
-    /// ([`super::early_pops`]) and its second, tried first, is a test (a
+    /// ([`super::parts::early_pops`]) and its second, tried first, is a test (a
     /// comparison or a reachability check: it writes nothing), whether
     /// that test fails (nonzero); then the walk goes on at the first edge
     /// as after the frame's pop, and the frame need not be pushed.

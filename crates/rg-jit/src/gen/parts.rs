@@ -126,6 +126,15 @@ pub(crate) struct Parts {
     /// Per node, the node whose walks `moves` takes first (a lazy root's,
     /// [`lazy_roots`]), or [`raw::NO_NODE`].
     pub lazy: Vec<u32>,
+    /// Per edge, its node ([`edge_nodes`]).
+    pub(super) edge_node: Vec<u32>,
+    /// Per node, whether its frame is popped before its last edge
+    /// ([`early_pops`]).
+    pub(super) early: Vec<bool>,
+    /// Per edge and per node, what it runs on ([`frames`]): computed
+    /// once for [`roots`], [`lazy_roots`] and every function's
+    /// generation.
+    pub(super) frames: (Vec<Option<Chain>>, Vec<Option<Chain>>),
 }
 
 impl Parts {
@@ -170,11 +179,20 @@ impl Parts {
             }
         }
         target.extend(resumes);
-        let roots = roots(t, bases);
+        let edge_node = edge_nodes(t);
+        let early = early_pops(t, bases);
+        let frames = frames(t, bases, &edge_node, &early);
+        let roots = roots(bases, &frames.1);
         let mut starts = starts(t, bases);
         let log_at = log_lengths(t, &starts);
         let locals = super::local::native_locals(t);
-        let lazy = lazy_roots(t, bases, (&starts, &log_at), &locals.1);
+        let lazy = lazy_roots(
+            t,
+            bases,
+            (&frames.0, &frames.1),
+            (&starts, &log_at),
+            &locals.1,
+        );
         for &b in lazy.iter().filter(|&&b| b != raw::NO_NODE) {
             starts[b as usize] = true;
         }
@@ -191,6 +209,9 @@ impl Parts {
             starts,
             direct,
             speculate: crate::plan::speculates(t, checks),
+            edge_node,
+            early,
+            frames,
         }
     }
 }
@@ -219,15 +240,14 @@ pub(super) fn direct_starts(t: &Tables, starts: &[bool]) -> Vec<u32> {
 /// nothing pushed since), with an empty log where the log is known, not
 /// `@disjoint`, not a native local check's frame node (numbered as it is
 /// entered: `gen/local.rs`). Else [`raw::NO_NODE`]: the check's walk is
-/// run as written.
+/// run as written. `chain`, `parent`: [`frames`].
 fn lazy_roots(
     t: &Tables,
     bases: &[u32],
+    (chain, parent): (&[Option<Chain>], &[Option<Chain>]),
     (starts, log_at): (&[bool], &[Option<Vec<u32>>]),
     owners: &[bool],
 ) -> Vec<u32> {
-    let edge_node = edge_nodes(t);
-    let (chain, parent) = frames(t, bases, &edge_node, &early_pops(t, bases));
     let fresh = Some(Chain {
         resume: NO_FRAME,
         logs: 0,
@@ -572,11 +592,9 @@ pub(super) fn parents(
 /// knows: nodes holding frames whose frames are not all pushed on a known
 /// chain ([`parents`]), so they pop through the generic backtrack, and
 /// those only walks start at. Walks start only at some of them
-/// ([`starts`]).
-fn roots(t: &Tables, bases: &[u32]) -> Vec<bool> {
-    let edge_node = edge_nodes(t);
-    frames(t, bases, &edge_node, &early_pops(t, bases))
-        .1
+/// ([`starts`]). `parent`: [`frames`]' second.
+fn roots(bases: &[u32], parent: &[Option<Chain>]) -> Vec<bool> {
+    parent
         .iter()
         .zip(bases)
         .map(|(p, &base)| base != u32::MAX && p.is_none_or(|c| c.resume == NO_FRAME))
@@ -900,7 +918,8 @@ mod tests {
         let game = rg_engine::GameModel::from_text(text).unwrap();
         let t = game.tables();
         let bases = frame_bases(t);
-        let (roots, starts) = (roots(t, &bases), starts(t, &bases));
+        let parent = frames(t, &bases, &edge_nodes(t), &early_pops(t, &bases)).1;
+        let (roots, starts) = (roots(&bases, &parent), starts(t, &bases));
         let mid = (0..t.nodes.len()).filter(|&n| roots[n] && !starts[n]);
         assert_eq!(mid.count(), 1, "a root entered mid-walk");
         let log = log_lengths(t, &starts);
