@@ -30,6 +30,19 @@ const MASKED_TESTS: u32 = 512;
 /// them in one vector ([`Gen::vector_run`]), not one by one.
 const VECTOR_RUN: u32 = 3;
 
+/// Runs of passing values beyond which a mask's chunk tests mapped
+/// comparisons ([`Gen::lane_tests`]) one symbol at a time.
+const LANE_RUNS: usize = 4;
+
+/// A vector lane's test of its slot's value ([`Gen::lane_tests`]).
+#[derive(Clone, Copy)]
+enum Lane {
+    /// `== c` (`true`) or `!= c`.
+    Is(u16, bool),
+    /// Within `lo ..= hi`.
+    Within(u16, u16),
+}
+
 /// A filter: the any-assignment's slot and its comparison `a == b`
 /// (`eq`) or `a != b`.
 pub(super) type Filter = (u32, Operand, Operand, bool);
@@ -260,7 +273,7 @@ impl Gen<'_, '_> {
             while i < hi {
                 if let Some((run, pass)) = lanes
                     .as_ref()
-                    .and_then(|(table, consts)| self.vector_run(*table, consts, start, i, hi))
+                    .and_then(|(table, lanes)| self.vector_run(*table, lanes, start, i, hi))
                 {
                     let pass = self.b.ins().ishl_imm(pass, (i - lo) as i64);
                     acc = self.b.ins().bor(acc, pass);
@@ -328,26 +341,59 @@ impl Gen<'_, '_> {
     }
 
     /// Where comparisons `cmps` all compare `st[fun[table + x]]` (`x` the
-    /// any-assignment's slot `slot`: `board[x] == e`) with constants, the
-    /// table and the constants with their senses: symbol `v` of `x` reads
-    /// slot `fun[table + v]`, and passes where one comparison holds.
-    fn lane_tests(&self, slot: u32, cmps: &Range<u32>) -> Option<(u32, Vec<(u16, bool)>)> {
+    /// any-assignment's slot `slot`: `board[x] == e`), or a constant map
+    /// of it (`isOneOf[board[x]] == 1`), with constants: the table and the
+    /// tests of that slot's value, one of which holds where the symbol
+    /// passes (symbol `v` of `x` reads slot `fun[table + v]`). Mapped
+    /// comparisons are turned into the runs of values that pass (at most
+    /// [`LANE_RUNS`]), plain ones kept as they are.
+    fn lane_tests(&self, slot: u32, cmps: &Range<u32>) -> Option<(u32, Vec<Lane>)> {
+        let symbols = self.t.symbols;
         let mut table = None;
-        let mut consts = Vec::new();
+        let mut lanes = Vec::new();
+        let mut mapped = false;
+        let mut pass = vec![false; symbols as usize];
         for k in cmps.clone() {
             let (a, b, eq) = self.cmp(k);
-            let ((Operand::Ind(s, t), Operand::Imm(c)) | (Operand::Imm(c), Operand::Ind(s, t))) =
-                (a, b)
-            else {
+            let ((o, Operand::Imm(c)) | (Operand::Imm(c), o)) = (a, b) else {
                 return None;
+            };
+            let (s, t, map) = match o {
+                Operand::Ind(s, t) => (s, t, None),
+                Operand::Read(r) => match self.t.fast[r as usize] {
+                    Fast::TabInd(s, t, outer) => (s, t, Some(outer)),
+                    _ => return None,
+                },
+                _ => return None,
             };
             if s != slot || table.is_some_and(|x| x != t) {
                 return None;
             }
             table = Some(t);
-            consts.push((c, eq));
+            mapped |= map.is_some();
+            lanes.push(Lane::Is(c, eq));
+            for (v, p) in pass.iter_mut().enumerate() {
+                let x = map.map_or(v as u32, |m| self.t.fun[m as usize + v]);
+                *p |= (x == c as u32) == eq;
+            }
         }
-        Some((table?, consts))
+        let table = table?;
+        if !mapped {
+            return Some((table, lanes));
+        }
+        let mut runs = Vec::new();
+        let mut v = 0;
+        while v < pass.len() {
+            let lo = v;
+            while v < pass.len() && pass[v] {
+                v += 1;
+            }
+            if v > lo {
+                runs.push(Lane::Within(lo as u16, (v - 1) as u16));
+            }
+            v += 1;
+        }
+        (runs.len() <= LANE_RUNS).then_some((table, runs))
     }
 
     /// Symbols `i ..` (below `hi`) of an any-assignment (from `start`)
@@ -358,7 +404,7 @@ impl Gen<'_, '_> {
     fn vector_run(
         &mut self,
         table: u32,
-        consts: &[(u16, bool)],
+        lanes: &[Lane],
         start: u32,
         i: u32,
         hi: u32,
@@ -382,11 +428,34 @@ impl Gen<'_, '_> {
         let flags = cranelift_codegen::ir::MemFlags::new().with_notrap();
         let v = self.b.ins().load(I16X8, flags, st, at);
         let mut pass = None;
-        for &(c, eq) in consts {
-            let c = self.b.ins().iconst(I16, c as i64);
-            let c = self.b.ins().splat(I16X8, c);
-            let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
-            let p = self.b.ins().icmp(cc, v, c);
+        for &lane in lanes {
+            let splat = |g: &mut Self, c: u16| {
+                let c = g.b.ins().iconst(I16, c as i64);
+                g.b.ins().splat(I16X8, c)
+            };
+            let p = match lane {
+                Lane::Is(c, eq) => {
+                    let c = splat(self, c);
+                    let cc = if eq { IntCC::Equal } else { IntCC::NotEqual };
+                    self.b.ins().icmp(cc, v, c)
+                }
+                Lane::Within(lo, hi) if lo == hi => {
+                    let c = splat(self, lo);
+                    self.b.ins().icmp(IntCC::Equal, v, c)
+                }
+                Lane::Within(lo, hi) => {
+                    // (`lo <= v <= hi` as `v - lo <= hi - lo`, unsigned.)
+                    let x = match lo {
+                        0 => v,
+                        _ => {
+                            let lo = splat(self, lo);
+                            self.b.ins().isub(v, lo)
+                        }
+                    };
+                    let d = splat(self, hi - lo);
+                    self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, x, d)
+                }
+            };
             pass = Some(match pass {
                 Some(q) => self.b.ins().bor(q, p),
                 None => p,

@@ -11,7 +11,7 @@ use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I32;
 use cranelift_codegen::ir::{Block, InstBuilder, JumpTableData, Value};
-use rg_engine::raw::{Op, Operand, Tables};
+use rg_engine::raw::{Fast, Op, Operand, Tables};
 
 use super::{Gen, FLAGS};
 use crate::rt::Off;
@@ -25,7 +25,10 @@ const MIN_EDGES: u32 = 4;
 /// Node `n`'s exclusive comparisons: the operand they read and, per
 /// symbol, one plus the offset of the edge it passes (0: none); `None`
 /// where `n` is `@disjoint`, has fewer than [`MIN_EDGES`] or more than 255
-/// edges, or an edge is no such comparison.
+/// edges, or an edge is no such comparison. An edge may compare a
+/// constant map of the operand (`isOneOf[board[x]] == 1`, with
+/// `board[x] == K` beside it): it passes the operand's values that map to
+/// its constant.
 pub(super) fn exclusive(t: &Tables, n: u32) -> Option<(Operand, Box<[u8]>)> {
     let info = t.nodes[n as usize];
     let count = info.end - info.first;
@@ -38,26 +41,37 @@ pub(super) fn exclusive(t: &Tables, n: u32) -> Option<(Operand, Box<[u8]>)> {
         .iter()
         .enumerate()
     {
-        // (Operands whose values are symbols: slots and tables.)
-        let (o, k) = match e.op {
-            Op::Cmp(
-                o @ (Operand::Slot(_) | Operand::Ind(..) | Operand::Tab(..)),
-                Operand::Imm(k),
-                true,
-            )
-            | Op::Cmp(
-                Operand::Imm(k),
-                o @ (Operand::Slot(_) | Operand::Ind(..) | Operand::Tab(..)),
-                true,
-            ) => (o, k),
-            _ => return None,
+        let (Op::Cmp(o, Operand::Imm(k), true) | Op::Cmp(Operand::Imm(k), o, true)) = e.op else {
+            return None;
+        };
+        // (Operands whose values are symbols: slots and tables; a map of
+        // them, `Fast::TabInd`, the table `map` over the operand's value.)
+        let (o, map) = match o {
+            Operand::Slot(_) | Operand::Ind(..) | Operand::Tab(..) => (o, None),
+            Operand::Read(r) => match t.fast[r as usize] {
+                Fast::TabInd(s, inner, outer) => (Operand::Ind(s, inner), Some(outer)),
+                _ => return None,
+            },
+            Operand::Imm(_) => return None,
         };
         if *x.get_or_insert(o) != o {
             return None;
         }
-        match table.get_mut(k as usize) {
-            Some(p @ 0) => *p = i as u8 + 1,
-            _ => return None,
+        match map {
+            None => match table.get_mut(k as usize) {
+                Some(p @ 0) => *p = i as u8 + 1,
+                _ => return None,
+            },
+            Some(m) => {
+                for (v, p) in table.iter_mut().enumerate() {
+                    if t.fun[m as usize + v] == k as u32 {
+                        if *p != 0 {
+                            return None;
+                        }
+                        *p = i as u8 + 1;
+                    }
+                }
+            }
         }
     }
     Some((x?, table))
@@ -165,5 +179,33 @@ mod tests {
         let t = bad.tables();
         assert!((0..t.nodes.len() as u32).all(|n| exclusive(t, n).is_none()));
         assert_eq!(crate::gen::tests::moves_both(&game), [2, 2]);
+    }
+
+    /// An edge comparing a constant map of the operand (`f[b[y]] == 1`)
+    /// passes the values that map to its constant (`q` and `r`): the
+    /// choice stays exclusive beside `b[y] == p`, `== s`, `== t`, not
+    /// beside `b[y] == q`; three moves, `y = p`, `q`, `r`, both engines.
+    #[test]
+    fn mapped_comparisons_take_their_edge() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r, s, t};\n\
+                    type B = {0, 1};\nconst f: C -> B = { q: 1, r: 1, :0 };\n\
+                    var m: C -> C = { p: p, q: q, r: r, s: s, t: t, :p };\n\
+                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                    n0, n1: y = C(*);\nn1, j1: m[y] == p;\nn1, j2: f[m[y]] == 1;\nn1, j3: m[y] == s;\nn1, j4: m[y] == t;\n\
+                    j1, k: x = q;\nj2, k: x = r;\nj3, z: ;\nj4, z: ;\nz, k: x != p;\nk, end: player = keeper;\n";
+        let game = rg_engine::GameModel::from_text(text).unwrap();
+        let t = game.tables();
+        let n = (0..t.nodes.len() as u32)
+            .find(|&n| exclusive(t, n).is_some())
+            .unwrap();
+        let (_, table) = exclusive(t, n).unwrap();
+        let mut passes: Vec<u8> = table.iter().copied().filter(|&m| m != 0).collect();
+        passes.sort_unstable();
+        assert_eq!(passes, [1, 2, 2, 3, 4]);
+        let bad = text.replace("m[y] == t", "m[y] == q");
+        let bad = rg_engine::GameModel::from_text(&bad).unwrap();
+        let t = bad.tables();
+        assert!((0..t.nodes.len() as u32).all(|n| exclusive(t, n).is_none()));
+        assert_eq!(crate::gen::tests::moves_both(&game), [3, 3]);
     }
 }
