@@ -3,8 +3,8 @@
 use super::*;
 use crate::code::Kind;
 use crate::moves::{Change, Sink};
-use crate::rays::{Ray, Step};
-use crate::sealed::Sealed;
+use crate::rays::Ray;
+use crate::sealed::{Sealed, TailTest};
 use crate::tables::Tables;
 use crate::RunError;
 
@@ -40,8 +40,8 @@ impl Walker {
             if !matches!(a.test, Kind::Skip) && !unsafe { t.code.holds(st, a.test) } {
                 continue;
             }
-            let (ray, steps) = t.rays.ray(a.ray);
-            let slot = t.code.tail(ray.tail).0.slot;
+            let ray = t.rays.ray(a.ray);
+            let slot = ray.slot;
             if !fixed {
                 // Every ray of a star writes the same slot (`rays.rs`).
                 self.ray_fixed.clear();
@@ -53,7 +53,7 @@ impl Walker {
                 }
                 fixed = true;
             }
-            self.landings::<S, true>(t, st, (ray, steps), out)?;
+            self.landings::<S, true>(t, st, ray, out)?;
         }
         Ok(())
     }
@@ -66,12 +66,12 @@ impl Walker {
         &mut self,
         t: &Tables,
         st: &mut [u16],
-        (ray, steps): (&Ray, &[Step]),
+        ray: &Ray,
         out: &mut S,
     ) -> Result<(), RunError> {
         match ray.fan {
-            true => self.landings_of::<S, FIXED, true>(t, st, (ray, steps), out),
-            false => self.landings_of::<S, FIXED, false>(t, st, (ray, steps), out),
+            true => self.landings_of::<S, FIXED, true>(t, st, ray, out),
+            false => self.landings_of::<S, FIXED, false>(t, st, ray, out),
         }
     }
 
@@ -81,11 +81,16 @@ impl Walker {
         &mut self,
         t: &Tables,
         st: &mut [u16],
-        (ray, steps): (&Ray, &[Step]),
+        ray: &Ray,
         out: &mut S,
     ) -> Result<(), RunError> {
-        let (tail, tests) = t.code.tail(ray.tail);
-        let slot = tail.slot;
+        // The tail's slot, `player` and node read from the ray, its tests
+        // only where it has some (`Ray::tested`).
+        let tests: &[TailTest] = match ray.tested {
+            true => t.code.tail(ray.tail).1,
+            false => &[],
+        };
+        let slot = ray.slot;
         // SAFETY: a slot operand of the ray's landings (instructions of
         // `t.code`'s table, `rays.rs`; the tail's slot is theirs); `st`
         // checked where the walk starts.
@@ -100,9 +105,9 @@ impl Walker {
         let log = self.log.len();
         self.log.push((slot, old));
         let slots = self.log.iter().map(|&(slot, _)| slot);
-        let player = (t.player_slot, tail.player);
+        let player = (t.player_slot, ray.player);
         let mut r = Ok(());
-        for s in steps {
+        for s in ray.steps.iter() {
             let last = matches!(s.test, Kind::Skip);
             // A fan's step passed over when its comparison fails.
             if FAN && !last && !holds(st, &s.test) {
@@ -113,10 +118,10 @@ impl Walker {
             if tests.iter().all(|&c| passes(st, c)) {
                 if FIXED {
                     let fixed = &self.ray_fixed;
-                    out.push_landing(slots.clone(), fixed, st, slot, player, tail.node);
+                    out.push_landing(slots.clone(), fixed, st, slot, player, ray.node);
                 } else {
                     let (p, v) = player;
-                    out.push(&[], &[], slots.clone(), st, p, v, tail.node, 0);
+                    out.push(&[], &[], slots.clone(), st, p, v, ray.node, 0);
                 }
                 if out.recorded() > MAX_RECORDED {
                     r = Err(RunError::MovesTooLarge(MAX_RECORDED));
