@@ -25,7 +25,7 @@
 //! the entry, frame pushes, backtrack and resume blocks, and
 //! `gen/operand.rs` operands, places and writes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::packed_option::ReservedValue;
@@ -57,7 +57,7 @@ mod visit;
 pub(crate) use check::{emit_program, emit_pure, leaf_program, leaf_pure};
 pub use parts::PART_EDGES;
 pub(crate) use parts::{frame_bases, Keep, Parts};
-use parts::{runs, Chain, Run};
+use parts::{runs, Chain, Run, Tops};
 pub(crate) use program::{emit_writing, nested, writing};
 pub(crate) use search::{emit_search, region, search, Region, MAX_SEARCH_EDGES};
 pub(crate) use slot::{emit_slot, leaf_slot};
@@ -109,7 +109,20 @@ struct Gen<'a, 'b> {
     back: Block,
     /// Per chain and bookkeeping, the block that undoes the chain and
     /// resumes its frame (`Gen::emit_edge_in`).
-    undos: HashMap<(Chain, Keep), Block>,
+    /// (With, where the chain's resume block is `ANY_RESUME`, the
+    /// resume numbers its frame can hold, [`Gen::among`].)
+    undos: HashMap<(Chain, Keep, Option<Vec<u32>>), Block>,
+    /// Per edge, the resume numbers its top frame can hold, and per node
+    /// those below its frames ([`parts::tops`]; none in leaf functions).
+    tops: (&'a [Tops], &'a [Tops]),
+    /// Resumptions of the top frame ([`Gen::resume_top`], `ANY_RESUME`
+    /// chains) at sites whose frame holds one of a few resume numbers: per
+    /// restoring of the tags and set, the block, which dispatches over
+    /// that set alone (`gen/frames.rs` `Gen::dispatch_among`).
+    among_blocks: BTreeMap<(bool, Vec<u32>), Block>,
+    /// The shared dispatch those take for another resume number
+    /// (parameters: it, the frame's address), where used.
+    any_next: Option<Block>,
     /// Push a frame (parameters: first, next, node).
     push: Block,
     /// Per node, the push of its frame over all its edges, which resumes
@@ -269,6 +282,9 @@ pub(crate) fn emit(
         edge_node,
         back,
         undos: HashMap::new(),
+        tops: (&parts.tops.0, &parts.tops.1),
+        among_blocks: BTreeMap::new(),
+        any_next: None,
         push,
         push_at: vec![Block::reserved_value(); t.nodes.len()],
         fail,
@@ -345,6 +361,7 @@ pub(crate) fn emit(
             g.emit_push_at(n);
         }
     }
+    g.emit_among();
     g.emit_restoring();
     g.emit_resume_top();
     g.b.switch_to_block(g.exit);

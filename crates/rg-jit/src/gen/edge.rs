@@ -8,6 +8,7 @@ use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, Value};
 use rg_engine::raw::{Next, Op, MAX_LOG, MAX_STEPS, MAX_TAGS, NO_SLOT};
 
+use super::parts::ANY_RESUME;
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off, NO_LEGAL};
 
@@ -30,11 +31,13 @@ impl Gen<'_, '_> {
                 e.op,
                 Op::Cmp(..) | Op::CmpMap(..) | Op::Reach(..) | Op::SetPlayer(_)
             );
+        let tops = &self.tops.0[i];
         let undo = match self.chain[i].and_then(|c| c.after(e.op)) {
             Some(c) if exits => {
                 // (One block per chain and bookkeeping, shared by the
                 // edges that fail onto it.)
-                let key = (c, self.here);
+                let among = (c.resume == ANY_RESUME).then(|| self.among(tops));
+                let key = (c, self.here, among.flatten());
                 match self.undos.get(&key) {
                     Some(&blk) => Some((blk, None)),
                     None => {
@@ -49,7 +52,7 @@ impl Gen<'_, '_> {
         self.emit_edge_body(i, blk, undo.map_or(self.back, |(blk, _)| blk));
         if let Some((blk, Some(c))) = undo {
             self.b.switch_to_block(blk);
-            self.undo(c);
+            self.undo(c, tops);
         }
     }
 

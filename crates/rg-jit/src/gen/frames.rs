@@ -9,9 +9,17 @@ use cranelift_codegen::ir::types::{I16, I32, I64};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, Value};
 use rg_engine::raw::{Next, Op};
 
-use super::parts::{Chain, ANY_RESUME, NO_FRAME};
+use super::parts::{Chain, Tops, ANY_RESUME, NO_FRAME};
 use super::{Gen, FLAGS};
 use crate::rt::{self, Off};
+
+/// Resume numbers a backtrack site tells apart by comparisons at most
+/// ([`Gen::dispatch_among`]); more take a jump table of their own, where
+/// they span fewer than [`AMONG_RANGE`] numbers (else the shared one).
+const AMONG_BRANCHES: usize = 8;
+
+/// See [`AMONG_BRANCHES`].
+const AMONG_RANGE: u32 = 1024;
 
 impl Gen<'_, '_> {
     /// The entry: go on at target `target` ([`super::Parts`]). Targets
@@ -338,6 +346,80 @@ impl Gen<'_, '_> {
         self.dispatch(next, f, true);
     }
 
+    /// This function's resume numbers in `tops` ([`super::parts::tops`]),
+    /// where a resumption can dispatch over them alone: `None` where they
+    /// are not known, some are another function's, or none is left (a
+    /// site that only ends the walk).
+    pub(super) fn among(&self, tops: &Tops) -> Option<Vec<u32>> {
+        let tops = tops.as_ref()?;
+        let mine: Vec<u32> = tops.iter().copied().filter(|&r| r != NO_FRAME).collect();
+        let here = |r: u32| {
+            self.resume
+                .get(r as usize)
+                .is_some_and(|&b| b != Block::reserved_value())
+        };
+        (!mine.is_empty() && mine.iter().all(|&r| here(r))).then_some(mine)
+    }
+
+    /// Jumps to `R[next]` (the frame at `f`, after a backtrack) where
+    /// `among` (sorted) holds `next`: each site's own comparisons (at most
+    /// [`AMONG_BRANCHES`]) or jump table over them, so that the branch
+    /// predictor tells the sites apart (one table of every resume block
+    /// predicted them poorly: chineseCheckers6's walk took 158 of its
+    /// jumps per state to 224 targets). Any other `next` (none where the
+    /// analysis holds) goes through the shared dispatch.
+    fn dispatch_among(&mut self, next: Value, f: Value, among: Option<&[u32]>) {
+        let Some(set) = among else {
+            self.dispatch(next, f, true);
+            return;
+        };
+        let any = *self.any_next.get_or_insert_with(|| self.b.create_block());
+        let rest = [BlockArg::Value(next), BlockArg::Value(f)];
+        let arg = [BlockArg::Value(f)];
+        let (lo, hi) = (set[0], set[set.len() - 1]);
+        if set.len() > AMONG_BRANCHES && hi - lo < AMONG_RANGE {
+            let restore = self.restoring().to_vec();
+            let mut calls = vec![self.b.func.dfg.block_call(any, &rest); (hi - lo + 1) as usize];
+            for &r in set {
+                calls[(r - lo) as usize] = self.b.func.dfg.block_call(restore[r as usize], &arg);
+            }
+            let def = self.b.func.dfg.block_call(any, &rest);
+            let jt = self.b.create_jump_table(JumpTableData::new(def, &calls));
+            let local = self.b.ins().iadd_imm(next, -(lo as i64));
+            self.b.ins().br_table(local, jt);
+            return;
+        }
+        if set.len() > AMONG_BRANCHES {
+            self.b.ins().jump(any, &rest);
+            return;
+        }
+        for &r in set {
+            let to = self.restoring()[r as usize];
+            let miss = self.b.create_block();
+            let hit = self.b.ins().icmp_imm(IntCC::Equal, next, r as i64);
+            self.b.ins().brif(hit, to, &arg, miss, &[]);
+            self.continue_in(miss);
+        }
+        self.b.ins().jump(any, &rest);
+    }
+
+    /// The blocks of [`Gen::resume_top`] per set of resume numbers, and
+    /// the shared dispatch of their misses.
+    pub(super) fn emit_among(&mut self) {
+        let blocks = std::mem::take(&mut self.among_blocks);
+        for ((tags, set), &blk) in &blocks {
+            self.emit_resume_top_in(blk, *tags, Some(set));
+        }
+        self.among_blocks = blocks;
+        if let Some(any) = self.any_next {
+            self.here = self.keep;
+            let next = self.b.append_block_param(any, I32);
+            let f = self.b.append_block_param(any, I64);
+            self.b.switch_to_block(any);
+            self.dispatch(next, f, true);
+        }
+    }
+
     /// The frames' count (I64), going on where there is a frame; where
     /// there is none, the walk ends (`done` emits what comes first).
     fn frames_or(&mut self, done: impl FnOnce(&mut Self)) -> Value {
@@ -470,10 +552,11 @@ impl Gen<'_, '_> {
         let len = self.ws_load(Off::FRAMES_LEN);
         let len = self.b.ins().iadd_imm(len, -1);
         self.ws_store(len, Off::FRAMES_LEN);
+        let tops = &self.tops.1[n as usize];
         match self.parent[n as usize] {
             Some(c) => {
                 let below = self.b.ins().iadd_imm(f, -Off::FRAME_SIZE);
-                self.undo_to(c, below);
+                self.undo_to(c, below, tops);
             }
             None => {
                 self.b.ins().jump(self.back, &[]);
@@ -501,20 +584,22 @@ impl Gen<'_, '_> {
     /// Backtracks over chain `c`: the log entries and tags it pushed are
     /// undone (the hashes and version restored from the frame), then the
     /// frame resumes.
-    pub(super) fn undo(&mut self, c: Chain) {
+    /// `tops`: the resume numbers the frame can hold
+    /// ([`super::parts::tops`]), where `c` knows none.
+    pub(super) fn undo(&mut self, c: Chain, tops: &Tops) {
         let f = self.top_frame();
-        self.undo_to(c, f);
+        self.undo_to(c, f, tops);
     }
 
     /// [`Gen::undo`] with the top frame at `f` (where `c` knows its
     /// resume block).
-    pub(super) fn undo_to(&mut self, c: Chain, f: Value) {
+    pub(super) fn undo_to(&mut self, c: Chain, f: Value, tops: &Tops) {
         if matches!(c.resume, ANY_RESUME | NO_FRAME) {
             // The frame's state is restored where it is resumed.
             self.undo_log(c.logs);
             match c.resume {
                 ANY_RESUME => {
-                    let blk = self.resume_top(c.tags > 0);
+                    let blk = self.resume_top(c.tags > 0, tops);
                     self.b.ins().jump(blk, &[]);
                 }
                 _ => {
@@ -554,8 +639,17 @@ impl Gen<'_, '_> {
     /// The block that resumes the top frame, the log already undone to
     /// its length ([`ANY_RESUME`]): the backtrack without its undo loop,
     /// and without restoring the tags unless `tags` (some were pushed);
-    /// made when first asked for, emitted by [`Gen::emit_resume_top`].
-    fn resume_top(&mut self, tags: bool) -> Block {
+    /// made when first asked for, emitted by [`Gen::emit_resume_top`];
+    /// a block of its own per set where the frame holds one of a few
+    /// resume numbers `tops` ([`Gen::among`]), which dispatches over those
+    /// alone ([`Gen::dispatch_among`]).
+    fn resume_top(&mut self, tags: bool, tops: &Tops) -> Block {
+        if let Some(set) = self.among(tops) {
+            return *self
+                .among_blocks
+                .entry((tags, set))
+                .or_insert_with(|| self.b.create_block());
+        }
         let blk = &mut self.resume_top[tags as usize];
         *blk.get_or_insert_with(|| self.b.create_block())
     }
@@ -563,18 +657,23 @@ impl Gen<'_, '_> {
     /// [`Gen::resume_top`]'s blocks, where used.
     pub(super) fn emit_resume_top(&mut self) {
         for (tags, blk) in self.resume_top.into_iter().enumerate() {
-            let Some(blk) = blk else {
-                continue;
-            };
-            self.here = self.keep;
-            self.b.switch_to_block(blk);
-            self.frames_or(|_| {});
-            let f = self.top_frame();
-            if tags == 1 {
-                self.restore_tags(f);
+            if let Some(blk) = blk {
+                self.emit_resume_top_in(blk, tags == 1, None);
             }
-            let next = self.load(I32, f, Off::F_NEXT);
-            self.dispatch(next, f, true);
         }
+    }
+
+    /// A [`Gen::resume_top`] block `blk`, dispatching over `among` alone
+    /// where given.
+    fn emit_resume_top_in(&mut self, blk: Block, tags: bool, among: Option<&[u32]>) {
+        self.here = self.keep;
+        self.b.switch_to_block(blk);
+        self.frames_or(|_| {});
+        let f = self.top_frame();
+        if tags {
+            self.restore_tags(f);
+        }
+        let next = self.load(I32, f, Off::F_NEXT);
+        self.dispatch_among(next, f, among);
     }
 }

@@ -135,6 +135,9 @@ pub(crate) struct Parts {
     /// once for [`roots`], [`lazy_roots`] and every function's
     /// generation.
     pub(super) frames: (Vec<Option<Chain>>, Vec<Option<Chain>>),
+    /// Per edge, the resume numbers its top frame can hold, and per node
+    /// those below its frames ([`tops`]).
+    pub(super) tops: (Vec<Tops>, Vec<Tops>),
 }
 
 impl Parts {
@@ -197,6 +200,7 @@ impl Parts {
             starts[b as usize] = true;
         }
         let direct = direct_starts(t, &starts);
+        let tops = tops(t, bases, &early, &starts);
         Parts {
             node,
             target,
@@ -212,6 +216,7 @@ impl Parts {
             edge_node,
             early,
             frames,
+            tops,
         }
     }
 }
@@ -527,6 +532,116 @@ pub(super) fn runs(
         }
     }
     runs
+}
+
+/// The resume numbers a top frame can hold (its `next`), where at most
+/// [`MAX_TOPS`] are possible, sorted ([`NO_FRAME`]: there may be no frame);
+/// `None`: more, or not known.
+pub(super) type Tops = Option<Vec<u32>>;
+
+/// Resume numbers a [`Tops`] set holds at most.
+const MAX_TOPS: usize = 256;
+
+/// Per edge, the resume numbers the top frame can hold when the edge runs,
+/// and per node holding frames, those the frame below its frames can hold
+/// (what its pops resume): the frame's own resume number on a node's edges
+/// entered from its resume blocks (a first edge taken after its frame's
+/// early pop, [`early_pops`], runs on the frame below), carried along
+/// inline edges and into the frames that edges push; no frame below the
+/// frames of nodes walks start at. The union over every path, so chains
+/// whose [`Chain::resume`] is `ANY_RESUME` still know a few blocks: their
+/// resumptions dispatch over those (`gen/frames.rs` `Gen::resume_top`),
+/// each set with its own branches, not through the one jump table of every
+/// resume block. (The generic backtrack of unknown chains stays shared: a
+/// copy of its undo loop per set cost amazons 1.6% more instructions.)
+/// Edges walks never reach get `None`.
+pub(super) fn tops(
+    t: &Tables,
+    bases: &[u32],
+    early: &[bool],
+    starts: &[bool],
+) -> (Vec<Tops>, Vec<Tops>) {
+    // `Some(None)`: not reached yet; `None`: too many or unknown.
+    let reached = walked(t, bases);
+    let mut edge: Vec<Option<Tops>> = vec![Some(None); t.edges.len()];
+    let mut node: Vec<Option<Tops>> = vec![Some(None); t.nodes.len()];
+    fn add(to: &mut Option<Tops>, from: &Option<Tops>) -> bool {
+        let next = match (&*to, from) {
+            (_, Some(None)) | (None, _) => return false,
+            (Some(None), f) => f.clone(),
+            (Some(Some(_)), None) => None,
+            (Some(Some(a)), Some(Some(b))) => {
+                let mut u = a.clone();
+                u.extend(b);
+                u.sort_unstable();
+                u.dedup();
+                match u.len() > MAX_TOPS {
+                    true => None,
+                    false => Some(Some(u)),
+                }
+            }
+        };
+        let changed = next != *to;
+        *to = next;
+        changed
+    }
+    let mut work = Vec::new();
+    for (n, info) in t.nodes.iter().enumerate() {
+        if !reached[n] {
+            continue;
+        }
+        if starts[n] || (n == 0 && bases[n] != u32::MAX) {
+            let none = Some(Some(vec![NO_FRAME]));
+            match bases[n] {
+                u32::MAX if info.end > info.first => {
+                    add(&mut edge[info.first as usize], &none);
+                    work.push(info.first as usize);
+                }
+                u32::MAX => {}
+                _ => {
+                    add(&mut node[n], &none);
+                }
+            }
+        }
+        if bases[n] == u32::MAX {
+            continue;
+        }
+        for i in info.first..info.end {
+            if i == info.first && early[n] {
+                let p = node[n].clone();
+                add(&mut edge[i as usize], &p);
+            } else {
+                let own = Some(Some(vec![bases[n] + i - info.first]));
+                add(&mut edge[i as usize], &own);
+            }
+            work.push(i as usize);
+        }
+    }
+    while let Some(i) = work.pop() {
+        let e = t.edges[i];
+        let v = edge[i].clone();
+        match e.next {
+            _ if matches!(e.op, Op::SetPlayer(_)) => {}
+            Next::Inline(k) => {
+                if add(&mut edge[k as usize], &v) {
+                    work.push(k as usize);
+                }
+            }
+            Next::Frame => {
+                let to = e.to as usize;
+                if add(&mut node[to], &v) && early[to] && bases[to] != u32::MAX {
+                    let first = t.nodes[to].first as usize;
+                    let p = node[to].clone();
+                    if add(&mut edge[first], &p) {
+                        work.push(first);
+                    }
+                }
+            }
+            Next::Dead => {}
+        }
+    }
+    let done = |v: Vec<Option<Tops>>| v.into_iter().map(|x| x.and_then(|x| x)).collect();
+    (done(edge), done(node))
 }
 
 /// Per node holding frames, what its frames run on when they are pushed:
@@ -874,6 +989,28 @@ mod tests {
             tags: 0,
         };
         assert!(parent[start] == Some(none));
+        assert_eq!(moves_both(&game), [1, 1]);
+    }
+
+    /// The node entered inline from every edge of the choice (whose
+    /// comparison resumes the top frame through a dispatch on its own
+    /// resume number, `ANY_RESUME`) knows which numbers that frame can
+    /// hold ([`tops`]): the choice's second and third edges' (its first is
+    /// taken after the frame's early pop, on no frame), so its backtrack
+    /// dispatches over those two alone.
+    #[test]
+    fn tops_are_the_resume_numbers_that_meet() {
+        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
+                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                    n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
+                    j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
+        let (game, _, _, cmp) = framed(text);
+        let t = game.tables();
+        let bases = frame_bases(t);
+        let (edge, _) = tops(t, &bases, &early_pops(t, &bases), &starts(t, &bases));
+        let n0 = t.edges[t.nodes[0].first as usize].to as usize;
+        let base = bases[n0];
+        assert_eq!(edge[cmp], Some(vec![base + 1, base + 2, NO_FRAME]));
         assert_eq!(moves_both(&game), [1, 1]);
     }
 

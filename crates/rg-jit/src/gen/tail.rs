@@ -98,11 +98,12 @@ impl Gen<'_, '_> {
         };
         let p = self.operand(p);
         self.record(p, end.to, Some(&tail.log), Some((s, v)));
+        let tops = &self.tops.0[i];
         match self.chain[i] {
             // What the path pushed before the write.
             Some(c) => {
                 let here = std::mem::replace(&mut self.here, self.keep);
-                self.undo(c);
+                self.undo(c, tops);
                 self.here = here;
             }
             None => {
