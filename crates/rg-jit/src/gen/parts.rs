@@ -961,6 +961,12 @@ mod tests {
         (game, chain, parent, cmp.unwrap())
     }
 
+    /// A choice of three edges whose chains meet at `k` before a comparison.
+    const MEET: &str = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
+                        var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
+                        n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
+                        j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
+
     /// A node without a frame entered inline from every edge of a choice
     /// (each resuming the choice's frame at another block, the first after
     /// the frame's early pop, on no frame at all: the choice is where the
@@ -970,11 +976,7 @@ mod tests {
     /// native walk lists the interpreter's moves.
     #[test]
     fn chains_that_meet_resume_the_frames_own_block() {
-        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
-                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
-                    n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
-                    j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
-        let (game, chain, parent, cmp) = framed(text);
+        let (game, chain, parent, cmp) = framed(MEET);
         let t = game.tables();
         let met = Chain {
             resume: ANY_RESUME,
@@ -1000,11 +1002,7 @@ mod tests {
     /// dispatches over those two alone.
     #[test]
     fn tops_are_the_resume_numbers_that_meet() {
-        let text = "type Player = {a, b};\ntype Score = {0, 1};\ntype C = {p, q, r};\n\
-                    var x: C = p;\nvar y: C = p;\nbegin, n0: player = a;\n\
-                    n0, j1: x = q;\nn0, j2: x = r;\nn0, j3: x = p;\nj1, k: y = q;\n\
-                    j2, k: y = r;\nj3, k: y = p;\nk, m: x == q;\nm, end: player = keeper;\n";
-        let (game, _, _, cmp) = framed(text);
+        let (game, _, _, cmp) = framed(MEET);
         let t = game.tables();
         let bases = frame_bases(t);
         let (edge, _) = tops(t, &bases, &early_pops(t, &bases), &starts(t, &bases));
