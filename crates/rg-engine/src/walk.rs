@@ -311,18 +311,20 @@ impl How {
 impl Walker {
     /// A workspace for `t`.
     pub fn new(t: &Tables) -> Walker {
+        let how: Vec<How> = (0..t.checks.len()).map(|c| How::of(t, c)).collect();
         Walker {
             memo: vec![(0, false); t.checks.len()],
             held: vec![Held::default(); t.checks.len()],
             stamps: vec![0; t.local_size as usize],
-            how: (0..t.checks.len()).map(|c| How::of(t, c)).collect(),
-            direct: (0..t.checks.len())
-                .map(|c| match How::of(t, c) {
+            direct: how
+                .iter()
+                .map(|h| match *h {
                     How::Leaf => LEAF,
                     How::Slot(s, _) => s,
                     _ => NO_SLOT,
                 })
                 .collect(),
+            how,
             next_version: 1,
             speculates: true,
             tag_limit: t.tag_limit,
