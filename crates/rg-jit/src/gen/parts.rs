@@ -200,7 +200,7 @@ impl Parts {
             starts[b as usize] = true;
         }
         let direct = direct_starts(t, &starts);
-        let tops = tops(t, bases, &early, &starts);
+        let tops = tops(t, bases, (&early, &starts, &walked));
         Parts {
             node,
             target,
@@ -554,15 +554,13 @@ const MAX_TOPS: usize = 256;
 /// each set with its own branches, not through the one jump table of every
 /// resume block. (The generic backtrack of unknown chains stays shared: a
 /// copy of its undo loop per set cost amazons 1.6% more instructions.)
-/// Edges walks never reach get `None`.
+/// Edges walks never reach get `None`. `reached`: [`walked`].
 pub(super) fn tops(
     t: &Tables,
     bases: &[u32],
-    early: &[bool],
-    starts: &[bool],
+    (early, starts, reached): (&[bool], &[bool], &[bool]),
 ) -> (Vec<Tops>, Vec<Tops>) {
     // `Some(None)`: not reached yet; `None`: too many or unknown.
-    let reached = walked(t, bases);
     let mut edge: Vec<Option<Tops>> = vec![Some(None); t.edges.len()];
     let mut node: Vec<Option<Tops>> = vec![Some(None); t.nodes.len()];
     fn add(to: &mut Option<Tops>, from: &Option<Tops>) -> bool {
@@ -1005,7 +1003,8 @@ mod tests {
         let (game, _, _, cmp) = framed(MEET);
         let t = game.tables();
         let bases = frame_bases(t);
-        let (edge, _) = tops(t, &bases, &early_pops(t, &bases), &starts(t, &bases));
+        let early = early_pops(t, &bases);
+        let (edge, _) = tops(t, &bases, (&early, &starts(t, &bases), &walked(t, &bases)));
         let n0 = t.edges[t.nodes[0].first as usize].to as usize;
         let base = bases[n0];
         assert_eq!(edge[cmp], Some(vec![base + 1, base + 2, NO_FRAME]));
