@@ -297,6 +297,8 @@ pub fn lower(g: &CheckedGame, check_all: bool) -> Result<Tables, LoadError> {
                     fun: &l.fun,
                     fast: &l.fast,
                     slots: initial.len(),
+                    symbols: g.symbols.len(),
+                    any_syms: &any_syms,
                 },
             ),
             &mut program,
