@@ -207,6 +207,20 @@ fn translated_native_playouts_equal_the_interpreters() {
     }
 }
 
+/// Deferred last writes past logs the generator does not know
+/// (`gen/tail.rs`): amazons_split2a's second half-move joins a queen's
+/// further steps and none (logs of one `coord` entry and of none) before
+/// the arrow, whose landings defer `coord` into records that copy the log.
+#[test]
+fn translated_deferred_writes_past_unknown_logs() {
+    let Some((games, _)) = translated() else {
+        return;
+    };
+    let path = games.join("amazons_split2a.rbg");
+    assert!(same_playouts(&path, 3, 7), "{}", path.display());
+    assert!(compare(&path, 2, 40, 8, rg_jit::PART_EDGES) > 0);
+}
+
 /// The RBG suite's games folder and `scripts/translation-table.py`'s
 /// games in it (`None`: no suite beside the repository).
 fn translated() -> Option<(PathBuf, Vec<PathBuf>)> {

@@ -338,8 +338,10 @@ impl Gen<'_, '_> {
     /// log's entries' slots ([`NO_SLOT`] where not constant), where the
     /// generator knows its length (the copy unrolled, constant slots read
     /// directly). `deferred`: a slot whose value is this one, not the
-    /// semistate's ([`Gen::defer`]; the log known, the entries of slots not
-    /// known compared with it).
+    /// semistate's ([`Gen::defer`]): the last entry of a known log (the
+    /// entries of slots not known compared with it), else an entry after
+    /// the log's, which is copied with the value written in the semistate
+    /// for the while.
     pub(super) fn record(
         &mut self,
         v: Value,
@@ -351,9 +353,11 @@ impl Gen<'_, '_> {
             Some(k) => self.b.ins().iconst(I64, k.len() as i64),
             None => self.ws_load(Off::LOG_LEN),
         };
+        // A deferred write the log does not hold (not known).
+        let after = deferred.filter(|_| known.is_none());
         let cl = self.ws_load(Off::CHANGES_LEN);
         let need = self.b.ins().iadd(cl, len);
-        let need = self.b.ins().iadd_imm(need, 1);
+        let need = self.b.ins().iadd_imm(need, 1 + after.is_some() as i64);
         let cap = self.ws_load(Off::CHANGES_CAP);
         // (The end buffer is never shorter than the change buffer, and
         // every move has a change: room for the changes is room for the
@@ -395,6 +399,15 @@ impl Gen<'_, '_> {
             }
             None => {
                 let log = log.expect("read where the log is not known");
+                // The copy reads a deferred value from the semistate:
+                // written for the while.
+                let held = after.map(|(d, v)| {
+                    let (a, at) = self.slot_ref(d);
+                    let old = self.b.ins().load(I16, FLAGS, a, at);
+                    let v16 = self.b.ins().ireduce(I16, v);
+                    self.b.ins().store(FLAGS, v16, a, at);
+                    (d, old)
+                });
                 let zero = self.b.ins().iconst(I64, 0);
                 self.do_while(len, zero, |g, i| {
                     let off = g.b.ins().ishl_imm(i, 3);
@@ -407,10 +420,20 @@ impl Gen<'_, '_> {
                     let i1 = g.b.ins().iadd_imm(i, 1);
                     (i1, g.b.ins().icmp(IntCC::NotEqual, i1, len))
                 });
+                if let Some((d, old)) = held {
+                    let (a, at) = self.slot_ref(d);
+                    self.b.ins().store(FLAGS, old, a, at);
+                }
             }
         }
         let off = self.b.ins().ishl_imm(len, 3);
-        let d = self.b.ins().iadd(dst, off);
+        let mut d = self.b.ins().iadd(dst, off);
+        if let Some((slot, v)) = after {
+            let slot = self.b.ins().iconst(I32, slot as i64);
+            self.b.ins().store(FLAGS, slot, d, 0);
+            self.b.ins().store(FLAGS, v, d, 4);
+            d = self.b.ins().iadd_imm(d, 8);
+        }
         let ps = self.b.ins().iconst(I32, self.t.player_slot as i64);
         self.b.ins().store(FLAGS, ps, d, 0);
         self.b.ins().store(FLAGS, v, d, 4);

@@ -8,7 +8,10 @@
 //! `rg_engine::raw::few_tags` holds and no visited check reads them; no
 //! visited checks on the chain), and the record is the only reader of the
 //! written value (a log entry of a computed place, `board[coord] = e`,
-//! records the deferred value where its slot is the deferred one).
+//! records the deferred value where its slot is the deferred one). Where
+//! the log's entries are not known (paths of different logs joined on the
+//! way), the record copies the log with the value written in the
+//! semistate for the while, then adds the deferred slot's entry.
 
 use cranelift_codegen::entity::packed_option::ReservedValue;
 use cranelift_codegen::ir::types::{I16, I32};
@@ -22,8 +25,10 @@ use crate::rt::Off;
 pub(super) struct Tail {
     /// The edge that ends the move (`player = v`).
     end: usize,
-    /// The log's slots at that edge (the deferred slot last).
-    log: Vec<u32>,
+    /// The log's slots at that edge (the deferred slot last), where the
+    /// generator knows them (else the record copies the log as it is,
+    /// then the deferred slot's entry).
+    log: Option<Vec<u32>>,
 }
 
 impl Gen<'_, '_> {
@@ -39,7 +44,8 @@ impl Gen<'_, '_> {
         if e.guard || t.has_unique || t.visible_slots.is_some() || !self.few_tags {
             return None;
         }
-        let log = self.log_at[self.edge_node[i] as usize].as_ref()?;
+        let log = self.log_at[self.edge_node[i] as usize].as_ref();
+        let log = || log.map(|l| l.iter().copied().chain([s]).collect());
         let mut next = e.next;
         if let (Some(_), Next::Inline(k)) = (self.filter(i), e.next) {
             // A filtered symbol skips its comparison, which holds.
@@ -63,13 +69,9 @@ impl Gen<'_, '_> {
             match ek.op {
                 Op::Skip => {}
                 Op::Tag(_) | Op::TagVar(_) if !self.keep_at[n as usize].tags => {}
-                Op::SetPlayer(Operand::Imm(_)) => {
-                    let log = log.iter().copied().chain([s]).collect();
-                    return Some(Tail { end: k, log });
-                }
+                Op::SetPlayer(Operand::Imm(_)) => return Some(Tail { end: k, log: log() }),
                 Op::SetPlayer(Operand::Slot(x)) if x != s => {
-                    let log = log.iter().copied().chain([s]).collect();
-                    return Some(Tail { end: k, log });
+                    return Some(Tail { end: k, log: log() })
                 }
                 _ => return None,
             }
@@ -97,7 +99,7 @@ impl Gen<'_, '_> {
             unreachable!("a tail ends in `player = v`");
         };
         let p = self.operand(p);
-        self.record(p, end.to, Some(&tail.log), Some((s, v)));
+        self.record(p, end.to, tail.log.as_deref(), Some((s, v)));
         let tops = &self.tops.0[i];
         match self.chain[i] {
             // What the path pushed before the write.
