@@ -57,6 +57,9 @@
 //!    -> 1,648,632 (-19.7%), native 910,017 -> 532,519 (-41.5%); chess (6)
 //!    interp 29,610,506 -> 29,477,004 (-0.45%), native 10,069,697 ->
 //!    9,979,289 (-0.90%); the other six suite games translate as before.
+//! 5. `merge.rs`: nodes with the same future (the same edges into the same
+//!    classes) are one node: chineseCheckers6's seven copies of its jumps'
+//!    star node (one per last jump) in the move and in every check.
 
 mod arith;
 mod board;
@@ -70,6 +73,7 @@ mod history;
 mod intern;
 mod joins;
 mod keeper;
+mod merge;
 mod names;
 mod pattern;
 mod put;
@@ -206,6 +210,9 @@ pub fn translate(game: &rbg_lang::Game) -> Result<Game, TranslateError> {
         (&moves, &vertices),
         &single,
     )?;
+    merge::merge_equal_futures(&mut out);
+    let ok: HashSet<&str> = em.repeat_ok.iter().map(String::as_str).collect();
+    merge::share_tails(&mut out, &ok);
     Ok(out)
 }
 
