@@ -58,8 +58,10 @@
 //!    interp 29,610,506 -> 29,477,004 (-0.45%), native 10,069,697 ->
 //!    9,979,289 (-0.90%); the other six suite games translate as before.
 //! 5. `merge.rs`: nodes with the same future (the same edges into the same
-//!    classes) are one node: chineseCheckers6's seven copies of its jumps'
-//!    star node (one per last jump) in the move and in every check.
+//!    classes) are one node, and a node whose last edges are all of another
+//!    node's goes there: chineseCheckers6's six jump landings (one per last
+//!    jump) in the move and in every check merge, its move start shares
+//!    their edges.
 
 mod arith;
 mod board;
