@@ -241,6 +241,22 @@ pub(crate) const NO_TAIL: u32 = u32::MAX;
 /// +0.6%); the run for a first test of several, the others tested on the
 /// symbols gathered (`Vec::retain`: reversi +2.4%) or in the same loop,
 /// the semistate indexed per symbol (hex -0.8% only, ticTacToe +1.0%).
+///
+/// A tail whose first test is the run's comparison and that has others
+/// (translated amazons_split's "a queen of mine here" on 100 squares,
+/// then "it can move") scans the run as well, each passing symbol taken
+/// through the other tests as the scan finds it, the scan resumed below
+/// it (`Walker::tail_moves`; issue 13). Callgrind instructions per 20
+/// playouts (interp, seed 1, in `play_random`) against 7b4bc70:
+/// amazons_split5 11,262,692 -> 10,292,753 (-8.6%), amazons_split3
+/// 10,463,595 -> 9,488,773 (-9.3%), reversi -0.69%, reversi_4x4 -0.28%,
+/// ticTacToe +0.72% and connect4 +0.58% (~9 instructions more per
+/// `tail_moves`, its registers), hex +0.19%, the others within 0.03%
+/// (native unchanged). Tried and dropped: gathered first, then
+/// `Vec::retain`: amazons_split5 -10.3%, amazons_split3 -11.2%, but
+/// reversi +4.1%; in one loop indexing the run per symbol,
+/// amazons_split5 -4.8%, amazons_split3 -5.2%; the scan out of line
+/// (as `passing_in_run`): ticTacToe +0.08%, but reversi +1.18%.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tail {
     /// The assigned slot.
@@ -253,9 +269,10 @@ pub(crate) struct Tail {
     pub player: u16,
     /// The node the move ends at.
     pub node: u32,
-    /// The [`Run`] of the symbols when the only test is its comparison
+    /// The [`Run`] of the symbols when the first test is its comparison
     /// ([`NO_RUN`]: none): the symbols that pass it are read in the
-    /// semistate ([`Sealed::run_values`]), nothing written.
+    /// semistate ([`Sealed::run_values`]), nothing written, and only those
+    /// take the other tests.
     pub run: u32,
 }
 
@@ -638,13 +655,13 @@ impl Sealed {
             let checks = &leaf_ranges[..];
             if let Some(mut tail) = tail(&untagged, e, edges, checks, &sealed, &mut tail_tests) {
                 // The run's comparison is the target's only edge, the
-                // tail's only test.
+                // tail's first test.
                 let only = nodes
                     .get(edges[e].to as usize)
                     .filter(|n| n.end.checked_sub(n.first) == Some(1))
                     .map(|n| TailTest::Cmp(code[n.first as usize].kind));
                 let tests = tail_tests.get(tail.first as usize..tail.end as usize);
-                if let (Some(&[test]), Some(only)) = (tests, only) {
+                if let (Some(&[test, ..]), Some(only)) = (tests, only) {
                     if test == only {
                         tail.run = any_runs[e];
                     }

@@ -743,11 +743,12 @@ fn symbols_read_at_consecutive_slots_are_scanned_in_place() {
 
 #[test]
 fn a_tails_first_comparison_is_scanned_in_place() {
-    // `pos = V(*)` into a move's end (`sealed::Tail`), its only test a
+    // `pos = V(*)` into a move's end (`sealed::Tail`), its first test a
     // comparison of `board[pos]`: the passing squares read in `board`'s
     // four slots (`sealed::Run`), from the root's only edge and from a
-    // frame (beside `$ pass`). Before a test that writes `pos`
-    // (`board[next[pos]] != b`), none; the reference has none.
+    // frame (beside `$ pass`); before another test (`board[next[pos]] !=
+    // b`, taken on the squares that pass the first), too. The reference
+    // has none.
     let tail = |first: &str, rest: &str| {
         format!(
             "type Bool = {{0, 1}};\nconst isW: P -> Bool = {{ w: 1, :0 }};\n\
@@ -767,8 +768,8 @@ fn a_tails_first_comparison_is_scanned_in_place() {
         ("board[pos] == e", alone, 1, [2usize, 0, 4, 0]),
         ("board[pos] != e", alone, 1, [2, 4, 0, 4]),
         ("isW[board[pos]] == 1", alone, 1, [1, 4, 0, 3]),
-        ("board[pos] == e", then, 0, [1, 0, 4, 0]),
-        ("board[pos] != b", then, 0, [2, 4, 4, 2]),
+        ("board[pos] == e", then, 1, [1, 0, 4, 0]),
+        ("board[pos] != b", then, 1, [2, 4, 4, 2]),
     ];
     for (first, rest, runs, want) in cases {
         let root = tail(first, rest);

@@ -343,6 +343,25 @@ impl Walker {
                 t.code
                     .passing_in_run(st, tail.run, (syms, from), &mut passing);
             }
+            // The first comparison read so, the other tests taken on each
+            // symbol that passes it as the scan finds it (the scan resumed
+            // below it: the symbol is written into the semistate).
+            [_, rest @ ..] if tail.run != NO_RUN => {
+                let syms = &t.any_syms[start as usize..];
+                let (base, n, pass) = t.code.run_parts(tail.run);
+                let mut below = n.min(from as usize + 1);
+                while let Some(i) = st[base..base + below]
+                    .iter()
+                    .rposition(|&v| pass[v as usize])
+                {
+                    let x = syms[i];
+                    st[slot] = x;
+                    if rest.iter().all(|&c| passes(st, c)) {
+                        passing.push(x);
+                    }
+                    below = i;
+                }
+            }
             &[TailTest::Cmp(Kind::CmpInd {
                 slot: s,
                 table,
