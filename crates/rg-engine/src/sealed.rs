@@ -177,7 +177,7 @@ pub struct Sealed {
     /// target) ([`Sealed::step_through`]; [`NO_STEP`]: not such a node).
     steps: Box<[(u32, u32)]>,
     /// Per node, its range of `scans` ([`Sealed::scan`]) ...
-    scan_ranges: Box<[(u32, u32)]>,
+    scan_ranges: Box<[(u32, u32, Option<scan::GuardRun>)]>,
     /// ... and those (verified).
     scans: Box<[scan::Scan]>,
 }

@@ -32,9 +32,14 @@ fn first_moves(g: &GameModel) -> Vec<String> {
 /// is legal if `board[K]` (and the square after it) is as `test` says,
 /// through `pos = K` in check `cK`; the move is tagged `mK`.
 fn anysquare(board: &str, test: &str) -> String {
+    anysquare_with(board, test, '?')
+}
+
+/// [`anysquare`] with the edges `? cK` (`sign` `?`) or `! cK`.
+fn anysquare_with(board: &str, test: &str, sign: char) -> String {
     let mut t = format!("var board: V -> P = {board};\nbegin, s: player = x;\n");
     for k in 0..4 {
-        t += &format!("s, s{k}: ? c{k} -> cacc;\ns{k}, u: $ m{k};\nc{k}, ct: pos = {k};\n");
+        t += &format!("s, s{k}: {sign} c{k} -> cacc;\ns{k}, u: $ m{k};\nc{k}, ct: pos = {k};\n");
     }
     t += &format!("{test}u, k: player = keeper;\nk, end: ;\n@disjoint s : s0 s1 s2 s3;\n");
     t
@@ -63,6 +68,32 @@ fn a_check_through_a_known_square_is_a_leaf_check_and_scanned() {
         let s = g.description().nodes.iter().position(|n| n == "s");
         assert_eq!(t.code.scanned(s.expect("node s") as u32), 4);
         assert_eq!(t.code.scanned(0), 0);
+    }
+}
+
+#[test]
+fn a_check_guarded_by_its_square_is_scanned_square_first() {
+    // `board[K] == w` then `board[next[K]] == b`: `? cK` scanned with the
+    // first as its guard (the four squares a run), the second tested
+    // where it passes; `! cK` unguarded (its check failing makes it legal).
+    let test = "ct, c5: board[pos] == w;\nc5, cacc: board[next[pos]] == b;\n";
+    for (board, want, not) in [
+        ("{ :e }", vec![], vec!["m0"]),
+        ("{ 1: w, :e }", vec![], vec!["m0"]),
+        ("{ 0: w, 1: b, :e }", vec!["m0"], vec!["m1"]),
+        ("{ 0: w, 2: w, 3: b, :e }", vec!["m2"], vec!["m0"]),
+        ("{ 3: w, 0: b, :e }", vec!["m3"], vec!["m0"]),
+    ] {
+        for (sign, want, run) in [('?', want, true), ('!', not, false)] {
+            let (g, every) = both(&anysquare_with(board, test, sign));
+            assert_eq!(first_moves(&g), want, "{sign} {board}");
+            assert_eq!(first_moves(&every), want, "{sign} {board}");
+            let t = g.tables();
+            let s = g.description().nodes.iter().position(|n| n == "s");
+            let s = s.expect("node s") as u32;
+            assert_eq!(t.code.scanned(s), 4, "{sign} {board}");
+            assert_eq!(t.code.scans_run(s), run, "{sign} {board}");
+        }
     }
 }
 
