@@ -31,8 +31,7 @@ impl Ws {
         if !self.speculates {
             return false;
         }
-        let code = self.code.clone();
-        let t = code.game.tables();
+        let t = self.code.game.tables();
         let y = t.speculated[c as usize];
         if y == raw::NO_NODE {
             return false;
@@ -43,10 +42,8 @@ impl Ws {
         };
         let kind = self.want_vis;
         let a = self.ahead.get_or_insert_with(|| {
-            let mut walker = Walker::new(code.clone());
-            walker.ws_mut().speculates = false;
             Box::new(Ahead {
-                walker,
+                walker: Walker::ahead(self.code.clone()),
                 list: MoveList::default(),
                 effects: Effects::default(),
                 of: AheadOf::default(),

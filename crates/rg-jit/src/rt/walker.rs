@@ -40,7 +40,8 @@ pub(crate) struct Walker {
     /// The workspace's code, held here too so that a run borrows it
     /// beside the workspace (no reference count changes per walk).
     code: Arc<Code>,
-    /// [`max_value_fn`].
+    /// [`max_value_fn`] (or 0 where the states are known to be of the
+    /// game: [`Walker::ahead`]).
     max_value: fn(&[u16]) -> u16,
     /// `Code::entry`, where a lazy root's walk as written is made a start
     /// for the while (`Walker::moves_aside`).
@@ -107,9 +108,14 @@ impl Walker {
         }
     }
 
-    /// The workspace.
-    pub(super) fn ws_mut(&mut self) -> &mut Ws {
-        &mut self.ws
+    /// The walker of moves generated ahead (`rt/ahead.rs`): it does not
+    /// speculate, and its states, the running walk's, are of this game
+    /// (its maximum value is not looked for: [`Walker::of_game`]).
+    pub(super) fn ahead(code: Arc<Code>) -> Walker {
+        let mut w = Walker::new(code);
+        w.ws.speculates = false;
+        w.max_value = |_| 0;
+        w
     }
 
     pub(super) fn run(&mut self, st: &mut [u16], node: u32, entry: Entry) -> Result<(), RunError> {
